@@ -1,0 +1,67 @@
+import { injectable } from "tsyringe";
+import type { AgentFunctionDescriptor, AgentFunctionGroupOptions, AgentFunctionOptions, RoundPolicy, ToolClass } from "./agent-function.options.js";
+import { agentFunctionRegistry } from "./agent-function-registry.js";
+import { ToolDefinitionError } from "./errors.js";
+import { pendingFunctions } from "./metadata.js";
+
+const POLICIES: readonly RoundPolicy[] = ["best-effort", "all-or-nothing", "fail-fast"];
+const KNOWN = new Set(["groups", "roundPolicy", "lifetime"]);
+
+function normalize(nameOrOptions: string | readonly string[] | AgentFunctionGroupOptions | undefined, className: string): AgentFunctionGroupOptions {
+  const fail = (problem: string): never => {
+    throw new ToolDefinitionError(`@AgentFunctionGroup on ${className}: ${problem}`);
+  };
+  if (nameOrOptions === undefined) return {};
+  if (typeof nameOrOptions === "string") return nameOrOptions.trim() ? { groups: [nameOrOptions] } : fail("a group name must be a non-empty string.");
+  if (Array.isArray(nameOrOptions)) {
+    if (!nameOrOptions.every((g) => typeof g === "string" && g.trim() !== "")) fail("group names must be non-empty strings.");
+    return { groups: [...(nameOrOptions as readonly string[])] };
+  }
+  if (typeof nameOrOptions !== "object" || nameOrOptions === null) return fail("expected a group name, a list of names or an options object.");
+  const options = nameOrOptions as AgentFunctionGroupOptions;
+  for (const key of Object.keys(options)) if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  if (options.groups !== undefined && (!Array.isArray(options.groups) || !options.groups.every((g) => typeof g === "string" && g.trim() !== ""))) fail("`groups` must be an array of non-empty strings.");
+  if (options.roundPolicy !== undefined && !POLICIES.includes(options.roundPolicy)) fail(`\`roundPolicy\` must be one of ${POLICIES.join(", ")}.`);
+  if (options.lifetime !== undefined && options.lifetime !== "singleton" && options.lifetime !== "transient") fail("`lifetime` must be 'singleton' or 'transient'.");
+  return { ...options };
+}
+
+/** The `@AgentFunction` options of a class and its decorated ancestors; subclasses override. */
+function collectFunctions(target: ToolClass): Map<string, AgentFunctionOptions> {
+  const chain: object[] = [];
+  for (let c: object | null = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
+  const merged = new Map<string, AgentFunctionOptions>();
+  for (const c of chain) for (const [key, options] of pendingFunctions.get(c) ?? []) merged.set(key, options);
+  return merged;
+}
+
+/**
+ * Marks a class as a group of tools, registers it in {@link agentFunctionRegistry}, and makes it
+ * injectable with tsyringe (constructor injection needs no `@inject` for class types).
+ * Accepts a group name, a list of names, or {@link AgentFunctionGroupOptions}.
+ *
+ * @example
+ * ```ts
+ * @AgentFunctionGroup({ groups: ["orders"], roundPolicy: "all-or-nothing" })
+ * export class OrderTools { constructor(private readonly orders: OrderRepository) {} }
+ * ```
+ */
+export function AgentFunctionGroup(nameOrOptions?: string | readonly string[] | AgentFunctionGroupOptions) {
+  return <C extends ToolClass>(target: C): void => {
+    const options = normalize(nameOrOptions, target.name);
+    const pending = collectFunctions(target);
+    const functions: AgentFunctionDescriptor[] = [];
+    const names = new Map<string, string>();
+    for (const [methodName, fnOptions] of pending) {
+      const name = fnOptions.name ?? methodName;
+      const other = names.get(name);
+      if (other !== undefined) {
+        throw new ToolDefinitionError(`@AgentFunctionGroup on ${target.name}: methods '${other}' and '${methodName}' both declare the tool '${name}'. Give one a different \`name\`.`);
+      }
+      names.set(name, methodName);
+      functions.push({ name, description: fnOptions.description, input: fnOptions.input, target, methodName, options: fnOptions, group: options });
+    }
+    injectable()(target as unknown as new (...args: never[]) => unknown);
+    agentFunctionRegistry.add({ target, options, functions });
+  };
+}

@@ -1,0 +1,71 @@
+import { safeJsonStringify } from "./json-safe.js";
+import type { ToolOutcome } from "./tool-outcome.js";
+
+/** How an outcome is rendered for the model. */
+export type ToolOutcomeStyle = "envelope" | "needlr";
+
+/** Options of {@link formatToolOutcome}. */
+export interface FormatToolOutcomeOptions {
+  /**
+   * `envelope` (default): `{ status, error_code, retriable, message, suggestion, data, metadata }`
+   * with snake_case keys. `needlr`: the payload on success, `{ "error": { message, suggestion } }`
+   * on failure, as Needlr's tool-result middleware renders it.
+   */
+  readonly style?: ToolOutcomeStyle;
+  /** Leave `metadata` out of the envelope (smaller prompts). Default `false`. */
+  readonly omitMetadata?: boolean;
+}
+
+const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function envelopeMetadata(metadata: ToolOutcome["metadata"]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    if (value === undefined) continue;
+    if (key === "truncation" && typeof value === "object" && value !== null) {
+      const t = value as { originalTokens: number; keptTokens: number };
+      out.truncation = { original_tokens: t.originalTokens, kept_tokens: t.keptTokens };
+    } else if (key === "latencyMs" && typeof value === "number") {
+      out.latency_ms = Math.round(value * 100) / 100;
+    } else {
+      out[snake(key)] = value;
+    }
+  }
+  return out;
+}
+
+/** The envelope object (before JSON) for an outcome; see {@link formatToolOutcome}. */
+export function toolOutcomeEnvelope(outcome: ToolOutcome, options: Pick<FormatToolOutcomeOptions, "omitMetadata"> = {}): Record<string, unknown> {
+  const envelope: Record<string, unknown> = { status: outcome.status };
+  if (outcome.errorCode !== undefined) envelope.error_code = outcome.errorCode;
+  envelope.retriable = outcome.retriable;
+  if (outcome.message !== undefined) envelope.message = outcome.message;
+  if (outcome.suggestion !== undefined) envelope.suggestion = outcome.suggestion;
+  if (outcome.data !== undefined) envelope.data = outcome.data;
+  if (!options.omitMetadata) envelope.metadata = envelopeMetadata(outcome.metadata);
+  return envelope;
+}
+
+function needlrShape(outcome: ToolOutcome): unknown {
+  if (outcome.status === "ok") return outcome.data === undefined ? null : outcome.data;
+  if (outcome.status === "partial") return outcome.data;
+  const error: Record<string, unknown> = { message: outcome.message ?? `Tool call ${outcome.status}.` };
+  if (outcome.suggestion !== undefined) error.suggestion = outcome.suggestion;
+  return { error };
+}
+
+/**
+ * Renders an outcome as the text the model reads. Always valid JSON, whatever `data` holds
+ * (BigInt, cycles, Map, Date, ... are made safe). The exception is never rendered.
+ *
+ * @example
+ * ```ts
+ * formatToolOutcome(outcome);                      // {"status":"error","error_code":"NOT_FOUND",...}
+ * formatToolOutcome(outcome, { style: "needlr" }); // {"error":{"message":"...","suggestion":"..."}}
+ * ```
+ */
+export function formatToolOutcome(outcome: ToolOutcome, options: FormatToolOutcomeOptions = {}): string {
+  const value = options.style === "needlr" ? needlrShape(outcome) : toolOutcomeEnvelope(outcome, options);
+  return safeJsonStringify(value);
+}

@@ -1,0 +1,96 @@
+import "reflect-metadata";
+
+export { AgentFunction, type AgentFunctionMethod } from "./agent-function.decorator.js";
+export { AgentFunctionGroup } from "./agent-function-group.decorator.js";
+export type {
+  AgentFunctionDescriptor,
+  AgentFunctionGroupOptions,
+  AgentFunctionOptions,
+  CompensateOption,
+  RoundPolicy,
+  ToolClass,
+  ToolInputSchema,
+} from "./agent-function.options.js";
+export { AgentFunctionRegistry, agentFunctionRegistry, type AgentFunctionGroupInfo } from "./agent-function-registry.js";
+export { collectAgentFunctions, registerAgentFunctions } from "./register-agent-functions.js";
+export {
+  abortReason,
+  CircuitOpenError,
+  isAbortError,
+  NeedleworkError,
+  TimeoutError,
+  ToolDefinitionError,
+  ToolError,
+  ToolRegistrationError,
+  TransientError,
+  type NeedleworkErrorOptions,
+  type ToolErrorOptions,
+} from "./errors.js";
+export {
+  errorCodeOf,
+  httpStatusOf,
+  isTransientError,
+  mapThrownError,
+  retryAfterMsOf,
+  TRANSIENT_NETWORK_CODES,
+  type ErrorClass,
+  type ErrorMapRule,
+  type ErrorMatcher,
+  type MappedError,
+} from "./error-mapping.js";
+export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
+export { hooks, type ToolHooks } from "./hooks.js";
+export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
+export { composeMiddleware, type NextFunction, type ToolMiddleware } from "./middleware.js";
+export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
+export type { ToolCallContext, ToolContext } from "./tool-context.js";
+export {
+  toAnthropicTools,
+  toMcpTools,
+  toOpenAITools,
+  toolDefinitionOf,
+  type AnthropicTool,
+  type JsonSchema,
+  type McpTool,
+  type OpenAIFunctionTool,
+  type OpenAIToolsOptions,
+  type ToolDefinition,
+  type ToolFlags,
+} from "./tool-definition.js";
+export {
+  createToolInvoker,
+  nextId,
+  type InvokeInfo,
+  type InvokeOptions,
+  type OutcomeObserver,
+  type ToolCall,
+  type ToolInvoker,
+  type ToolInvokerOptions,
+} from "./tool-invoker.js";
+export {
+  createToolOutcome,
+  isFailedOutcome,
+  isToolOutcome,
+  toolResultToOutcome,
+  toToolOutcome,
+  type ToolOutcome,
+  type ToolOutcomeInit,
+  type ToolOutcomeMetadata,
+  type ToolOutcomeStatus,
+  type TruncationInfo,
+} from "./tool-outcome.js";
+export {
+  errorTypeName,
+  isToolResult,
+  ToolResult,
+  unhandledFailureMessage,
+  type FailOptions,
+  type FailToolResult,
+  type OkToolResult,
+  type PartialFailure,
+  type PartialItems,
+  type PartialToolResult,
+  type ToolFailure,
+  type UnhandledFailureFormatter,
+  type UnhandledFailureOptions,
+} from "./tool-result.js";

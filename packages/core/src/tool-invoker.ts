@@ -1,0 +1,243 @@
+import { randomBytes } from "node:crypto";
+import type { DependencyContainer } from "tsyringe";
+import type { AgentFunctionDescriptor, ToolClass } from "./agent-function.options.js";
+import { editDistance } from "./agent-function.decorator.js";
+import { abortReason } from "./errors.js";
+import { composeMiddleware, type ToolMiddleware } from "./middleware.js";
+import { registerAgentFunctions } from "./register-agent-functions.js";
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
+import type { ToolCallContext, ToolContext } from "./tool-context.js";
+import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
+import { createToolOutcome, type ToolOutcome, toToolOutcome } from "./tool-outcome.js";
+
+/** One call as a model (or your code) asks for it. */
+export interface ToolCall {
+  /** The tool name. */
+  readonly name: string;
+  /** An object, or the raw JSON string a model produced. */
+  readonly arguments?: unknown;
+  /** The call id; generated when omitted. */
+  readonly callId?: string;
+}
+
+/** Per-invoke options. */
+export interface InvokeOptions {
+  /** Cancels the call; an aborted call rejects with an AbortError (never an outcome). */
+  readonly signal?: AbortSignal;
+  /** The run this call belongs to; generated when omitted. */
+  readonly runId?: string;
+  /** Values handed to middleware and the tool as `items`. */
+  readonly items?: ReadonlyMap<string, unknown>;
+}
+
+/** What an outcome observer learns about the call besides its outcome. */
+export interface InvokeInfo {
+  readonly name: string;
+  readonly callId: string;
+  readonly runId: string;
+  /** The validated arguments, or the raw ones when validation failed or the tool is unknown. */
+  readonly arguments: unknown;
+  /** The tool, when it exists. */
+  readonly tool: AgentFunctionDescriptor | undefined;
+}
+
+/** Called with every outcome an invoker returns, including unknown tools and invalid arguments. */
+export type OutcomeObserver = (outcome: ToolOutcome, info: InvokeInfo) => void;
+
+/** Options of {@link createToolInvoker}. */
+export interface ToolInvokerOptions {
+  /** Decorated tool classes to offer. */
+  readonly functions: readonly ToolClass[];
+  /** Agent-level middleware, first entry outermost; tool-scoped middleware runs inside it. */
+  readonly middleware?: readonly ToolMiddleware[];
+  /** Payload size and depth limits. */
+  readonly limits?: ArgumentLimits;
+  /** Observers of every outcome (diagnostics). An observer that throws is ignored. */
+  readonly observers?: readonly OutcomeObserver[];
+}
+
+/** Invokes declared tools by name. */
+export interface ToolInvoker {
+  /** What the model is told about each tool. */
+  readonly definitions: readonly ToolDefinition[];
+  /** The declared tools. */
+  readonly tools: readonly AgentFunctionDescriptor[];
+  /** The tool of that name, or `undefined`. */
+  get(name: string): AgentFunctionDescriptor | undefined;
+  /**
+   * Validates the arguments, resolves the tool's instance from the container, runs the middleware
+   * and the tool, and returns its normalized outcome. Unknown tools and invalid arguments are
+   * outcomes (`UNKNOWN_TOOL`, `INVALID_ARGUMENTS`), not exceptions. Without a result middleware a
+   * tool exception rejects; a cancelled call always rejects with an AbortError.
+   */
+  invoke(call: ToolCall, options?: InvokeOptions): Promise<ToolOutcome>;
+}
+
+const ID_PREFIX = randomBytes(4).toString("hex");
+let counter = 0;
+/** A cheap, process-unique id. @internal */
+export function nextId(kind: string): string {
+  return `${kind}_${ID_PREFIX}${(++counter).toString(36)}`;
+}
+
+/** The per-call context: the signal is created only when someone reads it. @internal */
+class CallContext implements ToolCallContext {
+  readonly name: string;
+  readonly items: Map<string, unknown>;
+  readonly idempotencyKey: string;
+  attempt = 1;
+  readonly startedAt = performance.now();
+  arguments: Record<string, unknown>;
+  private currentSignal: AbortSignal | undefined;
+
+  constructor(
+    readonly tool: AgentFunctionDescriptor,
+    args: Record<string, unknown>,
+    readonly callId: string,
+    readonly runId: string,
+    readonly callerSignal: AbortSignal | undefined,
+    items: ReadonlyMap<string, unknown> | undefined,
+  ) {
+    this.name = tool.name;
+    this.arguments = args;
+    this.items = items ? new Map(items) : new Map();
+    this.idempotencyKey = `${runId}:${callId}`;
+    this.currentSignal = callerSignal;
+  }
+
+  get signal(): AbortSignal {
+    return (this.currentSignal ??= new AbortController().signal);
+  }
+
+  set signal(value: AbortSignal) {
+    this.currentSignal = value;
+  }
+}
+
+class ToolContextView implements ToolContext {
+  constructor(private readonly call: ToolCallContext) {}
+  get callId(): string {
+    return this.call.callId;
+  }
+  get runId(): string {
+    return this.call.runId;
+  }
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+  get attempt(): number {
+    return this.call.attempt;
+  }
+  get idempotencyKey(): string {
+    return this.call.idempotencyKey;
+  }
+  get items(): Map<string, unknown> {
+    return this.call.items;
+  }
+}
+
+function suggestTools(name: string, names: readonly string[]): string {
+  const ranked = names
+    .map((n) => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
+    .filter(({ n, d }) => d <= Math.max(2, Math.floor(n.length / 3)) || n.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(n.toLowerCase()))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map(({ n }) => `'${n}'`);
+  const listed = names.slice(0, 20).join(", ") + (names.length > 20 ? ", ..." : "");
+  return ranked.length > 0 ? `Did you mean ${ranked.join(" or ")}? Available tools: ${listed}.` : `Use one of the available tools: ${listed || "(none)"}.`;
+}
+
+/**
+ * Creates a {@link ToolInvoker} over decorated classes resolved from a tsyringe container.
+ *
+ * @example
+ * ```ts
+ * const invoker = createToolInvoker(container, { functions: [OrderTools] });
+ * const outcome = await invoker.invoke({ name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' });
+ * ```
+ */
+export function createToolInvoker(container: DependencyContainer, options: ToolInvokerOptions): ToolInvoker {
+  const tools = registerAgentFunctions(container, ...options.functions);
+  const limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.limits };
+  const observers = options.observers ?? [];
+  const agentMiddleware = options.middleware ?? [];
+  const byName = new Map<string, { tool: AgentFunctionDescriptor; pipeline: (call: ToolCallContext) => Promise<unknown> }>();
+  for (const tool of tools) {
+    const terminal = async (call: ToolCallContext): Promise<unknown> => {
+      const instance = container.resolve(tool.target as unknown as new () => Record<string, (args: unknown, ctx: ToolContext) => unknown>);
+      return instance[tool.methodName]!(call.arguments, new ToolContextView(call));
+    };
+    byName.set(tool.name, { tool, pipeline: composeMiddleware([...agentMiddleware, ...(tool.options.middleware ?? [])], terminal) });
+  }
+  const definitions = tools.map(toolDefinitionOf);
+  const names = tools.map((t) => t.name);
+
+  const observe = (outcome: ToolOutcome, info: InvokeInfo): ToolOutcome => {
+    for (const observer of observers) {
+      try {
+        observer(outcome, info);
+      } catch {
+        // An observer must never change what the caller gets.
+      }
+    }
+    return outcome;
+  };
+
+  const invoke = async (request: ToolCall, invokeOptions: InvokeOptions = {}): Promise<ToolOutcome> => {
+    const { signal } = invokeOptions;
+    if (signal?.aborted) throw abortReason(signal);
+    const callId = request.callId ?? nextId("call");
+    const runId = invokeOptions.runId ?? nextId("run");
+    const entry = typeof request.name === "string" ? byName.get(request.name) : undefined;
+    if (!entry) {
+      const name = String(request.name);
+      return observe(
+        createToolOutcome({
+          status: "error",
+          errorCode: "UNKNOWN_TOOL",
+          message: `There is no tool named '${name.slice(0, 100)}'.`,
+          suggestion: suggestTools(name, names),
+          metadata: { tool: name.slice(0, 100), callId, attempts: 0, latencyMs: 0 },
+        }),
+        { name, callId, runId, arguments: request.arguments, tool: undefined },
+      );
+    }
+    const { tool, pipeline } = entry;
+    const parsed = parseToolArguments(request.arguments, tool.input, limits);
+    if (!parsed.ok) {
+      return observe(
+        createToolOutcome({
+          status: "error",
+          errorCode: "INVALID_ARGUMENTS",
+          message: `Invalid arguments for tool '${tool.name}': ${parsed.problems.join("; ")}.`,
+          suggestion: "Call the tool again with arguments that match its schema.",
+          metadata: { tool: tool.name, callId, attempts: 0, latencyMs: 0 },
+        }),
+        { name: tool.name, callId, runId, arguments: request.arguments, tool },
+      );
+    }
+    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items);
+    let value: unknown;
+    try {
+      value = await pipeline(call);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      throw error;
+    }
+    const outcome = toToolOutcome(value);
+    const metadata = outcome.metadata;
+    metadata.tool = tool.name;
+    metadata.callId = callId;
+    metadata.attempts = call.attempt;
+    metadata.latencyMs = performance.now() - call.startedAt;
+    metadata.idempotencyKey = call.idempotencyKey;
+    return observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });
+  };
+
+  return {
+    definitions,
+    tools,
+    get: (name) => byName.get(name)?.tool,
+    invoke,
+  };
+}

@@ -1,0 +1,142 @@
+import { isToolResult, type PartialFailure, type ToolResult } from "./tool-result.js";
+
+const MARKER = Symbol.for("needlework.tool-outcome");
+
+/** The status of one tool call, as the model reads it. */
+export type ToolOutcomeStatus = "ok" | "partial" | "error" | "timeout" | "cancelled" | "skipped";
+
+/** Token counts of a truncated result. */
+export interface TruncationInfo {
+  readonly originalTokens: number;
+  readonly keptTokens: number;
+}
+
+/** Facts about a call that travel with its outcome. */
+export interface ToolOutcomeMetadata {
+  tool: string;
+  callId: string;
+  attempts: number;
+  latencyMs: number;
+  idempotencyKey?: string;
+  /** Markers such as `RESULT_TRUNCATED` or `REDACTED`. */
+  flags?: string[];
+  truncation?: TruncationInfo;
+  /** Anything else plugins add (rollbacks, retry-after, ...). */
+  [key: string]: unknown;
+}
+
+/**
+ * The normalized outcome of one tool call. `data` is the tool's value as returned and need not be
+ * JSON-safe: {@link formatToolOutcome} makes it so. `exception` keeps the original thrown value
+ * for diagnostics and is never rendered for the model.
+ */
+export interface ToolOutcome {
+  status: ToolOutcomeStatus;
+  errorCode?: string;
+  retriable: boolean;
+  message?: string;
+  suggestion?: string;
+  data?: unknown;
+  metadata: ToolOutcomeMetadata;
+  exception?: unknown;
+}
+
+/** The fields of a new outcome; metadata may be partial and is completed by the invoker. */
+export interface ToolOutcomeInit {
+  readonly status: ToolOutcomeStatus;
+  readonly errorCode?: string;
+  readonly retriable?: boolean;
+  readonly message?: string;
+  readonly suggestion?: string;
+  readonly data?: unknown;
+  readonly metadata?: Partial<ToolOutcomeMetadata>;
+  readonly exception?: unknown;
+}
+
+/**
+ * Creates a {@link ToolOutcome}. Middleware returns outcomes made here to tell the invoker (and the
+ * layers outside) that the value is already normalized.
+ *
+ * @example
+ * ```ts
+ * return createToolOutcome({ status: "error", errorCode: "QUOTA_EXCEEDED", message: "Quota exceeded" });
+ * ```
+ */
+export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
+  const outcome: ToolOutcome = {
+    status: init.status,
+    retriable: init.retriable ?? false,
+    metadata: { tool: "", callId: "", attempts: 0, latencyMs: 0, ...init.metadata } as ToolOutcomeMetadata,
+  };
+  if (init.errorCode !== undefined) outcome.errorCode = init.errorCode;
+  if (init.message !== undefined) outcome.message = init.message;
+  if (init.suggestion !== undefined) outcome.suggestion = init.suggestion;
+  if (init.data !== undefined) outcome.data = init.data;
+  if (init.exception !== undefined) outcome.exception = init.exception;
+  Object.defineProperty(outcome, MARKER, { value: true });
+  return outcome;
+}
+
+/** True when `value` is a {@link ToolOutcome} made by {@link createToolOutcome}. */
+export function isToolOutcome(value: unknown): value is ToolOutcome {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+}
+
+/** True for the statuses that count as a failure: `error`, `timeout`, `partial`, `cancelled`, `skipped`. */
+export function isFailedOutcome(outcome: Pick<ToolOutcome, "status">): boolean {
+  return outcome.status !== "ok";
+}
+
+function summarizePartial(succeeded: number, failed: readonly PartialFailure[]): string {
+  const counts = new Map<string, number>();
+  for (const item of failed) {
+    const code = typeof item.code === "string" ? item.code : "TOOL_ERROR";
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  const codes = [...counts].map(([code, n]) => (n > 1 ? `${code} x${n}` : code)).join(", ");
+  return `${succeeded} of ${succeeded + failed.length} items succeeded; ${failed.length} failed (${codes}).`;
+}
+
+/** Converts a {@link ToolResult} into a {@link ToolOutcome}. */
+export function toolResultToOutcome(result: ToolResult, metadata?: Partial<ToolOutcomeMetadata>): ToolOutcome {
+  const meta = metadata === undefined ? {} : { metadata };
+  switch (result.kind) {
+    case "ok":
+      return createToolOutcome({ status: "ok", data: result.value, ...meta });
+    case "fail": {
+      const { error } = result;
+      return createToolOutcome({
+        status: "error",
+        errorCode: error.code,
+        retriable: error.transient,
+        message: error.message,
+        ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
+        ...(error.data === undefined ? {} : { data: error.data }),
+        ...(result.exception === undefined ? {} : { exception: result.exception }),
+        ...meta,
+      });
+    }
+    case "partial": {
+      const { succeeded, failed } = result.items;
+      const failedItems = failed.map((item) => ({ ...item, code: typeof item.code === "string" ? item.code : "TOOL_ERROR" }));
+      const retriable = failed.some((item) => item.transient === true);
+      return createToolOutcome({
+        status: failed.length === 0 ? "ok" : "partial",
+        ...(failed.length === 0 ? {} : { errorCode: "PARTIAL_FAILURE", message: summarizePartial(succeeded.length, failed) }),
+        retriable,
+        data: { succeeded, failed: failedItems },
+        ...meta,
+      });
+    }
+  }
+}
+
+/**
+ * Normalizes whatever a pipeline returned: an outcome stays as it is, a {@link ToolResult} is
+ * unwrapped, and any other value becomes an `ok` outcome carrying it as `data`.
+ */
+export function toToolOutcome(value: unknown, metadata?: Partial<ToolOutcomeMetadata>): ToolOutcome {
+  if (isToolOutcome(value)) return value;
+  if (isToolResult(value)) return toolResultToOutcome(value, metadata);
+  return createToolOutcome({ status: "ok", data: value, ...(metadata === undefined ? {} : { metadata }) });
+}

@@ -1,0 +1,36 @@
+import { fileURLToPath } from "node:url";
+import swc from "unplugin-swc";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+// Tests run against package sources. esbuild (vite's default transform) does not emit
+// `design:paramtypes`, which tsyringe needs for constructor injection, so tests compile through swc.
+export default defineConfig({
+  plugins: [
+    swc.vite({
+      jsc: {
+        parser: { syntax: "typescript", decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: "es2022",
+      },
+    }),
+  ],
+  resolve: {
+    alias: [
+      { find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp)$/, replacement: `${root}packages/$1/src/index.ts` },
+      { find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp)\/([a-z-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
+    ],
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/**/*.test.ts", "docs/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**"],
+    typecheck: {
+      enabled: true,
+      include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.check.json",
+    },
+    setupFiles: [`${root}vitest.setup.ts`],
+    restoreMocks: true,
+  },
+});
