@@ -1,5 +1,6 @@
 import { injectable } from "tsyringe";
 import type { AgentFunctionDescriptor, AgentFunctionGroupOptions, AgentFunctionOptions, RoundPolicy, ToolClass } from "./agent-function.options.js";
+import { closest } from "./agent-function.decorator.js";
 import { agentFunctionRegistry } from "./agent-function-registry.js";
 import { ToolDefinitionError } from "./errors.js";
 import { pendingFunctions } from "./metadata.js";
@@ -19,7 +20,11 @@ function normalize(nameOrOptions: string | readonly string[] | AgentFunctionGrou
   }
   if (typeof nameOrOptions !== "object" || nameOrOptions === null) return fail("expected a group name, a list of names or an options object.");
   const options = nameOrOptions as AgentFunctionGroupOptions;
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  for (const key of Object.keys(options)) {
+    if (KNOWN.has(key)) continue;
+    const hint = closest(key, KNOWN);
+    fail(`unknown option '${key}'.${hint ? ` Did you mean '${hint}'?` : ""} Known options: ${[...KNOWN].join(", ")}.`);
+  }
   if (options.groups !== undefined && (!Array.isArray(options.groups) || !options.groups.every((g) => typeof g === "string" && g.trim() !== ""))) fail("`groups` must be an array of non-empty strings.");
   if (options.roundPolicy !== undefined && !POLICIES.includes(options.roundPolicy)) fail(`\`roundPolicy\` must be one of ${POLICIES.join(", ")}.`);
   if (options.lifetime !== undefined && options.lifetime !== "singleton" && options.lifetime !== "transient") fail("`lifetime` must be 'singleton' or 'transient'.");

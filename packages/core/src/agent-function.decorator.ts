@@ -17,7 +17,8 @@ function isZodObject(value: unknown): value is ToolInputSchema {
   return isZodSchema(value) && (value as { _zod: { def: { type?: unknown } } })._zod.def.type === "object";
 }
 
-function closest(word: string, candidates: Iterable<string>): string | undefined {
+/** The candidate nearest to `word`, when it is near enough to be a typo. @internal */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const candidate of candidates) {

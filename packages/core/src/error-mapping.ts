@@ -137,7 +137,10 @@ export function isTransientError(error: unknown): boolean {
 function matches(matcher: ErrorMatcher, error: unknown): boolean {
   if (typeof matcher === "function") {
     const proto: unknown = (matcher as { prototype?: unknown }).prototype;
-    if (proto !== undefined && (proto === Error.prototype || proto instanceof Error)) return error instanceof (matcher as ErrorClass);
+    // A class (an Error subclass, or any `class` a library throws) matches by instanceof; calling it would throw.
+    if (proto !== undefined && (proto === Error.prototype || proto instanceof Error || /^class[\s{]/.test(Function.prototype.toString.call(matcher)))) {
+      return error instanceof (matcher as ErrorClass);
+    }
     try {
       return (matcher as (e: unknown) => boolean)(error) === true;
     } catch {

@@ -87,7 +87,8 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonV
     }
     if (input instanceof Set) return [...input].map((v) => walk(v, depth + 1) ?? null);
     const toJSON = (input as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") return walk(toJSON.call(input), depth);
+    // depth + 1: a toJSON that returns a fresh object with its own toJSON must not recurse unbounded.
+    if (typeof toJSON === "function") return walk(toJSON.call(input), depth + 1);
     const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(input)) {
       let item: unknown;
@@ -115,7 +116,7 @@ function errorName(error: Error): string {
   }
 }
 
-function fastReplacer(this: unknown, _key: string, value: unknown): unknown {
+function fastReplacer(this: unknown, key: string, value: unknown): unknown {
   switch (typeof value) {
     case "bigint":
     case "symbol":
@@ -124,6 +125,8 @@ function fastReplacer(this: unknown, _key: string, value: unknown): unknown {
     case "object":
       if (value === null || Array.isArray(value)) return value;
       if (value instanceof Map || value instanceof Set || value instanceof Error || ArrayBuffer.isView(value)) throw FALLBACK;
+      // Buffer#toJSON has already run and made a byte array of it; render the size marker instead.
+      if ((value as { type?: unknown }).type === "Buffer" && ArrayBuffer.isView((this as Record<string, unknown>)[key])) throw FALLBACK;
       return value;
     default:
       return value;

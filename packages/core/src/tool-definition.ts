@@ -29,8 +29,17 @@ export function rejectsUnknownKeys(schema: z.ZodObject): boolean {
   return schema._zod.def.catchall === undefined;
 }
 
+/**
+ * Objects in zod's default "strip" mode reject unknown fields when a tool is invoked (see
+ * tool-arguments.ts), so their input schema says so too, at every depth.
+ */
+function closeStripObjects(ctx: { zodSchema: { _zod: { def: unknown } }; jsonSchema: { additionalProperties?: unknown } }): void {
+  const def = ctx.zodSchema._zod.def as { type?: unknown; catchall?: unknown };
+  if (def.type === "object" && def.catchall === undefined && ctx.jsonSchema.additionalProperties === undefined) ctx.jsonSchema.additionalProperties = false;
+}
+
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", ...(io === "input" ? { override: closeStripObjects } : {}) }) as JsonSchema;
   delete json.$schema;
   return json;
 }

@@ -74,6 +74,8 @@ export interface PartialToolResult<T> {
  */
 export type ToolResult<T = unknown> = OkToolResult<T> | FailToolResult | PartialToolResult<T>;
 
+const IDENTIFIER = /^[A-Za-z_$][\w$]{0,63}$/;
+
 const UNHANDLED_MESSAGE = (typeName: string): string => `An unexpected error occurred (${typeName}). Please try again.`;
 
 /**
@@ -85,9 +87,11 @@ export function errorTypeName(error: unknown): string {
   if (typeof error !== "object") return typeof error;
   try {
     const name = (error as { name?: unknown }).name;
-    if (typeof name === "string" && /^[A-Za-z_$][\w$]{0,63}$/.test(name)) return name;
     const ctor = (error as { constructor?: { name?: unknown } }).constructor?.name;
-    if (typeof ctor === "string" && /^[A-Za-z_$][\w$]{0,63}$/.test(ctor)) return ctor;
+    // A subclass that never set `name` inherits "Error": its class name says more to the model.
+    if (name === "Error" && typeof ctor === "string" && ctor !== "Error" && IDENTIFIER.test(ctor)) return ctor;
+    if (typeof name === "string" && IDENTIFIER.test(name)) return name;
+    if (typeof ctor === "string" && IDENTIFIER.test(ctor)) return ctor;
   } catch {
     // A throwing getter: fall through to a neutral name.
   }
