@@ -1,0 +1,148 @@
+import {
+  type AgentFunctionGroupInfo,
+  agentFunctionRegistry,
+  type ArgumentLimits,
+  createToolInvoker,
+  type OutcomeObserver,
+  type ToolClass,
+  type ToolMiddleware,
+  toolDefinitionOf,
+  collectAgentFunctions,
+} from "@needlework/core";
+import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
+import { redactionPlugin, type RedactionOptions, truncationPlugin, type TruncationOptions } from "../shaping/index.js";
+import { toolResultPlugin, type ToolResultMiddlewareOptions } from "../tool-result/index.js";
+import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
+import { diagnoseComposition } from "./build-diagnostics.js";
+import { AgentFrameworkBuildError } from "./build-error.js";
+
+/** Options of {@link AgentFrameworkBuilder.buildAgentFactory}. */
+export interface BuildAgentFactoryOptions {
+  /** Turn warnings into a build error. Default `false`. */
+  readonly strict?: boolean;
+  /** Argument payload limits (default 1 MB and 64 levels). */
+  readonly limits?: ArgumentLimits;
+}
+
+/**
+ * The fluent builder returned by {@link usingAgentFramework}. Each `using…()` call wraps everything
+ * registered before it: the first sits nearest the tool body, the last is outermost.
+ */
+export class AgentFrameworkBuilder {
+  private readonly classes: ToolClass[] = [];
+  private readonly plugins: AgentFrameworkPlugin[] = [];
+  private middlewareCount = 0;
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  /** Offers the tools of these decorated classes. */
+  addAgentFunctions(...classes: ToolClass[]): this {
+    this.classes.push(...classes);
+    return this;
+  }
+
+  /** Offers every class in `agentFunctionRegistry` (optionally filtered), as Needlr's generated list. */
+  addAgentFunctionsFromRegistry(filter?: (group: AgentFunctionGroupInfo) => boolean): this {
+    this.classes.push(...agentFunctionRegistry.list(filter).map((g) => g.target));
+    return this;
+  }
+
+  /** Retries, timeouts, a per-tool circuit breaker and a bulkhead. Register it first (innermost). */
+  usingResilience(options?: ResilienceOptions): this {
+    return this.usingPlugin(resiliencePlugin(options));
+  }
+
+  /** Catches tool failures into structured outcomes the model can recover from. Register after resilience. */
+  usingToolResultMiddleware(options?: ToolResultMiddlewareOptions): this {
+    return this.usingPlugin(toolResultPlugin(options));
+  }
+
+  /** Token-aware, structure-preserving truncation of results. */
+  usingTruncation(options?: TruncationOptions): this {
+    return this.usingPlugin(truncationPlugin(options));
+  }
+
+  /** Scrubs secrets and PII from everything the model reads. Register it last among shaping plugins. */
+  usingRedaction(options?: RedactionOptions): this {
+    return this.usingPlugin(redactionPlugin(options));
+  }
+
+  /** Adds wrap-style middleware (or `hooks(...)`); within one call the first entry is outermost. */
+  usingMiddleware(...middleware: ToolMiddleware[]): this {
+    if (middleware.length === 0 || !middleware.every((m) => typeof m === "function")) {
+      throw new TypeError("usingMiddleware: pass one or more middleware functions ((call, next) => Promise<unknown>) or hooks({...}).");
+    }
+    const name = ++this.middlewareCount === 1 ? "middleware" : `middleware-${this.middlewareCount}`;
+    const layers = [...middleware];
+    return this.usingPlugin({
+      name,
+      describe: () => `${name}(${layers.length} layer${layers.length === 1 ? "" : "s"})`,
+      createMiddleware: () => (layers.length === 1 ? layers[0] : (call, next) => runLayers(layers, 0, call, next)),
+    });
+  }
+
+  /** Adds a plugin; it wraps everything registered before it. */
+  usingPlugin(plugin: AgentFrameworkPlugin): this {
+    if (typeof plugin !== "object" || plugin === null || typeof plugin.name !== "string" || plugin.name === "") {
+      throw new TypeError("usingPlugin: a plugin is an object with a non-empty `name` and optional createMiddleware/createObserver/diagnose.");
+    }
+    this.plugins.push(plugin);
+    return this;
+  }
+
+  /**
+   * Composes the pipeline, checks it (see `factory.diagnostics`, ids NW001...), and returns the factory.
+   * Throws when a diagnostic is an error, or any warning under `strict`.
+   */
+  buildAgentFactory(options: BuildAgentFactoryOptions = {}): AgentFactory {
+    if (this.classes.length === 0) {
+      throw new AgentFrameworkBuildError("No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().", []);
+    }
+    const tools = collectAgentFunctions(this.classes);
+    const plugins = [...this.plugins];
+    const contexts: PluginContext[] = plugins.map((_, position) => ({ container: this.container, tools, plugins, position }));
+    const diagnostics = diagnoseComposition(tools.map(toolDefinitionOf), contexts);
+    const failing = diagnostics.filter((d) => d.severity === "error" || (options.strict === true && d.severity === "warning"));
+    if (failing.length > 0) {
+      throw new AgentFrameworkBuildError(`buildAgentFactory failed:\n${failing.map((d) => `  ${d.id} ${d.message}`).join("\n")}`, diagnostics);
+    }
+    // Last registered is outermost: the invoker wants the outermost first.
+    const middleware: ToolMiddleware[] = [];
+    const observers: OutcomeObserver[] = [];
+    for (let i = contexts.length - 1; i >= 0; i--) {
+      const context = contexts[i]!;
+      const layer = plugins[i]!.createMiddleware?.(context);
+      if (layer) middleware.push(layer);
+      const observer = plugins[i]!.createObserver?.(context);
+      if (observer) observers.push(observer);
+    }
+    const invoker = createToolInvoker(this.container, { functions: this.classes, middleware, observers, ...(options.limits ? { limits: options.limits } : {}) });
+    return createAgentFactory({ invoker, plugins, diagnostics });
+  }
+}
+
+function runLayers(layers: readonly ToolMiddleware[], index: number, call: Parameters<ToolMiddleware>[0], next: Parameters<ToolMiddleware>[1]): Promise<unknown> {
+  const layer = layers[index];
+  if (!layer) return next(call);
+  return layer(call, (replacement) => runLayers(layers, index + 1, replacement ?? call, next));
+}
+
+/**
+ * Starts the fluent bootstrap of needlework over a tsyringe container (a child of tsyringe's root
+ * container when omitted).
+ *
+ * @example
+ * ```ts
+ * const factory = usingAgentFramework(container)
+ *   .addAgentFunctions(OrderTools)
+ *   .usingResilience()            // innermost: retries first
+ *   .usingToolResultMiddleware()  // outermost: the model sees the final failure
+ *   .buildAgentFactory();
+ * await factory.tools.invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+ * ```
+ */
+export function usingAgentFramework(container?: DependencyContainer): AgentFrameworkBuilder {
+  return new AgentFrameworkBuilder(container ?? rootContainer.createChildContainer());
+}

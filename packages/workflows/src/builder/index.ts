@@ -1,0 +1,4 @@
+export { AgentFrameworkBuilder, type BuildAgentFactoryOptions, usingAgentFramework } from "./agent-framework.builder.js";
+export type { AgentFactory, PipelineStage } from "./agent-factory.js";
+export { BUILD_DIAGNOSTIC_IDS, type BuildDiagnosticId, PROVIDER_TOOL_NAME } from "./build-diagnostics.js";
+export { AgentFrameworkBuildError } from "./build-error.js";

@@ -1,0 +1,65 @@
+import type { AgentFunctionDescriptor, OutcomeObserver, ToolMiddleware } from "@needlework/core";
+import type { DependencyContainer } from "tsyringe";
+
+/** Severity of a build diagnostic; `strict` builds turn warnings into errors. */
+export type BuildDiagnosticSeverity = "error" | "warning" | "info";
+
+/**
+ * A finding of `buildAgentFactory()` about the composition, with a stable id (`NW001`, ...).
+ *
+ * @example
+ * ```ts
+ * for (const d of factory.diagnostics) console.warn(`${d.id} ${d.message}`);
+ * ```
+ */
+export interface BuildDiagnostic {
+  readonly id: string;
+  readonly severity: BuildDiagnosticSeverity;
+  readonly message: string;
+  readonly tool?: string;
+  readonly plugin?: string;
+}
+
+/** What a plugin sees when the factory is built. */
+export interface PluginContext {
+  /** The DI container tools are resolved from. */
+  readonly container: DependencyContainer;
+  /** Every tool the factory offers. */
+  readonly tools: readonly AgentFunctionDescriptor[];
+  /** All plugins, in registration order (first nearest the tool body). */
+  readonly plugins: readonly AgentFrameworkPlugin[];
+  /** This plugin's index in `plugins`. */
+  readonly position: number;
+}
+
+/**
+ * A `using...()` plugin. Each plugin's middleware wraps everything registered before it: the first
+ * plugin sits nearest the tool body, the last is outermost. The built-in plugins use this same
+ * interface; add your own with `usingPlugin(plugin)`.
+ *
+ * @example
+ * ```ts
+ * const audit: AgentFrameworkPlugin = {
+ *   name: "audit",
+ *   createMiddleware: () => async (call, next) => { log(call.name); return next(); },
+ * };
+ * usingAgentFramework(container).addAgentFunctions(OrderTools).usingPlugin(audit).buildAgentFactory();
+ * ```
+ */
+export interface AgentFrameworkPlugin {
+  /** A stable name: registering two plugins with one name is reported as NW005. */
+  readonly name: string;
+  /** One line describing the plugin and its options, for `factory.describePipeline()`. */
+  describe?(): string;
+  /** The middleware this plugin adds around everything registered before it. */
+  createMiddleware?(context: PluginContext): ToolMiddleware | undefined;
+  /** Sees every outcome the invoker returns, including `UNKNOWN_TOOL` and `INVALID_ARGUMENTS`. */
+  createObserver?(context: PluginContext): OutcomeObserver | undefined;
+  /** Build diagnostics about this plugin's place in the composition. */
+  diagnose?(context: PluginContext): readonly BuildDiagnostic[];
+  /**
+   * Scrubs a value that leaves the pipeline by another way than the tool result (dead-letter
+   * entries, diagnostics records, trace attributes). Implemented by the redaction plugin.
+   */
+  redact?(value: unknown): unknown;
+}

@@ -1,0 +1,91 @@
+import {
+  createToolOutcome,
+  type ErrorMapRule,
+  isToolOutcome,
+  isToolResult,
+  mapThrownError,
+  type MappedError,
+  type ToolMiddleware,
+  type ToolOutcome,
+  type ToolOutcomeStyle,
+  ToolResult,
+  toolResultToOutcome,
+  type UnhandledFailureFormatter,
+  unhandledFailureMessage,
+} from "@needlework/core";
+
+/** Options of `usingToolResultMiddleware()`. */
+export interface ToolResultMiddlewareOptions {
+  /** How outcomes are rendered for the model: `envelope` (default) or Needlr's shape. */
+  readonly style?: ToolOutcomeStyle;
+  /**
+   * Replaces the default "An unexpected error occurred (TypeError). Please try again." for
+   * exceptions no rule maps. Whatever it returns is shown to the model: never echo the exception's message.
+   */
+  readonly formatter?: UnhandledFailureFormatter;
+  /** Boundary rules mapping thrown errors to stable codes; tried after the tool's own `errors`. */
+  readonly errorMap?: readonly ErrorMapRule[];
+}
+
+const FALLBACK: MappedError = { status: "error", code: "UNHANDLED_ERROR", retriable: false, message: unhandledFailureMessage({}) };
+
+/** Maps a thrown value without ever throwing itself (hostile getters, proxies). */
+function safeMap(error: unknown, rules: readonly ErrorMapRule[]): MappedError {
+  try {
+    return mapThrownError(error, rules);
+  } catch {
+    return FALLBACK;
+  }
+}
+
+/** The outcome for a thrown value: mapped by the rules, or the formatter's words for unhandled ones. */
+export function outcomeFromThrown(error: unknown, rules: readonly ErrorMapRule[], formatter?: UnhandledFailureFormatter): ToolOutcome {
+  const mapped = safeMap(error, rules);
+  if (mapped.code === "UNHANDLED_ERROR" && formatter) {
+    let result: ToolResult;
+    try {
+      result = ToolResult.unhandledFailure(error, { formatter });
+    } catch {
+      result = ToolResult.unhandledFailure(error);
+    }
+    return toolResultToOutcome(result);
+  }
+  return createToolOutcome({
+    status: mapped.status,
+    errorCode: mapped.code,
+    retriable: mapped.retriable,
+    message: mapped.message,
+    ...(mapped.suggestion === undefined ? {} : { suggestion: mapped.suggestion }),
+    ...(mapped.data === undefined ? {} : { data: mapped.data }),
+    ...(mapped.retryAfterMs === undefined ? {} : { metadata: { retryAfterMs: mapped.retryAfterMs } }),
+    exception: error,
+  });
+}
+
+/**
+ * The safety net around tool bodies: every thrown value becomes an `error` (or `timeout`) outcome
+ * that names only the exception's type or the boundary rule's own words, `ToolResult` values are
+ * unwrapped, and plain values pass through as `ok`. The exception is kept on `outcome.exception`
+ * for diagnostics. Cancellation of the caller's signal is never caught: it propagates.
+ *
+ * @example
+ * ```ts
+ * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware()] });
+ * ```
+ */
+export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+  const globalRules = options.errorMap ?? [];
+  const { formatter } = options;
+  return async (call, next) => {
+    try {
+      const value = await next();
+      if (isToolOutcome(value)) return value;
+      if (isToolResult(value)) return toolResultToOutcome(value);
+      return createToolOutcome({ status: "ok", data: value });
+    } catch (error) {
+      if (call.callerSignal?.aborted) throw error;
+      const toolRules = call.tool.options.errors;
+      return outcomeFromThrown(error, toolRules ? [...toolRules, ...globalRules] : globalRules, formatter);
+    }
+  };
+}
