@@ -1,0 +1,201 @@
+import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, type ToolContext, type ToolMiddleware, TransientError } from "@needlework/core";
+import { container } from "tsyringe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { resiliencePlugin } from "./resilience.plugin.js";
+import type { ResilienceOptions } from "./resilience.options.js";
+
+type Handler = (ctx: ToolContext) => unknown;
+const handlers = new Map<string, Handler>();
+const run = (name: string, ctx: ToolContext): unknown => handlers.get(name)!(ctx);
+
+@AgentFunctionGroup()
+class Tools {
+  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
+  idem(_: object, ctx: ToolContext) {
+    return run("idem", ctx);
+  }
+
+  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
+  plain(_: object, ctx: ToolContext) {
+    return run("plain", ctx);
+  }
+}
+
+/** A fixed random source: with the default half jitter, waits are 0.75 of the exponential delay. */
+const fixedRandom = () => 0.5;
+
+function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
+  const c = container.createChildContainer();
+  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
+  return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
+}
+
+function track<T>(promise: Promise<T>) {
+  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
+  const settled = promise.then(
+    (value) => Object.assign(state, { done: true, value }),
+    (error: unknown) => Object.assign(state, { done: true, error }),
+  );
+  return { state, settled, promise };
+}
+
+/** A caller's signal whose abort listeners are counted, as cockatiel's tests do. */
+function countedController() {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const listeners = new Set<unknown>();
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = (...args: Parameters<typeof add>) => {
+    listeners.add(args[1]);
+    add(...args);
+  };
+  signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+    listeners.delete(args[1]);
+    remove(...args);
+  };
+  return { controller, signal, listeners };
+}
+
+const never = (): Promise<never> => new Promise<never>(() => {});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  handlers.clear();
+});
+afterEach(() => {
+  expect(vi.getTimerCount()).toBe(0);
+  vi.useRealTimers();
+});
+
+describe("resilience: cancellation", () => {
+  it("the caller's abort during a backoff wait rejects at once with an AbortError and leaves no timer or listener", async () => {
+    const { controller, signal, listeners } = countedController();
+    let calls = 0;
+    handlers.set("idem", () => {
+      calls++;
+      throw new TransientError("blip");
+    });
+    const call = setup({ retry: { baseDelayMs: 5_000, maxDelayMs: 5_000 } })("idem", { signal });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    expect(vi.getTimerCount()).toBe(1); // the backoff wait
+    expect(listeners.size).toBe(1);
+    controller.abort();
+    await call.settled; // no timer advanced: the wait ended at once
+    expect(call.state.error).toMatchObject({ name: "AbortError" });
+    expect(calls).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+
+  it("the caller's abort during an attempt aborts ctx.signal with the caller's reason and is never retried", async () => {
+    const { controller, signal, listeners } = countedController();
+    let calls = 0;
+    let seen: AbortSignal | undefined;
+    handlers.set("idem", (ctx) => {
+      calls++;
+      seen = ctx.signal;
+      return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+    });
+    const call = setup()("idem", { signal });
+    await vi.advanceTimersByTimeAsync(10);
+    const reason = new DOMException("user left", "AbortError");
+    controller.abort(reason);
+    await call.settled;
+    expect(call.state.error).toBe(reason);
+    expect(seen?.reason).toBe(reason);
+    expect(calls).toBe(1);
+    expect(listeners.size).toBe(0);
+  });
+
+  it("a tool that ignores its signal is waited for until its attempt timeout, then the call is cancelled, not timed out", async () => {
+    const { controller, signal, listeners } = countedController();
+    let calls = 0;
+    handlers.set("idem", () => {
+      calls++;
+      return never();
+    });
+    const call = setup({ attemptTimeoutMs: 1_000 })("idem", { signal });
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(990);
+    await call.settled;
+    expect(call.state.error).toMatchObject({ name: "AbortError" });
+    expect(calls).toBe(1);
+    expect(listeners.size).toBe(0);
+  });
+
+  it("leaves no listener on the caller's signal after a successful call, whether or not the tool read ctx.signal", async () => {
+    const { signal, listeners } = countedController();
+    handlers.set("idem", (ctx) => (ctx.signal.aborted ? "aborted" : "ok"));
+    handlers.set("plain", () => "ok");
+    const invoke = setup();
+    const a = invoke("idem", { signal });
+    const b = invoke("plain", { signal });
+    await Promise.all([a.settled, b.settled]);
+    expect(a.state.value).toMatchObject({ status: "ok", data: "ok" });
+    expect(b.state.value).toMatchObject({ status: "ok", data: "ok" });
+    expect(listeners.size).toBe(0);
+  });
+
+  it("an attempt's signal follows a signal set by an outer layer, and stops listening to it afterwards", async () => {
+    const { controller, signal: outerSignal, listeners } = countedController();
+    const outer: ToolMiddleware = (call, next) => {
+      call.signal = outerSignal;
+      return next();
+    };
+    let seen: AbortSignal | undefined;
+    handlers.set("plain", (ctx) => {
+      seen = ctx.signal;
+      return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
+    });
+    const call = setup({}, [outer])("plain");
+    await vi.advanceTimersByTimeAsync(10);
+    expect(listeners.size).toBe(1);
+    controller.abort("sibling failed");
+    await call.settled;
+    expect(seen?.reason).toBe("sibling failed");
+    expect(call.state.value).toMatchObject({ status: "ok", data: "stopped" });
+    expect(listeners.size).toBe(0);
+  });
+});
+
+describe("resilience: cost", () => {
+  it("creates no AbortController and no abort listener unless the tool reads ctx.signal", async () => {
+    const Original = globalThis.AbortController;
+    let created = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        created++;
+      }
+    };
+    try {
+      const { signal, listeners } = countedController();
+      created = 0;
+      handlers.set("plain", () => "ok");
+      handlers.set("idem", (ctx) => ctx.signal.aborted);
+      const invoke = setup();
+      await invoke("plain", { signal }).settled;
+      expect(created).toBe(0);
+      expect(listeners.size).toBe(0);
+      await invoke("idem", { signal }).settled;
+      expect(created).toBe(1);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
+  it("sets no timer when both timeouts are off", async () => {
+    let timers = -1;
+    handlers.set("plain", () => {
+      timers = vi.getTimerCount();
+      return "ok";
+    });
+    await setup({ attemptTimeoutMs: false, totalTimeoutMs: false })("plain").settled;
+    expect(timers).toBe(0);
+  });
+});

@@ -1,0 +1,366 @@
+import {
+  abortReason,
+  CircuitOpenError,
+  type FailToolResult,
+  isToolResult,
+  NeedleworkError,
+  retryAfterMsOf,
+  TimeoutError,
+  type ToolCallContext,
+  ToolError,
+  type NextFunction,
+  type ToolMiddleware,
+} from "@needlework/core";
+import {
+  BrokenCircuitError,
+  bulkhead as createBulkhead,
+  type BulkheadPolicy,
+  BulkheadRejectedError,
+  circuitBreaker as createCircuitBreaker,
+  type CircuitBreakerPolicy,
+  ConsecutiveBreaker,
+  handleWhen,
+  IsolatedCircuitError,
+} from "cockatiel";
+import { AttemptCall, type AttemptOwner } from "./attempt-call.js";
+import { backoffDelayMs } from "./backoff.js";
+import type { ResolvedResilienceOptions } from "./resilience.options.js";
+
+// Retry and timeouts are written here rather than taken from cockatiel: its retry delay does not
+// listen to the abort signal (a cancelled call would sit out the backoff), and its timeout policy
+// costs about 18 µs a call (measured) against about 0.3 µs for one setTimeout. Breaker and bulkhead
+// are cockatiel's. Per call there is at most one timer at a time, and no AbortController or abort
+// listener unless the tool reads its signal or the call waits (backoff, bulkhead queue).
+
+/** The caller aborted: carried through cockatiel (which must not count it) and unwrapped outside. */
+class Cancellation {
+  constructor(readonly reason: Error) {}
+}
+
+/** Thrown into a bulkhead slot that frees up after its call already gave up (total timeout, abort). */
+const ABANDONED = Object.freeze({ abandoned: true });
+
+/** What the model reads when a tool's bulkhead is full. */
+const CAPACITY_EXCEEDED_MESSAGE = "The tool is at capacity; try again shortly.";
+
+/** A `ToolResult.fail(..., { transient: true })`. */
+function isTransientFailure(value: unknown): value is FailToolResult {
+  return isToolResult(value) && value.kind === "fail" && value.error.transient;
+}
+
+/**
+ * What the breaker counts as a failure: thrown errors except cancellations and deliberate
+ * non-transient `ToolError`s (a business answer, like a non-transient `ToolResult.fail`), plus
+ * transient failed results. Timeouts count.
+ */
+function isBreakerFailure(error: unknown): boolean {
+  if (error instanceof Cancellation || error === ABANDONED) return false;
+  return !(NeedleworkError.isInstance(error) && (error as { transient?: unknown }).transient === false);
+}
+
+function classify(isTransient: (error: unknown) => boolean, error: unknown): boolean {
+  try {
+    return isTransient(error) === true;
+  } catch {
+    return false; // a classifier that throws must not turn a failure into a crash
+  }
+}
+
+/**
+ * The per-call state: at most one timer (attempt deadline, total deadline or backoff), the pending
+ * waits it can cut short, and the current attempt's view of the call. It listens to the caller's
+ * signal only while it waits on its own (backoff, bulkhead queue); during an attempt the attempt's
+ * view listens, once the tool reads its signal.
+ */
+class ResilientCall implements AttemptOwner {
+  timer: ReturnType<typeof setTimeout> | undefined;
+  timerIsTotal = false;
+  rejectAttempt: ((error: unknown) => void) | undefined;
+  rejectWait: ((error: unknown) => void) | undefined;
+  rejectSleep: ((error: unknown) => void) | undefined;
+  view: AttemptCall | undefined;
+  deadline = Infinity;
+  /** Set when the total timeout passed: the call ends with it. */
+  totalError: TimeoutError | undefined;
+  /** The call gave up (total timeout, caller abort) or returned: a late bulkhead slot must not run the tool. */
+  closed = false;
+  bodyStarted = false;
+  listening = false;
+  readonly timed: boolean;
+
+  constructor(
+    readonly call: ToolCallContext,
+    readonly next: NextFunction,
+    readonly options: ResolvedResilienceOptions,
+    readonly attemptMs: number | undefined,
+    readonly breaker: CircuitBreakerPolicy | undefined,
+    readonly bulkhead: BulkheadPolicy | undefined,
+  ) {
+    if (options.totalTimeoutMs !== undefined) this.deadline = performance.now() + options.totalTimeoutMs;
+    this.timed = attemptMs !== undefined || options.totalTimeoutMs !== undefined;
+  }
+
+  /** Starts one attempt through bulkhead and breaker; the promise rejects early on timeout or cancellation. */
+  start(): Promise<unknown> {
+    this.bodyStarted = false;
+    const pending = this.bulkhead ? this.bulkhead.execute(this.gated) : this.breaker ? this.breaker.execute(this.body) : this.body();
+    // Still queued in the bulkhead or behind a half-open trial call: the total timeout and the caller bound the wait.
+    if (this.bodyStarted || !(this.timed || this.call.callerSignal)) return pending;
+    if (this.deadline !== Infinity) this.arm(this.deadline - performance.now(), true);
+    this.listen();
+    return new Promise((resolve, reject) => {
+      this.rejectWait = reject;
+      pending.then(resolve, reject);
+    });
+  }
+
+  /** Cleans up after an attempt, however it ended. */
+  end(): void {
+    this.clearTimer();
+    this.unlisten();
+    this.rejectAttempt = undefined;
+    this.rejectWait = undefined;
+    if (this.view) {
+      this.view.release();
+      this.view = undefined;
+    }
+  }
+
+  readonly gated = (): Promise<unknown> => (this.breaker ? this.breaker.execute(this.body) : this.body());
+
+  readonly body = (): Promise<unknown> => {
+    if (this.closed) return Promise.reject(ABANDONED);
+    if (this.deadline !== Infinity && this.deadline <= performance.now()) {
+      // A bulkhead slot (or a late timer) came exactly at the deadline: do not start the tool.
+      this.timerIsTotal = true;
+      this.clearTimer();
+      this.onDeadline();
+      return Promise.reject(ABANDONED);
+    }
+    this.bodyStarted = true;
+    if (!this.timed) return this.next(this.call);
+    this.unlisten(); // from here the attempt's view listens, if the tool reads its signal
+    const view = (this.view = new AttemptCall(this.call, this));
+    this.armAttemptTimer();
+    const pending = this.next(view);
+    // Tools may ignore their signal: stop waiting for them when the attempt times out or the caller aborts.
+    return new Promise((resolve, reject) => {
+      this.rejectAttempt = reject;
+      pending.then(resolve, reject);
+    });
+  };
+
+  private armAttemptTimer(): void {
+    if (this.deadline === Infinity) {
+      this.arm(this.attemptMs!, false);
+      return;
+    }
+    const remaining = this.deadline - performance.now();
+    if (this.attemptMs !== undefined && this.attemptMs < remaining) this.arm(this.attemptMs, false);
+    else this.arm(remaining, true);
+  }
+
+  private arm(ms: number, total: boolean): void {
+    this.clearTimer();
+    this.timerIsTotal = total;
+    this.timer = setTimeout(this.onDeadline, ms > 0 ? ms : 0);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  readonly onDeadline = (): void => {
+    this.timer = undefined;
+    const callerSignal = this.call.callerSignal;
+    if (callerSignal?.aborted) {
+      // The caller aborted while a tool that ignores its signal ran: that is cancellation, not a timeout.
+      this.cancel(callerSignal);
+      return;
+    }
+    const total = this.timerIsTotal;
+    const { name, callId } = this.call;
+    const timeoutMs = (total ? this.options.totalTimeoutMs : this.attemptMs) ?? 0;
+    const error = total
+      ? new TimeoutError(`Tool '${name}' did not finish within its total timeout of ${timeoutMs} ms.`, { toolName: name, callId, timeoutMs })
+      : new TimeoutError(`Tool '${name}' attempt ${this.call.attempt} timed out after ${timeoutMs} ms.`, { toolName: name, callId, timeoutMs });
+    if (total) {
+      this.totalError = error;
+      this.closed = true;
+    }
+    this.rejectAttempt?.(error);
+    this.rejectWait?.(error);
+    this.view?.abort(error);
+  };
+
+  /** The attempt's parent signal aborted (the attempt's view saw it). */
+  parentAborted(): void {
+    const callerSignal = this.call.callerSignal;
+    if (callerSignal?.aborted) this.cancel(callerSignal);
+  }
+
+  /** The caller's signal aborted while this call waited on its own. */
+  handleEvent(): void {
+    this.cancel(this.call.callerSignal!);
+  }
+
+  private cancel(callerSignal: AbortSignal): void {
+    this.closed = true;
+    const reason = abortReason(callerSignal);
+    const cancellation = new Cancellation(reason);
+    this.rejectAttempt?.(cancellation);
+    this.rejectWait?.(cancellation);
+    this.rejectSleep?.(reason);
+    this.view?.abort(callerSignal.reason);
+  }
+
+  private listen(): void {
+    if (!this.listening && this.call.callerSignal) {
+      this.call.callerSignal.addEventListener("abort", this);
+      this.listening = true;
+    }
+  }
+
+  private unlisten(): void {
+    if (this.listening) {
+      this.call.callerSignal!.removeEventListener("abort", this);
+      this.listening = false;
+    }
+  }
+
+  /** Waits between attempts; the caller's abort ends the wait at once. */
+  async sleep(ms: number): Promise<void> {
+    this.listen();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.rejectSleep = reject;
+        this.timer = setTimeout(resolve, ms);
+      });
+    } finally {
+      this.rejectSleep = undefined;
+      this.clearTimer(); // already fired unless the caller aborted the wait
+      this.unlisten();
+    }
+  }
+
+  finish(): void {
+    this.closed = true;
+    this.clearTimer();
+    this.unlisten();
+  }
+
+  translate(error: unknown): unknown {
+    const { name: toolName, callId } = this.call;
+    if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) {
+      return new CircuitOpenError(`Tool '${toolName}' is temporarily unavailable: its circuit is open after repeated failures.`, { toolName, callId, cause: error });
+    }
+    if (error instanceof BulkheadRejectedError) {
+      return new ToolError(CAPACITY_EXCEEDED_MESSAGE, {
+        code: "CAPACITY_EXCEEDED",
+        transient: true,
+        suggestion: "Wait a moment before calling this tool again, or continue with other work.",
+        toolName,
+        callId,
+        cause: error,
+      });
+    }
+    return error;
+  }
+}
+
+/**
+ * The resilience middleware over validated options (see `resiliencePlugin` for the behaviour).
+ * Breakers and bulkheads are created lazily, one per tool name, and live as long as the middleware.
+ *
+ * @example
+ * ```ts
+ * const middleware = createResilienceMiddleware(resolveResilienceOptions({ retry: { maxAttempts: 2 } }));
+ * ```
+ * @internal
+ */
+export function createResilienceMiddleware(options: ResolvedResilienceOptions): ToolMiddleware {
+  const breakers = new Map<string, CircuitBreakerPolicy>();
+  const bulkheads = new Map<string, BulkheadPolicy>();
+  const breakerPolicy = options.circuitBreaker ? handleWhen(isBreakerFailure).orWhenResult(isTransientFailure) : undefined;
+
+  const breakerFor = (name: string): CircuitBreakerPolicy | undefined => {
+    if (!options.circuitBreaker || !breakerPolicy) return undefined;
+    let breaker = breakers.get(name);
+    if (!breaker) {
+      breaker = createCircuitBreaker(breakerPolicy, {
+        halfOpenAfter: options.circuitBreaker.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(options.circuitBreaker.consecutiveFailures),
+      });
+      breakers.set(name, breaker);
+    }
+    return breaker;
+  };
+
+  const bulkheadFor = (name: string): BulkheadPolicy | undefined => {
+    if (!options.bulkhead) return undefined;
+    let bulkhead = bulkheads.get(name);
+    if (!bulkhead) {
+      bulkhead = createBulkhead(options.bulkhead.limit, options.bulkhead.queue);
+      bulkheads.set(name, bulkhead);
+    }
+    return bulkhead;
+  };
+
+  // Everything off (retry: false, no timeouts, no breaker, no bulkhead): nothing to do per call.
+  const passThrough = options.maxAttempts === 1 && options.attemptTimeoutMs === undefined && options.totalTimeoutMs === undefined && !breakerPolicy && !options.bulkhead;
+
+  return async (call, next) => {
+    const callerSignal = call.callerSignal;
+    if (callerSignal?.aborted) throw abortReason(callerSignal);
+    const tool = call.tool;
+    if (passThrough && tool.options.timeoutMs === undefined) return next();
+    const state = new ResilientCall(call, next, options, tool.options.timeoutMs ?? options.attemptTimeoutMs, breakerFor(call.name), bulkheadFor(call.name));
+    try {
+      for (let attempt = 1; ; attempt++) {
+        call.attempt = attempt;
+        let value: unknown;
+        let error: unknown;
+        let threw = false;
+        try {
+          value = await state.start();
+        } catch (caught) {
+          if (caught instanceof Cancellation) throw caught.reason;
+          if (callerSignal?.aborted) throw abortReason(callerSignal);
+          if (state.totalError) throw state.totalError;
+          threw = true;
+          error = state.translate(caught);
+        } finally {
+          state.end();
+        }
+        if (!threw) {
+          // A result that arrived although the caller aborted is returned as it is, never retried.
+          if (!isTransientFailure(value) || callerSignal?.aborted) return value;
+        } else if (tool.options.idempotent !== true || !classify(options.isTransient, error)) {
+          throw error;
+        }
+        if (attempt >= options.maxAttempts) {
+          if (threw) throw error;
+          return value;
+        }
+
+        let wait = backoffDelayMs(attempt, options, options.random);
+        const failed = value as FailToolResult;
+        const retryAfterMs = threw ? retryAfterMsOf(error) : (retryAfterMsOf(failed.exception) ?? retryAfterMsOf(failed.error.data));
+        if (retryAfterMs !== undefined && retryAfterMs > wait) wait = retryAfterMs;
+        // Report the failure now rather than wait for nothing: when the next attempt could not start
+        // before the total timeout, or (without a total timeout) when a retry-after exceeds maxDelayMs.
+        const giveUp = state.deadline === Infinity ? wait > options.maxDelayMs : wait >= state.deadline - performance.now();
+        if (giveUp) {
+          if (threw) throw error;
+          return value;
+        }
+        if (wait > 0) await state.sleep(wait);
+      }
+    } finally {
+      state.finish();
+    }
+  };
+}
