@@ -1,0 +1,243 @@
+import { randomBytes } from "node:crypto";
+import { abortReason, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "./agent-run-result.js";
+import type { ResolvedAgentOptions } from "./agent.options.js";
+import { callsNeedingApproval } from "./approvals.js";
+import type { ChatAssistantMessage, ChatMessage } from "./chat-client.js";
+import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
+import { rollBackFailedScopes } from "./compensation.js";
+import type { DeadLetterQueue } from "./dead-letter-queue.js";
+import { checkFinalAnswer } from "./final-answer.js";
+import { prepareRound, type RoundCall } from "./round-call.js";
+import { runHealthMessage, successClaimCorrection } from "./run-health.js";
+import { bookRound, type LedgerState, type PoisonCount, runHealth } from "./run-ledger.js";
+import { type RoundContext, runRound } from "./run-round.js";
+import { claimsSuccess } from "./success-claim.js";
+import { wasNotCalled } from "./synthetic-outcomes.js";
+
+/** Everything a run needs from its agent. @internal */
+export interface AgentRuntime {
+  readonly options: ResolvedAgentOptions;
+  readonly invoker: ToolInvoker;
+  readonly redact: (value: unknown) => unknown;
+  readonly formatOutcome: (outcome: ToolOutcome) => string;
+  readonly deadLetters: DeadLetterQueue;
+  readonly key: Uint8Array;
+}
+
+/** A run's state: plain JSON, so a checkpoint carries it whole. @internal */
+export interface RunState {
+  readonly runId: string;
+  messages: ChatMessage[];
+  /** Model turns taken. */
+  iteration: number;
+  /** The run's one correction turn (guardrail or final-answer contract) is used. */
+  corrected: boolean;
+  calls: ToolCallRecord[];
+  ledger: LedgerState;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+}
+
+/** Settles with `promise`, or rejects with the abort reason as soon as `signal` aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * One run of the loop: ask the model, run the round it asks for, book the outcomes, and stop on a
+ * final answer or a limit. Each step is its own method (`turn`, `round`, `conclude`) so budgets,
+ * stall detection, hooks and tracing can attach around them.
+ * @internal
+ */
+export class AgentRun {
+  constructor(
+    private readonly runtime: AgentRuntime,
+    private readonly state: RunState,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Loops until a final answer, a pause or a limit. */
+  async loop(): Promise<AgentRunResult> {
+    const { options } = this.runtime;
+    for (;;) {
+      if (this.signal?.aborted) throw abortReason(this.signal);
+      if (this.state.iteration >= options.maxIterations) {
+        return this.result("max_iterations", { reason: `Stopped after ${plural(options.maxIterations, "model turn")} (maxIterations) without an accepted final answer.` });
+      }
+      const outcome = await this.turn();
+      if (outcome) return outcome;
+    }
+  }
+
+  /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
+  async resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+    return (await this.round(calls, preset)) ?? this.loop();
+  }
+
+  /** One model turn and whatever it asks for; a result when the run ends here. */
+  private async turn(): Promise<AgentRunResult | undefined> {
+    const { options, invoker } = this.runtime;
+    this.state.iteration++;
+    const response = await raceAbort(
+      options.chatClient.complete({ messages: [...this.state.messages], tools: invoker.definitions, ...(this.signal ? { signal: this.signal } : {}) }),
+      this.signal,
+    );
+    if (response.usage) {
+      this.state.usage.inputTokens += response.usage.inputTokens;
+      this.state.usage.outputTokens += response.usage.outputTokens;
+      this.state.usage.totalTokens += response.usage.totalTokens;
+    }
+    const { content, toolCalls = [] } = response.message;
+    const calls = toolCalls.length > 0 ? prepareRound(toolCalls, invoker, options.roundPolicy) : [];
+    const message: ChatAssistantMessage = {
+      role: "assistant",
+      ...(content === undefined ? {} : { content }),
+      ...(calls.length === 0 ? {} : { toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) }),
+    };
+    this.state.messages.push(message);
+    if (calls.length === 0) return this.conclude(content ?? "");
+    const gated = await callsNeedingApproval(calls, options.approvalPolicy);
+    if (gated.some(Boolean)) return this.pause(calls, gated);
+    return this.round(calls, new Map());
+  }
+
+  /**
+   * Runs one round and books it: outcomes become tool messages in the model's order, a
+   * `run_health` block follows a failing round, and poison ends the run `dead_lettered`.
+   */
+  private async round(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult | undefined> {
+    const { invoker, options, formatOutcome } = this.runtime;
+    const turn = this.state.iteration;
+    const context: RoundContext = { invoker, runId: this.state.runId, signal: this.signal, maxConcurrency: options.maxConcurrency };
+    const settled = await runRound(context, calls, preset);
+    const compensations = await rollBackFailedScopes(context, settled);
+    for (const { call, outcome } of settled) {
+      this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: formatOutcome(outcome) });
+      this.record(call.name, call.callId, outcome, turn);
+    }
+    for (const undo of compensations) this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId);
+    const { counts, poisoned } = bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
+    if (counts.failed + counts.notCalled > 0) this.state.messages.push(runHealthMessage(counts, this.state.ledger.blocking.length > 0));
+    if (poisoned.length === 0) return undefined;
+    await this.deadLetter(poisoned);
+    const first = poisoned[0]!;
+    return this.result("dead_lettered", {
+      reason: `'${first.tool}' failed ${plural(first.count, "time")} with ${first.errorCode} for the same arguments (poisonThreshold ${options.poisonThreshold}); the run was stopped and written to the dead-letter queue.`,
+    });
+  }
+
+  /** Judges a final answer: accept, ask for the run's one correction, or escalate. */
+  private conclude(text: string): AgentRunResult | undefined {
+    const { options } = this.runtime;
+    const { blocking } = this.state.ledger;
+    const settledStatus: AgentRunStatus = blocking.length > 0 ? "completed_with_failures" : "completed";
+    let problem: string | undefined;
+    let correction: ChatMessage | undefined;
+    let output: unknown;
+    if (options.finalAnswer) {
+      const verdict = checkFinalAnswer(text, options.finalAnswer, blocking);
+      if (verdict.ok) output = verdict.output;
+      else ({ problem, correction } = verdict);
+    } else if (blocking.length > 0 && options.guardrail !== false && (options.guardrail ?? claimsSuccess)(text)) {
+      problem = `the final answer claims success while ${plural(blocking.length, "tool call")} had not succeeded (${blocking.map((b) => `${b.tool}: ${b.errorCode}`).join(", ")})`;
+      correction = successClaimCorrection(blocking);
+    }
+    if (problem === undefined) return this.result(settledStatus, output === undefined ? {} : { output });
+    if (!this.state.corrected) {
+      this.state.corrected = true;
+      this.state.messages.push(correction!);
+      return undefined;
+    }
+    return this.result("escalated", { reason: `After one correction turn, ${problem}.` });
+  }
+
+  private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {
+    const { options, key } = this.runtime;
+    const pending: PendingApproval[] = calls.map((c, i) => ({ callId: c.callId, tool: c.name, arguments: c.arguments, requiresApproval: gated[i] === true }));
+    const { runId, ...state } = this.state;
+    const checkpoint: AgentCheckpoint = signCheckpoint(
+      { version: 1, id: randomBytes(16).toString("hex"), agent: options.name, runId, createdAt: new Date(options.clock()).toISOString(), pending, state: state as unknown as Record<string, unknown> },
+      key,
+    );
+    return this.result("awaiting_approval", { checkpoint, pendingApprovals: pending.filter((p) => p.requiresApproval) });
+  }
+
+  private record(tool: string, callId: string, outcome: ToolOutcome, round: number, compensationFor?: string): void {
+    this.state.calls.push({
+      tool,
+      callId,
+      status: outcome.status,
+      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+      attempts: outcome.metadata.attempts,
+      latencyMs: outcome.metadata.latencyMs,
+      round,
+      notCalled: wasNotCalled(outcome),
+      ...(compensationFor === undefined ? {} : { compensationFor }),
+    });
+  }
+
+  private async deadLetter(poisoned: readonly PoisonCount[]): Promise<void> {
+    const { options, redact, deadLetters } = this.runtime;
+    for (const p of poisoned) {
+      await deadLetters.append({
+        runId: this.state.runId,
+        agent: options.name,
+        tool: p.tool,
+        arguments: redact(p.arguments),
+        errorCode: p.errorCode,
+        callIds: [...p.callIds],
+        outcomes: p.outcomes.map((o) => redact(o)),
+        time: new Date(options.clock()).toISOString(),
+        reason: `Failed ${plural(p.count, "time")} with ${p.errorCode} for the same arguments.`,
+      });
+    }
+  }
+
+  private result(status: AgentRunStatus, extra: Pick<AgentRunResult, "reason" | "checkpoint" | "pendingApprovals" | "output">): AgentRunResult {
+    const { options } = this.runtime;
+    const { state } = this;
+    let text = "";
+    for (let i = state.messages.length - 1; i >= 0; i--) {
+      const m = state.messages[i]!;
+      if (m.role === "assistant" && m.content !== undefined) {
+        text = m.content;
+        break;
+      }
+    }
+    const health = runHealth(state.ledger);
+    const detector = options.guardrail === false || options.guardrail === undefined ? claimsSuccess : options.guardrail;
+    const answered = status === "completed" || status === "completed_with_failures";
+    const { recoveries } = state.ledger;
+    return {
+      status,
+      runId: state.runId,
+      text,
+      messages: [...state.messages],
+      calls: [...state.calls],
+      health,
+      ...extra,
+      silentFailure: answered && health.blocking_failure && options.finalAnswer === undefined && detector(text),
+      stepsToRecovery: recoveries.length === 0 ? undefined : recoveries.reduce((sum, r) => sum + r.steps, 0) / recoveries.length,
+      recoveries: [...recoveries],
+      iterations: state.iteration,
+      usage: { ...state.usage },
+    };
+  }
+}

@@ -1,0 +1,119 @@
+import type { ToolOutcomeStatus } from "@needlework/core";
+import type { AgentCheckpoint, PendingApproval } from "./checkpoint.js";
+import type { ChatMessage, ChatUsage } from "./chat-client.js";
+
+/**
+ * How a run ended: `completed` (no failure left blocking), `completed_with_failures` (the final
+ * answer admits failures that are still blocking), `escalated` (the final answer claimed success
+ * or broke its contract again after one correction turn), `dead_lettered` (poison: the same call
+ * kept failing the same way), `awaiting_approval` (paused for decisions; see `checkpoint`),
+ * `max_iterations` (the model-turn limit was reached).
+ *
+ * @example
+ * ```ts
+ * if (result.status === "escalated") await pageOnCall(result.reason);
+ * ```
+ */
+export type AgentRunStatus = "completed" | "completed_with_failures" | "escalated" | "dead_lettered" | "awaiting_approval" | "max_iterations";
+
+/**
+ * One tool call of the run, as run (or not run) by the runtime.
+ *
+ * @example
+ * ```ts
+ * const failed = result.calls.filter((c) => c.status !== "ok");
+ * ```
+ */
+export interface ToolCallRecord {
+  readonly tool: string;
+  readonly callId: string;
+  readonly status: ToolOutcomeStatus;
+  readonly errorCode?: string;
+  /** Attempts made (0 when the tool never ran). */
+  readonly attempts: number;
+  readonly latencyMs: number;
+  /** The model turn (1-based) whose tool calls formed the round. */
+  readonly round: number;
+  /** The tool body never ran: skipped, denied, unknown tool, invalid arguments or an open circuit. */
+  readonly notCalled: boolean;
+  /** Set on the runtime's compensate calls: the call id this one rolled back. */
+  readonly compensationFor?: string;
+}
+
+/**
+ * The health counts, in the shape the model reads in the `run_health` block (snake_case).
+ * `tools_failed` counts calls that ran and failed; `tools_not_called` calls whose tool never ran;
+ * `blocking_failure` is true while any failure has not been cleared by a later success of the
+ * same tool with equal arguments.
+ *
+ * @example
+ * ```ts
+ * if (result.health.blocking_failure) alertOps(result.calls);
+ * ```
+ */
+export interface RunHealth {
+  readonly tools_ok: number;
+  readonly tools_failed: number;
+  readonly tools_not_called: number;
+  readonly blocking_failure: boolean;
+}
+
+/**
+ * A failure that a later successful call cleared, and how many model turns that took.
+ *
+ * @example
+ * ```ts
+ * const slow = result.recoveries.filter((r) => r.steps > 2);
+ * ```
+ */
+export interface Recovery {
+  readonly tool: string;
+  /** The first failing call of the series that was cleared. */
+  readonly failedCallId: string;
+  readonly recoveredCallId: string;
+  /** Model turns from the failing round to the clearing one (1 = fixed on the next turn). */
+  readonly steps: number;
+}
+
+/**
+ * What `agent.run()` and `agent.resume()` return.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.run("Sync the five contacts.");
+ * if (result.status === "awaiting_approval") await saveForReview(JSON.stringify(result.checkpoint));
+ * ```
+ */
+export interface AgentRunResult {
+  readonly status: AgentRunStatus;
+  readonly runId: string;
+  /** The last assistant text ("" when the run stopped without one). */
+  readonly text: string;
+  /** The whole conversation, system prompt first. */
+  readonly messages: readonly ChatMessage[];
+  /** One record per tool call, in the order the rounds ran them, compensate calls included. */
+  readonly calls: readonly ToolCallRecord[];
+  /** Counts over the whole run (a round's `run_health` block counts that round only). */
+  readonly health: RunHealth;
+  /** Why the run ended `escalated`, `dead_lettered` or `max_iterations`. */
+  readonly reason?: string;
+  /** Set when `awaiting_approval`: persist it (`JSON.stringify`) and pass it to `agent.resume()`. */
+  readonly checkpoint?: AgentCheckpoint;
+  /** Set when `awaiting_approval`: the calls that need a decision. */
+  readonly pendingApprovals?: readonly PendingApproval[];
+  /** The parsed, validated final answer when `finalAnswer` is configured and it passed. */
+  readonly output?: unknown;
+  /**
+   * The guide's silent-failure figure for this run: the final text claims success while a failure
+   * is blocking and the run was not escalated.
+   */
+  readonly silentFailure: boolean;
+  /** Mean of `recoveries[].steps`; `undefined` when nothing was recovered. */
+  readonly stepsToRecovery: number | undefined;
+  /** Every cleared failure, for per-tool steps-to-recovery figures. */
+  readonly recoveries: readonly Recovery[];
+  /** Model turns taken. */
+  readonly iterations: number;
+  /** Token usage summed over the model calls that reported it. */
+  readonly usage: ChatUsage;
+}

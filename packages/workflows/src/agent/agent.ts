@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { abortReason, formatToolOutcome, nextId } from "@needlework/core";
+import { type AgentRuntime, AgentRun, type RunState } from "./agent-loop.js";
+import type { AgentRunResult } from "./agent-run-result.js";
+import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";
+import { checkDecisions } from "./approvals.js";
+import { type AgentCheckpoint, verifyCheckpoint } from "./checkpoint.js";
+import { CheckpointError } from "./checkpoint-error.js";
+import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
+import { defaultResumedCheckpoints } from "./resumed-checkpoint-store.js";
+import { prepareRound } from "./round-call.js";
+import { emptyLedger } from "./run-ledger.js";
+import { approvalDenied } from "./synthetic-outcomes.js";
+
+/**
+ * An agent: runs the iterative tool loop over the factory's tools.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.run("Where is order ORD-1?", { signal: AbortSignal.timeout(60_000) });
+ * console.log(result.status, result.text);
+ * ```
+ */
+export interface Agent {
+  readonly name: string;
+  /** Where poisoned calls were written (the `deadLetters` option, or this agent's in-memory queue). */
+  readonly deadLetters: DeadLetterQueue;
+  /**
+   * Runs the loop from a user message. Rejects with an AbortError when `signal` aborts (in-flight
+   * tools are aborted), and with the tool's exception when a tool throws and the factory has no
+   * tool-result middleware (Needlr's default: the turn fails).
+   */
+  run(input: string, options?: RunOptions): Promise<AgentRunResult>;
+  /**
+   * Continues an `awaiting_approval` run: approved and ungated calls run under the round's policy,
+   * denied ones are answered with `APPROVAL_DENIED`, then the loop goes on. Throws
+   * {@link CheckpointError} (and runs nothing) for an altered, foreign-key or already resumed
+   * checkpoint, or decisions that do not match it.
+   */
+  resume(checkpoint: AgentCheckpoint | string, decisions: ApprovalDecisions, options?: ResumeOptions): Promise<AgentRunResult>;
+}
+
+/**
+ * Creates an agent over a tool invoker. `factory.createAgent(options)` calls this with the
+ * factory's invoker, redaction and output style.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ invoker }, { name: "support", instructions: "Answer order questions.", chatClient: new ScriptedChatClient([{ text: "Hi!" }]) });
+ * ```
+ */
+export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent {
+  if (typeof deps?.invoker?.invoke !== "function") throw new TypeError("createAgent: deps.invoker must be a ToolInvoker (factory.tools or createToolInvoker(...)).");
+  const resolved = resolveAgentOptions(options);
+  const secret = resolved.checkpointSecret;
+  const runtime: AgentRuntime = {
+    options: resolved,
+    invoker: deps.invoker,
+    redact: deps.redact ?? ((value) => value),
+    formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
+    deadLetters: resolved.deadLetters ?? new InMemoryDeadLetterQueue(),
+    key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
+  };
+  const resumedCheckpoints = resolved.resumedCheckpoints ?? defaultResumedCheckpoints;
+
+  return {
+    name: resolved.name,
+    deadLetters: runtime.deadLetters,
+
+    async run(input, runOptions = {}) {
+      if (typeof input !== "string") throw new TypeError("agent.run: input must be the user's message as a string.");
+      const { signal } = runOptions;
+      if (signal?.aborted) throw abortReason(signal);
+      const state: RunState = {
+        runId: runOptions.runId ?? nextId("run"),
+        messages: [
+          { role: "system", content: resolved.instructions },
+          { role: "user", content: input },
+        ],
+        iteration: 0,
+        corrected: false,
+        calls: [],
+        ledger: emptyLedger(),
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      };
+      return new AgentRun(runtime, state, signal).loop();
+    },
+
+    async resume(input, decisions, resumeOptions = {}) {
+      const checkpoint = verifyCheckpoint(input, runtime.key);
+      const decided = checkDecisions(checkpoint.pending, decisions);
+      const { signal } = resumeOptions;
+      if (signal?.aborted) throw abortReason(signal);
+      if (!(await resumedCheckpoints.claim(checkpoint.id))) {
+        throw new CheckpointError("CHECKPOINT_ALREADY_RESUMED", `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`);
+      }
+      // A deep copy: the caller's checkpoint object must stay as it was signed.
+      const state = { ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">), runId: checkpoint.runId } as RunState;
+      const calls = prepareRound(
+        checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
+        runtime.invoker,
+        resolved.roundPolicy,
+      );
+      const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
+      return new AgentRun(runtime, state, signal).resume(calls, preset);
+    },
+  };
+}

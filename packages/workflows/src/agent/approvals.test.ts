@@ -1,0 +1,161 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ToolError } from "@needlework/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { harness, toolReply } from "../../test/agent-fixtures.js";
+import { createAgent } from "./agent.js";
+import type { AgentCheckpoint } from "./checkpoint.js";
+import { CheckpointError } from "./checkpoint-error.js";
+import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./resumed-checkpoint-store.js";
+import { ScriptedChatClient } from "./scripted-chat-client.js";
+
+const refundRound = { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o1", amount: 40 } }] };
+
+async function paused(options: Parameters<ReturnType<typeof harness>["agent"]>[1] = {}) {
+  const h = harness();
+  const { agent, model } = h.agent([refundRound, { text: "The refund of 40 was issued." }, { text: "extra" }], options);
+  const result = await agent.run("Refund order o1", { runId: "run-a" });
+  return { h, agent, model, result, checkpoint: result.checkpoint! };
+}
+
+const refused = async (promise: Promise<unknown>, code: string) => {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(CheckpointError);
+  expect((error as CheckpointError).code).toBe(code);
+  return error as CheckpointError;
+};
+
+describe("approvals", () => {
+  it("pauses before any call of the round runs and returns a signed, JSON-serializable checkpoint", async () => {
+    const { h, result, checkpoint } = await paused();
+    expect(result.status).toBe("awaiting_approval");
+    expect(h.world.log).toEqual([]);
+    expect(result.pendingApprovals).toEqual([{ callId: "call_1_2", tool: "refund", arguments: { orderId: "o1", amount: 40 }, requiresApproval: true }]);
+    expect(checkpoint.pending.map((p) => [p.callId, p.requiresApproval])).toEqual([
+      ["call_1_1", false],
+      ["call_1_2", true],
+    ]);
+    expect(checkpoint).toMatchObject({ version: 1, agent: "test-agent", runId: "run-a", signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(JSON.stringify(checkpoint))).toEqual(checkpoint);
+  });
+
+  it("on approval runs the approved and ungated calls, then continues the loop", async () => {
+    const { h, agent, model, checkpoint } = await paused();
+    const result = await agent.resume(checkpoint, { call_1_2: "approved" });
+    expect(h.world.log.map((e) => e.tool)).toEqual(["lookupOrder", "refund"]);
+    expect(result).toMatchObject({ status: "completed", runId: "run-a", text: "The refund of 40 was issued.", iterations: 2 });
+    expect(model.requests[1]!.messages.filter((m) => m.role === "tool")).toHaveLength(2);
+  });
+
+  it("answers a denied call with APPROVAL_DENIED without running it", async () => {
+    const { h, agent, checkpoint } = await paused();
+    const result = await agent.resume(checkpoint, { call_1_2: "denied" });
+    expect(h.world.callsOf("refund")).toEqual([]);
+    expect(h.world.callsOf("lookupOrder")).toHaveLength(1);
+    expect(toolReply(result.messages, "call_1_2")).toMatchObject({ status: "skipped", error_code: "APPROVAL_DENIED", message: expect.stringContaining("Not called") });
+    expect(result.calls.find((c) => c.callId === "call_1_2")).toMatchObject({ status: "skipped", errorCode: "APPROVAL_DENIED", notCalled: true });
+  });
+
+  it("gates calls through approvalPolicy and resumes them under the round's policy", async () => {
+    const h = harness();
+    h.world.on("debit", ({ account }) => {
+      if (account === "x") throw new ToolError("no", { code: "NO" });
+      return { ok: true, account, amount: 1 };
+    });
+    const { agent } = h.agent(
+      [{ toolCalls: [{ name: "debit", arguments: { account: "big", amount: 5000 } }, { name: "credit", arguments: { account: "b", amount: 5000 } }] }, { text: "The transfer was not approved; nothing changed." }],
+      { approvalPolicy: ({ tool, arguments: args }) => tool === "debit" && (args as { amount: number }).amount > 1000 },
+    );
+    const first = await agent.run("transfer");
+    expect(first.pendingApprovals?.map((p) => p.tool)).toEqual(["debit"]);
+    const result = await agent.resume(first.checkpoint!, { call_1_1: "denied" });
+    // all-or-nothing: the denial fails the round, so the ungated credit never starts.
+    expect(h.world.log).toEqual([]);
+    expect(result.calls.map((c) => c.errorCode)).toEqual(["APPROVAL_DENIED", "SKIPPED_SIBLING_FAILED"]);
+  });
+
+  it("any agent with the same checkpointSecret resumes the checkpoint, as after a restart", async () => {
+    const { h, checkpoint } = await paused({ checkpointSecret: "s3cret" });
+    const stored = JSON.stringify(checkpoint);
+    const restarted = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "Refunded." }]), checkpointSecret: "s3cret" });
+    const result = await restarted.resume(stored, { call_1_2: "approved" });
+    expect(result.status).toBe("completed");
+    expect(h.world.callsOf("refund")).toHaveLength(1);
+  });
+
+  it("refuses a checkpoint signed with another key (or the random key of another instance)", async () => {
+    const { h, checkpoint } = await paused();
+    const other = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]) });
+    const error = await refused(other.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
+    expect(error.message).toMatch(/altered, or signed by an agent with another key/);
+    const wrongSecret = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]), checkpointSecret: "nope" });
+    await refused(wrongSecret.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
+    expect(h.world.log).toEqual([]);
+  });
+
+  it("refuses an altered checkpoint and runs nothing", async () => {
+    const { h, agent, checkpoint } = await paused();
+    const altered = JSON.parse(JSON.stringify(checkpoint)) as { pending: { arguments: { amount: number } }[] };
+    altered.pending[1]!.arguments.amount = 4000;
+    await refused(agent.resume(altered as unknown as AgentCheckpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
+    await refused(agent.resume("{not json", { call_1_2: "approved" }), "CHECKPOINT_INVALID");
+    await refused(agent.resume({ ...checkpoint, signature: "x" }, { call_1_2: "approved" }), "CHECKPOINT_INVALID");
+    expect(h.world.log).toEqual([]);
+  });
+
+  it("resumes a checkpoint once: a second resume, even concurrent, is refused and runs nothing again", async () => {
+    const { h, agent, checkpoint } = await paused();
+    const [a, b] = await Promise.allSettled([agent.resume(checkpoint, { call_1_2: "approved" }), agent.resume(checkpoint, { call_1_2: "approved" })]);
+    expect([a.status, b.status].sort()).toEqual(["fulfilled", "rejected"]);
+    await refused(agent.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+    expect(h.world.callsOf("refund")).toHaveLength(1);
+  });
+
+  it("refuses decisions that do not match, leaving the checkpoint resumable", async () => {
+    const { agent, checkpoint } = await paused();
+    await refused(agent.resume(checkpoint, {}), "CHECKPOINT_DECISIONS_INVALID");
+    const error = await refused(agent.resume(checkpoint, { call_1_2: "approved", call_1_1: "approved" }), "CHECKPOINT_DECISIONS_INVALID");
+    expect(error.message).toContain("call_1_1 is not a call awaiting approval");
+    await refused(agent.resume(checkpoint, { call_1_2: "yes" as "approved" }), "CHECKPOINT_DECISIONS_INVALID");
+    expect((await agent.resume(checkpoint, { call_1_2: "approved" })).status).toBe("completed");
+  });
+
+  it("keeps the run's state across the pause: turns count toward maxIterations", async () => {
+    const { agent, checkpoint } = await paused({ maxIterations: 1 });
+    const result = await agent.resume(checkpoint, { call_1_2: "approved" });
+    expect(result).toMatchObject({ status: "max_iterations", iterations: 1 });
+  });
+});
+
+describe("resumed-checkpoint stores", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "nw-resumed-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("the in-memory store claims an id once", async () => {
+    const store = new InMemoryResumedCheckpointStore();
+    expect(await store.claim("a")).toBe(true);
+    expect(await store.claim("a")).toBe(false);
+  });
+
+  it("the file store claims an id once across instances (processes) and concurrent claims", async () => {
+    const results = await Promise.all([new FileResumedCheckpointStore(dir).claim("abc"), new FileResumedCheckpointStore(dir).claim("abc")]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(await new FileResumedCheckpointStore(join(dir, "x")).claim("abc")).toBe(true);
+    await expect(new FileResumedCheckpointStore(dir).claim("../etc/passwd")).rejects.toThrow(TypeError);
+  });
+
+  it("stops a second process from resuming: two agents sharing the secret and the file store", async () => {
+    const { h, checkpoint } = await paused({ checkpointSecret: "k" });
+    const make = () =>
+      createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "ok" }]), checkpointSecret: "k", resumedCheckpoints: new FileResumedCheckpointStore(dir) });
+    await make().resume(checkpoint, { call_1_2: "approved" });
+    await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+    expect(h.world.callsOf("refund")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,151 @@
+import type { ToolDefinition } from "@needlework/core";
+
+/**
+ * One tool call an assistant turn asks for. `arguments` is the raw JSON string most providers
+ * send, or an already parsed object.
+ *
+ * @example
+ * ```ts
+ * const call: ChatToolCall = { id: "call_1", name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' };
+ * ```
+ */
+export interface ChatToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string | Record<string, unknown>;
+}
+
+/**
+ * The system prompt (the agent's instructions).
+ *
+ * @example
+ * ```ts
+ * const system: ChatSystemMessage = { role: "system", content: "You sync CRM contacts." };
+ * ```
+ */
+export interface ChatSystemMessage {
+  readonly role: "system";
+  readonly content: string;
+}
+
+/**
+ * A user turn. The runtime also speaks as the user for its own notes (`run_health` after a failing
+ * round, the guardrail's correction turn); those carry `kind` so adapters and logs can tell them apart.
+ *
+ * @example
+ * ```ts
+ * const notes = result.messages.filter((m) => m.role === "user" && m.kind === "run_health");
+ * ```
+ */
+export interface ChatUserMessage {
+  readonly role: "user";
+  readonly content: string;
+  /** Set on messages the runtime wrote, not the person. */
+  readonly kind?: "run_health" | "correction";
+}
+
+/**
+ * An assistant turn: text, tool calls, or both.
+ *
+ * @example
+ * ```ts
+ * const turn: ChatAssistantMessage = { role: "assistant", toolCalls: [{ id: "call_1", name: "lookupOrder", arguments: "{}" }] };
+ * ```
+ */
+export interface ChatAssistantMessage {
+  readonly role: "assistant";
+  readonly content?: string;
+  readonly toolCalls?: readonly ChatToolCall[];
+}
+
+/**
+ * The outcome of one tool call, as the model reads it (`formatToolOutcome`).
+ *
+ * @example
+ * ```ts
+ * const reply: ChatToolMessage = { role: "tool", toolCallId: "call_1", name: "lookupOrder", content: formatToolOutcome(outcome) };
+ * ```
+ */
+export interface ChatToolMessage {
+  readonly role: "tool";
+  readonly toolCallId: string;
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * A provider-neutral chat message; close to the OpenAI chat-completions and AI SDK shapes so an
+ * adapter is a field-by-field mapping.
+ *
+ * @example
+ * ```ts
+ * const messages: ChatMessage[] = [
+ *   { role: "system", content: "You look up orders." },
+ *   { role: "user", content: "Where is ORD-1?" },
+ * ];
+ * ```
+ */
+export type ChatMessage = ChatSystemMessage | ChatUserMessage | ChatAssistantMessage | ChatToolMessage;
+
+/**
+ * Token counts of one model call.
+ *
+ * @example
+ * ```ts
+ * const usage: ChatUsage = { inputTokens: 812, outputTokens: 64, totalTokens: 876 };
+ * ```
+ */
+export interface ChatUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+}
+
+/**
+ * What the agent asks the model: the conversation so far and the tools it may call.
+ *
+ * @example
+ * ```ts
+ * const request: ChatRequest = { messages, tools: factory.tools.definitions, signal };
+ * ```
+ */
+export interface ChatRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolDefinition[];
+  /** Aborted when the caller cancels the run; pass it to the provider's HTTP call. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One assistant message, and what it cost.
+ *
+ * @example
+ * ```ts
+ * const response: ChatResponse = { message: { content: "ORD-1 has shipped." }, usage: { inputTokens: 90, outputTokens: 8, totalTokens: 98 } };
+ * ```
+ */
+export interface ChatResponse {
+  readonly message: { readonly content?: string; readonly toolCalls?: readonly ChatToolCall[] };
+  readonly usage?: ChatUsage;
+  /** The provider's stop reason, when it gives one (`stop`, `tool_calls`, `length`, ...). */
+  readonly finishReason?: string;
+}
+
+/**
+ * The one thing the agent loop needs from a model: messages and tool definitions in, one assistant
+ * message out. `ScriptedChatClient` plays a script (tests, demos); provider packages implement it
+ * over real APIs.
+ *
+ * @example
+ * ```ts
+ * const echo: ChatClient = {
+ *   async complete({ messages }) {
+ *     const last = messages.at(-1);
+ *     return { message: { content: last?.role === "user" ? last.content : "" } };
+ *   },
+ * };
+ * ```
+ */
+export interface ChatClient {
+  complete(request: ChatRequest): Promise<ChatResponse>;
+}

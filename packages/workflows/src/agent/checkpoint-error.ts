@@ -1,0 +1,29 @@
+import { NeedleworkError } from "@needlework/core";
+
+/**
+ * Why a checkpoint was refused.
+ *
+ * @example
+ * ```ts
+ * const retryable = (code: CheckpointErrorCode) => code === "CHECKPOINT_DECISIONS_INVALID";
+ * ```
+ */
+export type CheckpointErrorCode = "CHECKPOINT_INVALID" | "CHECKPOINT_SIGNATURE_MISMATCH" | "CHECKPOINT_ALREADY_RESUMED" | "CHECKPOINT_DECISIONS_INVALID";
+
+/**
+ * `agent.resume()` refused a checkpoint: malformed, altered or signed with another key, already
+ * resumed, or the decisions do not match its pending calls. No tool ran.
+ *
+ * @example
+ * ```ts
+ * try { await agent.resume(checkpoint, decisions); }
+ * catch (e) { if (e instanceof CheckpointError && e.code === "CHECKPOINT_ALREADY_RESUMED") return; throw e; }
+ * ```
+ */
+export class CheckpointError extends NeedleworkError {
+  declare readonly code: CheckpointErrorCode;
+
+  constructor(code: CheckpointErrorCode, message: string) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,96 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "./canonical-json.js";
+import { CheckpointError } from "./checkpoint-error.js";
+
+/**
+ * A call of the paused round. Calls with `requiresApproval` need a decision; the others run on
+ * resume with the approved ones, under the round's policy.
+ *
+ * @example
+ * ```ts
+ * for (const p of result.pendingApprovals ?? []) await askReviewer(p.tool, p.arguments, p.callId);
+ * ```
+ */
+export interface PendingApproval {
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: string | Record<string, unknown>;
+  readonly requiresApproval: boolean;
+}
+
+/**
+ * A paused run, JSON-serializable and signed (HMAC-SHA256 over its canonical JSON). Store it as
+ * text anywhere; any agent built with the same `checkpointSecret` and tools can resume it, once.
+ * `state` is the run's own bookkeeping: treat it as opaque (changing anything breaks the signature).
+ *
+ * @example
+ * ```ts
+ * await fs.writeFile("pending.json", JSON.stringify(result.checkpoint));
+ * ```
+ */
+export interface AgentCheckpoint {
+  readonly version: 1;
+  /** Unique per checkpoint; the resumed-checkpoint store records it. */
+  readonly id: string;
+  readonly agent: string;
+  readonly runId: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** The paused round's calls, in the model's order. */
+  readonly pending: readonly PendingApproval[];
+  readonly state: Readonly<Record<string, unknown>>;
+  /** Hex HMAC-SHA256 of everything else. */
+  readonly signature: string;
+}
+
+/** @internal */
+export type UnsignedCheckpoint = Omit<AgentCheckpoint, "signature">;
+
+function hmac(key: Uint8Array, body: UnsignedCheckpoint): string {
+  return createHmac("sha256", key).update(canonicalJson(body)).digest("hex");
+}
+
+/** @internal */
+export function signCheckpoint(body: UnsignedCheckpoint, key: Uint8Array): AgentCheckpoint {
+  // A JSON round trip first, so the signed text is exactly what a stored copy will hold.
+  const plain = JSON.parse(JSON.stringify(body)) as UnsignedCheckpoint;
+  return { ...plain, signature: hmac(key, plain) };
+}
+
+const invalid = (why: string): CheckpointError => new CheckpointError("CHECKPOINT_INVALID", `This is not a usable agent checkpoint: ${why}. Pass the \`checkpoint\` of an \`awaiting_approval\` result (or its JSON text) unchanged.`);
+
+/**
+ * Parses (when given text) and verifies a checkpoint's signature with `key`. Throws
+ * {@link CheckpointError} when it is malformed, altered, or signed with another key.
+ * @internal
+ */
+export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Array): AgentCheckpoint {
+  let value: unknown = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      throw invalid("the text is not JSON");
+    }
+  }
+  if (typeof value !== "object" || value === null) throw invalid("expected an object");
+  const { signature, ...body } = value as Record<string, unknown>;
+  if (typeof signature !== "string" || !/^[0-9a-f]{64}$/.test(signature)) throw invalid("it has no signature");
+  let expected: string;
+  try {
+    expected = hmac(key, body as unknown as UnsignedCheckpoint);
+  } catch {
+    throw invalid("it cannot be serialized");
+  }
+  if (!timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(signature, "hex"))) {
+    throw new CheckpointError(
+      "CHECKPOINT_SIGNATURE_MISMATCH",
+      "The checkpoint's signature does not match: it was altered, or signed by an agent with another key. Resume it on an agent created with the same `checkpointSecret` (without one, only the agent instance that paused the run can resume it).",
+    );
+  }
+  const checkpoint = value as AgentCheckpoint;
+  if (checkpoint.version !== 1 || typeof checkpoint.id !== "string" || !Array.isArray(checkpoint.pending) || typeof checkpoint.state !== "object") {
+    throw invalid("its format is not version 1");
+  }
+  return checkpoint;
+}

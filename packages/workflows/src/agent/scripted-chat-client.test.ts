@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ScriptedChatClient, ScriptExhaustedError } from "./scripted-chat-client.js";
+
+const request = (content: string) => ({ messages: [{ role: "user" as const, content }], tools: [] });
+
+describe("ScriptedChatClient", () => {
+  it("plays fixed and computed steps in order, generating missing call ids per step", async () => {
+    const model = new ScriptedChatClient([
+      { toolCalls: [{ name: "a", arguments: { x: 1 } }, { id: "mine", name: "b" }], usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
+      async (req, step) => ({ text: `step ${step} saw ${req.messages.length} message(s)` }),
+    ]);
+    const first = await model.complete(request("hi"));
+    expect(first.message.toolCalls).toEqual([
+      { id: "call_1_1", name: "a", arguments: { x: 1 } },
+      { id: "mine", name: "b", arguments: {} },
+    ]);
+    expect(first.usage).toEqual({ inputTokens: 3, outputTokens: 2, totalTokens: 5 });
+    expect((await model.complete(request("again"))).message).toEqual({ content: "step 2 saw 1 message(s)" });
+    expect(model.remaining).toBe(0);
+  });
+
+  it("records a snapshot of every request", async () => {
+    const model = new ScriptedChatClient([{ text: "one" }, { text: "two" }]);
+    const messages = [{ role: "user" as const, content: "hi" }];
+    await model.complete({ messages, tools: [] });
+    messages.push({ role: "user", content: "later" });
+    expect(model.requests[0]?.messages).toHaveLength(1);
+  });
+
+  it("names the step when the script runs out", async () => {
+    const model = new ScriptedChatClient([{ text: "only" }]);
+    await model.complete(request("hi"));
+    const error = await model.complete(request("more please")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScriptExhaustedError);
+    expect((error as ScriptExhaustedError).step).toBe(2);
+    expect((error as Error).message).toMatch(/asked for step 2, but the script has only 1 step\b.*more please/);
+  });
+
+  it("rejects with the abort reason when the request's signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(new ScriptedChatClient([{ text: "x" }]).complete({ ...request("hi"), signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+});

@@ -1,0 +1,121 @@
+import { abortReason, NeedleworkError } from "@needlework/core";
+import type { ChatClient, ChatRequest, ChatResponse, ChatToolCall, ChatUsage } from "./chat-client.js";
+
+/**
+ * A tool call in a script; `id` is generated (`call_<step>_<n>`) when omitted.
+ *
+ * @example
+ * ```ts
+ * const call: ScriptedToolCall = { name: "lookupOrder", arguments: { orderId: "o1" } };
+ * ```
+ */
+export interface ScriptedToolCall {
+  readonly id?: string;
+  readonly name: string;
+  readonly arguments?: string | Record<string, unknown>;
+}
+
+/**
+ * One assistant turn of a script.
+ *
+ * @example
+ * ```ts
+ * const turn: ScriptedTurn = { text: "Looking it up.", toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }] };
+ * ```
+ */
+export interface ScriptedTurn {
+  readonly text?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+  readonly usage?: ChatUsage;
+}
+
+/**
+ * A script step: a fixed turn, or a function of the request (and the 1-based step number) that
+ * returns one, so a step can react to what the tools said.
+ *
+ * @example
+ * ```ts
+ * const step: ScriptedStep = (request) => ({ text: `I saw ${request.messages.length} messages.` });
+ * ```
+ */
+export type ScriptedStep = ScriptedTurn | ((request: ChatRequest, step: number) => ScriptedTurn | Promise<ScriptedTurn>);
+
+/**
+ * Thrown when the agent asks a {@link ScriptedChatClient} for more turns than the script has.
+ *
+ * @example
+ * ```ts
+ * await expect(agent.run("hi")).rejects.toThrow(ScriptExhaustedError);
+ * ```
+ */
+export class ScriptExhaustedError extends NeedleworkError {
+  /** The 1-based step that was asked for. */
+  readonly step: number;
+
+  constructor(step: number, length: number, lastMessage: string) {
+    super(
+      "SCRIPT_EXHAUSTED",
+      `ScriptedChatClient: the model was asked for step ${step}, but the script has only ${length} step${length === 1 ? "" : "s"}. ` +
+        `Add a step, or check why the agent asked again (the last message was: ${lastMessage}).`,
+    );
+    this.step = step;
+  }
+}
+
+function describeLast(request: ChatRequest): string {
+  const last = request.messages.at(-1);
+  if (!last) return "(none)";
+  const content = last.role === "assistant" ? (last.content ?? `${last.toolCalls?.length ?? 0} tool calls`) : last.content;
+  const text = content.length > 120 ? `${content.slice(0, 117)}...` : content;
+  return `${last.role}: ${JSON.stringify(text)}`;
+}
+
+/**
+ * A {@link ChatClient} that plays a script: each `complete()` returns the next step. The default
+ * model for demos and tests. `requests` records what the agent asked, for assertions.
+ *
+ * @example
+ * ```ts
+ * const model = new ScriptedChatClient([
+ *   { toolCalls: [{ name: "getOrderStatus", arguments: { orderId: "ORD-1" } }] },
+ *   (request) => ({ text: `Status: ${request.messages.at(-1)?.content}` }),
+ * ]);
+ * ```
+ */
+export class ScriptedChatClient implements ChatClient {
+  /** Every request so far, with a snapshot of its messages. */
+  readonly requests: ChatRequest[] = [];
+  private readonly steps: readonly ScriptedStep[];
+
+  constructor(steps: readonly ScriptedStep[]) {
+    this.steps = [...steps];
+  }
+
+  /** How many steps have not been played yet. */
+  get remaining(): number {
+    return this.steps.length - this.requests.length;
+  }
+
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    if (request.signal?.aborted) throw abortReason(request.signal);
+    const snapshot: ChatRequest = { ...request, messages: [...request.messages] };
+    this.requests.push(snapshot);
+    const number = this.requests.length;
+    const step = this.steps[number - 1];
+    if (step === undefined) throw new ScriptExhaustedError(number, this.steps.length, describeLast(request));
+    const turn = typeof step === "function" ? await step(snapshot, number) : step;
+    const toolCalls: ChatToolCall[] | undefined = turn.toolCalls?.map((call, i) => ({
+      id: call.id ?? `call_${number}_${i + 1}`,
+      name: call.name,
+      arguments: call.arguments ?? {},
+    }));
+    return {
+      message: {
+        ...(turn.text === undefined ? {} : { content: turn.text }),
+        ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { toolCalls }),
+      },
+      ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+      finishReason: toolCalls && toolCalls.length > 0 ? "tool_calls" : "stop",
+    };
+  }
+}
