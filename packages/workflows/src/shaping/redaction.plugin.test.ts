@@ -1,0 +1,111 @@
+import { AgentFunction, AgentFunctionGroup, createToolInvoker, createToolOutcome, formatToolOutcome, ToolResult, type ToolMiddleware } from "@needlework/core";
+import { container } from "tsyringe";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { PluginContext } from "../plugin.js";
+import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
+import type { RedactionOptions } from "./redaction.options.js";
+import { redactionPlugin } from "./redaction.plugin.js";
+import { truncationPlugin } from "./truncation.plugin.js";
+
+let returned: unknown;
+let thrown: unknown;
+
+@AgentFunctionGroup()
+class Tools {
+  @AgentFunction({ description: "Returns whatever the test sets.", input: z.object({}) })
+  returnIt(): unknown {
+    return returned;
+  }
+
+  @AgentFunction({ description: "Throws whatever the test sets.", input: z.object({}) })
+  throwIt(): never {
+    throw thrown;
+  }
+}
+
+const context = {} as PluginContext;
+const middlewareOf = (options?: RedactionOptions): ToolMiddleware => redactionPlugin(options).createMiddleware!(context)!;
+const outside = (options?: RedactionOptions) =>
+  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options), toolResultMiddleware()] });
+const inside = (options?: RedactionOptions) =>
+  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [toolResultMiddleware(), middlewareOf(options)] });
+const alone = (options?: RedactionOptions) => createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options)] });
+
+describe("redactionPlugin", () => {
+  it("is named redaction and describes its detectors", () => {
+    const plugin = redactionPlugin({ detectors: ["email", "card"], patterns: [{ name: "employee_id", pattern: /EMP-[0-9]{6}/g }] });
+    expect(plugin.name).toBe("redaction");
+    expect(plugin.describe!()).toBe("redaction(3 detectors: email, card, employee_id; field names on; 0 allowed)");
+  });
+
+  it("validates options when the plugin is made", () => {
+    expect(() => redactionPlugin({ detectors: ["mail" as never] })).toThrow(/unknown detector "mail"/);
+  });
+
+  it("redact() scrubs any value, for dead-letter entries, diagnostics and traces", () => {
+    const plugin = redactionPlugin();
+    expect(plugin.redact({ call: { arguments: { email: "jane@corp.example", password: "hunter2" } } })).toEqual({
+      call: { arguments: { email: "[REDACTED:email]", password: "[REDACTED:secret]" } },
+    });
+  });
+
+  for (const [where, make] of [
+    ["outside the result middleware", outside],
+    ["inside the result middleware", inside],
+    ["without a result middleware", alone],
+  ] as const) {
+    it(`scrubs data ${where} and flags REDACTED`, async () => {
+      returned = { id: "C-1", email: "jane@corp.example", card: "4111 1111 1111 1111" };
+      const outcome = await make().invoke({ name: "returnIt" });
+      expect(outcome.status).toBe("ok");
+      expect(outcome.data).toEqual({ id: "C-1", email: "[REDACTED:email]", card: "[REDACTED:card]" });
+      expect(outcome.metadata.flags).toEqual(["REDACTED"]);
+      expect(formatToolOutcome(outcome)).not.toMatch(/jane@|4111/);
+    });
+
+    it(`returns a clean result untouched and unflagged ${where}`, async () => {
+      returned = { id: "C-1", name: "Jane" };
+      const outcome = await make().invoke({ name: "returnIt" });
+      expect(outcome.data).toBe(returned);
+      expect(outcome.metadata.flags).toBeUndefined();
+    });
+  }
+
+  it("scrubs message and suggestion of a failure", async () => {
+    returned = ToolResult.fail("No account for jane@corp.example", { code: "NOT_FOUND", suggestion: "Ask jane@corp.example or call +1 415 555 2671." });
+    const outcome = await outside().invoke({ name: "returnIt" });
+    expect(outcome).toMatchObject({ status: "error", errorCode: "NOT_FOUND", message: "No account for [REDACTED:email]", suggestion: "Ask [REDACTED:email] or call [REDACTED:phone]." });
+    expect(outcome.metadata.flags).toEqual(["REDACTED"]);
+  });
+
+  it("scrubs a ToolResult's data when registered inside the result middleware", async () => {
+    returned = ToolResult.partial({ succeeded: [{ id: "1", contact: "a@corp.example" }], failed: [{ code: "INVALID", message: "bad token sk-abcdefghijklmnopqrstuvwx" }] });
+    const outcome = await inside().invoke({ name: "returnIt" });
+    expect(outcome.status).toBe("partial");
+    expect(JSON.stringify(outcome.data)).not.toMatch(/a@corp|sk-abc/);
+  });
+
+  it("scrubs metadata added by other layers but not the invoker's own fields", async () => {
+    const addsMetadata: ToolMiddleware = async () => createToolOutcome({ status: "ok", data: 1, metadata: { note: "escalated to jane@corp.example", flags: ["X"] } });
+    const invoker = createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(), addsMetadata] });
+    const outcome = await invoker.invoke({ name: "returnIt", callId: "call-4155552671" });
+    expect(outcome.metadata).toMatchObject({ note: "escalated to [REDACTED:email]", callId: "call-4155552671", flags: ["X", "REDACTED"] });
+  });
+
+  it("lets thrown errors pass through untouched", async () => {
+    thrown = new Error("jane@corp.example");
+    await expect(alone().invoke({ name: "throwIt" })).rejects.toBe(thrown);
+  });
+
+  it("composes with truncation: both flags, secrets gone from the truncated result", async () => {
+    returned = Array.from({ length: 500 }, (_, i) => ({ id: `C-${i}`, email: `user${i}@corp.example` }));
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [Tools],
+      middleware: [middlewareOf(), truncationPlugin({ maxTokens: 200 }).createMiddleware!(context)!, toolResultMiddleware()],
+    });
+    const outcome = await invoker.invoke({ name: "returnIt" });
+    expect(outcome.metadata.flags).toEqual(["RESULT_TRUNCATED", "REDACTED"]);
+    expect(formatToolOutcome(outcome)).not.toContain("@corp.example");
+  });
+});

@@ -1,0 +1,88 @@
+import type { ToolCallContext, ToolOutcome } from "@needlework/core";
+import type { AgentFrameworkPlugin } from "../plugin.js";
+import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
+import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
+import { MIN_MAX_TOKENS, type ResolvedTruncationOptions, resolveTruncationOptions, type TruncationOptions } from "./truncation.options.js";
+
+/**
+ * The flag a truncated outcome carries in `metadata.flags`.
+ *
+ * @example
+ * ```ts
+ * if (outcome.metadata.flags?.includes(RESULT_TRUNCATED_FLAG)) console.log(outcome.metadata.truncation);
+ * ```
+ */
+export const RESULT_TRUNCATED_FLAG = "RESULT_TRUNCATED";
+
+/**
+ * The plugin behind `usingTruncation()`, with its resolved options.
+ *
+ * @example
+ * ```ts
+ * const plugin: TruncationPlugin = truncationPlugin({ maxTokens: 1000 });
+ * plugin.describe(); // "truncation(maxTokens: 1000, encoding: o200k_base, maxListItems: 20, maxMessageTokens: 500)"
+ * ```
+ */
+export interface TruncationPlugin extends AgentFrameworkPlugin {
+  readonly name: "truncation";
+  readonly options: ResolvedTruncationOptions;
+}
+
+/** `@AgentFunction({ maxResultTokens })` when it is a usable budget; a too-small one is raised to the minimum. */
+function budgetFor(call: ToolCallContext, fallback: number): number {
+  const own = call.tool.options.maxResultTokens;
+  if (typeof own !== "number" || !Number.isFinite(own) || own <= 0) return fallback;
+  return Math.max(MIN_MAX_TOKENS, Math.floor(own));
+}
+
+/**
+ * The plugin behind `usingTruncation(options)`: fits each result into a token budget while keeping
+ * it valid JSON (see {@link truncateValue}). Register it after `usingToolResultMiddleware()` so it
+ * shapes the outcome the model reads; registered inside, it receives raw values and `ToolResult`s,
+ * normalizes them to outcomes and shapes those the same way.
+ *
+ * - `data` is cut to `maxTokens` (or the tool's `@AgentFunction({ maxResultTokens })`); `message`
+ *   and `suggestion` each to `maxMessageTokens`.
+ * - A cut outcome is returned as a copy with `RESULT_TRUNCATED` in `metadata.flags` and
+ *   `metadata.truncation = { originalTokens, keptTokens }` (summed over the parts that were cut).
+ * - A result that fits is returned exactly as it came, without a flag. Thrown errors pass through.
+ *
+ * @example
+ * ```ts
+ * usingAgentFramework(container).addAgentFunctions(OrderTools)
+ *   .usingResilience().usingToolResultMiddleware()
+ *   .usingPlugin(truncationPlugin({ maxTokens: 1500 }));
+ * ```
+ */
+export function truncationPlugin(options?: TruncationOptions): TruncationPlugin {
+  const resolved = resolveTruncationOptions(options);
+  const truncate = createTruncator(resolved);
+  const text = (value: string | undefined): TruncateResult<string> | undefined =>
+    value === undefined ? undefined : truncatePlainText(value, Math.min(resolved.maxMessageTokens, resolved.maxTokens), resolved.encoding);
+
+  const shape = (outcome: ToolOutcome, call: ToolCallContext): ToolOutcome | undefined => {
+    const data = outcome.data === undefined ? undefined : truncate(outcome.data, budgetFor(call, resolved.maxTokens));
+    const message = text(outcome.message);
+    const suggestion = text(outcome.suggestion);
+    const cut = [data, message, suggestion].filter((r): r is TruncateResult<unknown> => r?.truncated === true);
+    if (cut.length === 0) return undefined;
+    const truncation = {
+      originalTokens: cut.reduce((sum, r) => sum + r.originalTokens, 0),
+      keptTokens: cut.reduce((sum, r) => sum + r.keptTokens, 0),
+    };
+    return reviseOutcome(outcome, RESULT_TRUNCATED_FLAG, {
+      ...(data?.truncated ? { data: data.value } : {}),
+      ...(message?.truncated ? { message: message.value } : {}),
+      ...(suggestion?.truncated ? { suggestion: suggestion.value } : {}),
+      extraMetadata: { truncation },
+    });
+  };
+
+  return {
+    name: "truncation",
+    options: resolved,
+    describe: () =>
+      `truncation(maxTokens: ${resolved.maxTokens}, encoding: ${resolved.encoding}, maxListItems: ${resolved.maxListItems}, maxMessageTokens: ${resolved.maxMessageTokens})`,
+    createMiddleware: () => shapingMiddleware(shape),
+  };
+}
