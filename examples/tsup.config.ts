@@ -4,7 +4,7 @@ import { defineConfig } from "tsup";
 // swc (tsup switches to it when the tsconfig sets emitDecoratorMetadata): esbuild would not emit the
 // `design:paramtypes` metadata tsyringe needs.
 export default defineConfig({
-  entry: { demo: "demo.ts", "order-lookup": "order-lookup/main.ts" },
+  entry: { demo: "demo.ts", "order-lookup": "order-lookup/main.ts", "ai-sdk": "ai-sdk/main.ts", "mcp-server": "mcp/server.ts", openai: "openai/main.ts" },
   format: ["esm"],
   outDir: "dist",
   clean: true,

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { createToolOutcome, formatToolOutcome, toMcpTools, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
+
+/** What a `runId` function learns about the `tools/call` request it names the run for. */
+export interface McpToolCallInfo {
+  /** The tool the client called. */
+  readonly toolName: string;
+  /** The JSON-RPC request id (unique within one session only). */
+  readonly requestId: string | number;
+  /** The transport's session id, when it has sessions (Streamable HTTP). */
+  readonly sessionId: string | undefined;
+}
+
+/** Options of {@link createMcpServer} and {@link serveMcp}. */
+export interface McpServerOptions {
+  /** The server name clients see in `initialize`. Default `"needlework"`. */
+  readonly name?: string;
+  /** The server version clients see in `initialize`. Default `"0.1.0"`. */
+  readonly version?: string;
+  /** Instructions for the client's model, sent in `initialize`. */
+  readonly instructions?: string;
+  /** Offer only these tools (by needlework name); others are `UNKNOWN_TOOL`. Default: every tool. */
+  readonly tools?: readonly string[];
+  /** The needlework run id of each call: fixed, or a function of the request. Default: a fresh id per call. */
+  readonly runId?: string | ((call: McpToolCallInfo) => string | undefined);
+  /**
+   * Renders the outcome as the text content of the result. Default: `formatToolOutcome` (the JSON
+   * envelope). Pass a factory's `formatOutcome` to send what an agent built by the factory sends.
+   */
+  readonly format?: (outcome: ToolOutcome) => string;
+  /** Leave `metadata` out of the default envelope. Default `false`. */
+  readonly omitMetadata?: boolean;
+  /**
+   * Called with an exception that escaped the pipeline (an invoker without the tool-result
+   * middleware). The client reads an `UNHANDLED_ERROR` envelope naming only the exception's type.
+   */
+  readonly onError?: UnhandledToolErrorHandler;
+}
+
+function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  if (names === undefined) return undefined;
+  const known = new Set(invoker.definitions.map((d) => d.name));
+  const missing = names.filter((n) => !known.has(n));
+  if (missing.length > 0) {
+    throw new TypeError(`createMcpServer: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`);
+  }
+  return new Set(names);
+}
+
+/** The outcome for a tool hidden by `tools`: the invoker would suggest hidden names, so it is built here. */
+function hiddenToolOutcome(name: string, callId: string, available: readonly string[]): ToolOutcome {
+  return createToolOutcome({
+    status: "error",
+    errorCode: "UNKNOWN_TOOL",
+    message: `There is no tool named '${name.slice(0, 100)}'.`,
+    suggestion: `Use one of the available tools: ${available.join(", ") || "(none)"}.`,
+    metadata: { tool: name.slice(0, 100), callId, attempts: 0, latencyMs: 0 },
+  });
+}
+
+/**
+ * Creates an MCP server (the SDK's low-level `Server`, not yet connected) whose `tools/list` gives
+ * the needlework tools' names, descriptions and JSON Schemas, and whose `tools/call` runs the
+ * needlework pipeline and returns the formatted outcome as text content, with `isError: true`
+ * whenever the status is not `ok`. Unknown tools and invalid arguments are results the model can
+ * read (`UNKNOWN_TOOL`, `INVALID_ARGUMENTS`), not protocol errors. Use it when you manage the
+ * transport yourself (e.g. one server per Streamable HTTP session); otherwise use {@link serveMcp}.
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer(factory.tools, { name: "orders", format: factory.formatOutcome });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions = {}): Server {
+  const { runId, onError } = options;
+  const exposed = exposedNames(invoker, options.tools);
+  const definitions = exposed ? invoker.definitions.filter((d) => exposed.has(d.name)) : invoker.definitions;
+  const tools = toMcpTools(definitions) as ListToolsResult["tools"];
+  const available = definitions.map((d) => d.name);
+  const format = options.format ?? ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
+
+  const server = new Server(
+    { name: options.name ?? "needlework", version: options.version ?? "0.1.0" },
+    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const callId = `mcp_${randomUUID()}`;
+    let outcome: ToolOutcome;
+    if (exposed && !exposed.has(name)) {
+      outcome = hiddenToolOutcome(name, callId, available);
+    } else {
+      const id = typeof runId === "function" ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId }) : runId;
+      outcome = await invokeForModel(
+        invoker,
+        { name, arguments: request.params.arguments ?? {}, callId },
+        { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
+        onError,
+      );
+    }
+    return { content: [{ type: "text", text: format(outcome) }], isError: outcome.status !== "ok" };
+  });
+
+  return server;
+}

@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The child process runs the BUILT packages (see fixtures/stdio-server.mjs); `pnpm test` builds
+// them first. Without them the suite is skipped locally and fails in CI, saying what to run.
+const built = ["../../core/dist/index.js", "../dist/index.js"].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const missing = built.filter((p) => !existsSync(p));
+const fixture = fileURLToPath(new URL("./fixtures/stdio-server.mjs", import.meta.url));
+const buildHint = `missing ${missing.join(", ")}: run \`pnpm run build\` in the repository root first`;
+
+if (missing.length > 0) {
+  if (process.env.CI) throw new Error(`serveMcp stdio test: ${buildHint}`);
+  console.warn(`serveMcp stdio test skipped: ${buildHint}`);
+}
+
+type CallResult = Awaited<ReturnType<Client["callTool"]>>;
+const textOf = (result: CallResult): string => (result.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
+
+describe.skipIf(missing.length > 0)(missing.length > 0 ? `serveMcp over stdio (SKIPPED: ${buildHint})` : "serveMcp over stdio", () => {
+  let client: Client;
+  let transport: StdioClientTransport;
+  let stderr = "";
+
+  beforeAll(async () => {
+    transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: "stdio-test-client", version: "1.0.0" });
+    await client.connect(transport);
+  }, 20_000);
+
+  afterAll(async () => {
+    const pid = transport.pid;
+    await client.close();
+    // close() ends the child's stdin and waits for it to exit; the pid must be gone.
+    expect(pid).toBeTypeOf("number");
+    expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+  }, 20_000);
+
+  it("the real client starts the server as a child process and lists its tools", async () => {
+    expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "explode"]);
+    expect(tools[0]).toMatchObject({ description: "Looks up an order by ID.", inputSchema: { type: "object", required: ["orderId"] } });
+  });
+
+  it("calls a tool successfully", async () => {
+    const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(textOf(result))).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
+  });
+
+  it("returns failures, exceptions and invalid arguments as isError envelopes", async () => {
+    const notFound = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
+    expect(notFound.isError).toBe(true);
+    expect(JSON.parse(textOf(notFound))).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND" });
+
+    const thrown = await client.callTool({ name: "explode", arguments: {} });
+    expect(thrown.isError).toBe(true);
+    expect(JSON.parse(textOf(thrown))).toMatchObject({ error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again." });
+    expect(textOf(thrown)).not.toContain("hunter2");
+
+    const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
+    expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
+  });
+});
