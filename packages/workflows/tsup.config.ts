@@ -9,5 +9,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
+  // The tokenizer is loaded lazily through import.meta.url; shims make that work in the CommonJS build.
+  shims: true,
   tsconfig: "../../tsconfig.build.json",
 });

@@ -79,7 +79,7 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonV
         const out: Record<string, JsonValue> = {};
         for (const [k, v] of input) {
           const safe = walk(v, depth + 1);
-          if (safe !== undefined) out[String(k)] = safe;
+          if (safe !== undefined) setOwn(out, String(k), safe);
         }
         return out;
       }
@@ -95,17 +95,23 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonV
       try {
         item = (input as Record<string, unknown>)[key];
       } catch {
-        out[key] = "[Unreadable]";
+        setOwn(out, key, "[Unreadable]");
         continue;
       }
       const safe = walk(item, depth + 1);
-      if (safe !== undefined) out[key] = safe;
+      if (safe !== undefined) setOwn(out, key, safe);
     }
     return out;
   };
 
   const result = walk(value, 0);
   return result === undefined ? null : result;
+}
+
+/** Assigns an own key; a plain assignment to `__proto__` would change the prototype and drop the key. */
+function setOwn(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function errorName(error: Error): string {

@@ -168,3 +168,14 @@ describe("formatToolOutcome produces valid JSON whatever data holds", () => {
     expect(JSON.parse(formatToolOutcome(outcome)).metadata).toMatchObject({ started_at: "1970-01-01T00:00:00.000Z", bytes: "10" });
   });
 });
+
+describe("toJsonSafe and __proto__ keys", () => {
+  it("keeps a __proto__ key as data on the safe path", async () => {
+    const { toJsonSafe } = await import("../src/index.js");
+    const input = JSON.parse('{"__proto__": {"x": 1}, "n": 1}') as Record<string, unknown>;
+    input.big = 1n;
+    const safe = toJsonSafe(input) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(safe)).toBe(Object.prototype);
+    expect(JSON.stringify(safe)).toBe('{"__proto__":{"x":1},"n":1,"big":"1"}');
+  });
+});

@@ -78,6 +78,11 @@ describe("createRedactor", () => {
     expect(out).toEqual({ "[REDACTED:email]": { orders: 3 }, "[REDACTED:email]#2": { orders: 1 } });
   });
 
+  it("keeps a __proto__ key a key when it rebuilds an object", () => {
+    const value = JSON.parse('{"__proto__": {"email": "jane@corp.example"}, "id": 1}') as object;
+    expect(JSON.stringify(redactValue(value))).toBe('{"__proto__":{"email":"[REDACTED:email]"},"id":1}');
+  });
+
   it("scrubs card numbers stored as numbers or BigInt", () => {
     expect(redactValue({ card: 4111111111111111, other: 4111111111111112, big: 4111111111111111n })).toEqual({ card: "[REDACTED:card]", other: 4111111111111112, big: "[REDACTED:card]" });
   });

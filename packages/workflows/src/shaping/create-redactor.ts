@@ -1,5 +1,6 @@
 import { toJsonSafe } from "@needlework/core";
 import { BUILT_IN_DETECTORS, type Mark, type TextDetector } from "./redaction-detectors.js";
+import { setOwn } from "./json-measure.js";
 import { luhnValid } from "./redaction-checks.js";
 import { type RedactionOptions, type RedactionPattern, resolveRedactionOptions } from "./redaction.options.js";
 import { secretFieldTest } from "./secret-fields.js";
@@ -195,7 +196,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     for (const [key, item] of pairs) {
       let name = key;
       for (let n = 2; Object.prototype.hasOwnProperty.call(out, name); n++) name = `${key}#${n}`;
-      out[name] = item === CIRCULAR ? "[Circular]" : item;
+      setOwn(out, name, item === CIRCULAR ? "[Circular]" : item);
     }
     return out;
   };

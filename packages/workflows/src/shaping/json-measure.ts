@@ -15,6 +15,16 @@ export interface JsonScan {
 
 const NOT_PLAIN = Symbol("not-plain");
 
+/**
+ * Sets an own enumerable property, including one named `__proto__` (which plain assignment would
+ * turn into a prototype change, silently losing the key).
+ * @internal
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** The length of a number's JSON text, without making the string: exact for integers, close for fractions. */
 function numberLength(n: number): number {
   let a = n < 0 ? -n : n;

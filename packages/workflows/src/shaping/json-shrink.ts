@@ -1,5 +1,5 @@
 import type { JsonValue } from "@needlework/core";
-import { measureJson } from "./json-measure.js";
+import { measureJson, setOwn } from "./json-measure.js";
 import { listMarker, objectMarker, stringMarker, TRUNCATION_MARKERS } from "./truncation-markers.js";
 
 /** How {@link shrinkJson} cuts. @internal */
@@ -147,7 +147,7 @@ function shrinkObject(obj: { readonly [key: string]: JsonValue }, budget: number
     const { key, size, preserved: keep } = kept[i]!;
     const share = alloc[i]!;
     if (size <= share) {
-      out[key] = obj[key]!;
+      setOwn(out, key, obj[key]!);
       continue;
     }
     const valueBudget = share - key.length - 4;
@@ -155,7 +155,7 @@ function shrinkObject(obj: { readonly [key: string]: JsonValue }, budget: number
       omitted++;
       continue;
     }
-    out[key] = shrinkJson(obj[key]!, Math.max(valueBudget, 1), rules);
+    setOwn(out, key, shrinkJson(obj[key]!, Math.max(valueBudget, 1), rules));
   }
   if (omitted > 0) {
     let markerKey: string = TRUNCATION_MARKERS.objectKey;

@@ -160,6 +160,23 @@ describe("truncateValue", () => {
     expect(countTokens(JSON.stringify(result.value))).toBeLessThanOrEqual(300);
   });
 
+  it("ends a cut before a space, so the last word (or a secret a redactor must see whole) is not split", () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `card 4111111111111111 order ORD-${i}`).join(" ");
+    const kept = truncateText(text, { maxTokens: 77 }).value;
+    const body = kept.slice(0, kept.indexOf("…[truncated"));
+    expect(text[body.length]).toBe(" ");
+    const inStructure = truncateValue({ log: text }, { maxTokens: 77 }).value as { log: string };
+    const head = inStructure.log.slice(0, inStructure.log.indexOf("…[truncated"));
+    expect(text[head.length]).toBe(" ");
+  });
+
+  it("survives JSON text nested far deeper than any result should be", () => {
+    const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
+    const result = truncateValue(`${deep}${" ".repeat(40_000)}`, { maxTokens: 50 });
+    expect(() => JSON.parse(result.value as string)).not.toThrow();
+    expect(result.keptTokens).toBeLessThanOrEqual(50);
+  });
+
   it("counts in the chosen encoding", () => {
     const text = "Grüße aus München: naïve café façade. ".repeat(5000);
     const o200k = truncateText(text, { maxTokens: 200 });
@@ -167,6 +184,12 @@ describe("truncateValue", () => {
     expect(cl100k.keptTokens).toBe(countTokens(JSON.stringify(cl100k.value), "cl100k_base"));
     expect(cl100k.keptTokens).toBeLessThanOrEqual(200);
     expect(o200k.value).not.toBe(cl100k.value);
+  });
+
+  it("keeps a __proto__ key a key when it cuts an object", () => {
+    const value = JSON.parse(`{"__proto__": {"id": "P-1"}, "body": "${"word ".repeat(5000)}"}`) as object;
+    const kept = JSON.parse(JSON.stringify(truncateValue(value, { maxTokens: 100 }).value)) as Record<string, unknown>;
+    expect(Object.keys(kept)).toContain("__proto__");
   });
 
   it("leaves undefined alone", () => {
