@@ -4,8 +4,10 @@ import { defineConfig } from "tsup";
 // swc (tsup switches to it when the tsconfig sets emitDecoratorMetadata): esbuild would not emit the
 // `design:paramtypes` metadata tsyringe needs.
 export default defineConfig({
-  entry: { demo: "demo.ts", "order-lookup": "order-lookup/main.ts", "ai-sdk": "ai-sdk/main.ts", "mcp-server": "mcp/server.ts", openai: "openai/main.ts" },
+  entry: { demo: "demo.ts", "order-lookup": "order-lookup/main.ts", "crm-sync-audit": "crm-sync-audit/main.ts", "ai-sdk": "ai-sdk/main.ts", "mcp-server": "mcp/server.ts", openai: "openai/main.ts" },
   format: ["esm"],
+  // No shared chunks: each entry keeps its own `import.meta.url`, so its "run when executed" check works.
+  splitting: false,
   outDir: "dist",
   clean: true,
   target: "node20",

@@ -3,7 +3,7 @@ import { defineConfig } from "tsup";
 // workflows decorates nothing itself, so it is built without emitDecoratorMetadata (esbuild path):
 // the swc path turns on keepNames, whose __name() wrappers cost about 9% per call.
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/testing.ts"],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,

@@ -8,6 +8,41 @@ export interface BenchmarkCase {
   readonly fn: () => unknown;
   /** Size of the input in bytes: adds a throughput column (MB/s), which shows whether cost is linear. */
   readonly bytes?: number;
+  /**
+   * How many operations one run of `fn` performs (a loop of calls, or a round of tool calls). When
+   * any case of a benchmark sets it, the table reports nanoseconds per operation instead of ms.
+   */
+  readonly calls?: number;
+  /**
+   * Marks the reference case (the direct call): this case and the ones after it, up to the next
+   * floor, get a "× floor" column (their ns per call over the floor's).
+   */
+  readonly floor?: boolean;
+}
+
+/** A figure a benchmark measures itself rather than through tinybench (memory, one long run). */
+export interface Measurement {
+  /** A short label, shown in the first column. */
+  readonly name: string;
+  /** Further columns. */
+  readonly [column: string]: string | number | boolean;
+}
+
+/** One timed case as the runner saw it, handed to {@link Benchmark.goals}. */
+export interface CaseResult {
+  /** Median of the samples, in ms per run of `fn`. */
+  readonly medianMs: number;
+  /** Median per operation, in ns (only for cases with `calls`). */
+  readonly nsPerCall?: number;
+}
+
+/** A target the benchmark states about its own figures; reported, never enforced. */
+export interface Goal {
+  /** What is wanted, in words ("documented stack under 1.5 µs per call"). */
+  readonly goal: string;
+  /** The figure measured, in words. */
+  readonly measured: string;
+  readonly met: boolean;
 }
 
 /**
@@ -24,6 +59,10 @@ export interface Benchmark {
   readonly options?: BenchOptions;
   /** Builds the inputs (not measured) and returns the cases. Throw if a case gives a wrong answer. */
   cases(): BenchmarkCase[] | Promise<BenchmarkCase[]>;
+  /** Figures measured outside tinybench, after the cases ran (e.g. heap after a million calls). */
+  measure?(): Measurement[] | Promise<Measurement[]>;
+  /** Targets checked against the results (by case name); printed and kept in the results file. */
+  goals?(results: ReadonlyMap<string, CaseResult>, measurements: readonly Measurement[]): Goal[];
   /** Facts about the inputs or outputs worth keeping with the figures (sizes, token counts, ...). */
   notes?(): Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { quietSafeParse } from "./quiet-parse.js";
 
 /** Limits applied to argument payloads before validation. */
 export interface ArgumentLimits {
@@ -143,7 +144,7 @@ function findUnknownKeys(schema: unknown, value: unknown, path: PropertyKey[], o
       if (!Array.isArray(def.options)) return;
       let first: string[] | undefined;
       for (const option of def.options as { safeParse?: (v: unknown) => { success: boolean } }[]) {
-        if (typeof option.safeParse !== "function" || !option.safeParse(value).success) continue;
+        if (typeof option.safeParse !== "function" || !quietSafeParse(option as z.ZodType, value).success) continue;
         const found: string[] = [];
         findUnknownKeys(option, value, path, found);
         if (found.length === 0) return;
@@ -190,6 +191,16 @@ function describeType(value: unknown): string {
  * @internal
  */
 export function parseToolArguments(raw: unknown, schema: z.ZodType, limits: Required<ArgumentLimits>): ParsedArguments {
+  try {
+    return parseReadableArguments(raw, schema, limits);
+  } catch {
+    // Object arguments handed over by code (not a model) may hold throwing getters or be proxies:
+    // they are bad input like any other, never an exception out of invoke().
+    return { ok: false, problems: ["the arguments could not be read (a getter or proxy threw); send plain JSON data"] };
+  }
+}
+
+function parseReadableArguments(raw: unknown, schema: z.ZodType, limits: Required<ArgumentLimits>): ParsedArguments {
   let value: unknown = raw;
   let sizeChecked = false;
   if (raw === undefined || raw === null || raw === "") value = {};
@@ -217,11 +228,11 @@ export function parseToolArguments(raw: unknown, schema: z.ZodType, limits: Requ
     const bytes = jsonBytes(value) ?? sizeEstimate;
     if (bytes > limits.maxBytes) return { ok: false, problems: [tooLarge(bytes, limits.maxBytes)] };
   }
-  const parsed = schema.safeParse(value);
+  const parsed = quietSafeParse(schema, value);
   const problems: string[] = [];
   findUnknownKeys(schema, value, [], problems);
   if (parsed.success && problems.length === 0) return { ok: true, value: parsed.data as Record<string, unknown> };
-  const issues = parsed.success ? [] : parsed.error.issues;
+  const issues = parsed.success ? [] : parsed.issues;
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") problems.push(unknownFields(issue.path, (issue as { keys: string[] }).keys));
     else problems.push(`${formatPath(issue.path)}: ${issue.message.replace(/^Invalid input: /, "")}`);

@@ -18,6 +18,8 @@ export interface BuildDiagnostic {
   readonly message: string;
   readonly tool?: string;
   readonly plugin?: string;
+  /** The declared agent concerned (NW007, NW008). */
+  readonly agent?: string;
 }
 
 /** What a plugin sees when the factory is built. */

@@ -74,7 +74,8 @@ describe("the agent loop", () => {
   });
 
   it("ends max_iterations when the model keeps calling tools", async () => {
-    const step = { toolCalls: [{ name: "postNote", arguments: { note: "again" } }] };
+    // Each turn asks something new, so this is not a stall (see stall.test.ts).
+    const step = (_request: unknown, n: number) => ({ toolCalls: [{ name: "postNote", arguments: { note: `again ${n}` } }] });
     const { agent, model } = harness().agent([step, step, step, step], { maxIterations: 3 });
     const result = await agent.run("loop");
     expect(result.status).toBe("max_iterations");
@@ -174,7 +175,7 @@ describe("createAgent options", () => {
   const base = { name: "a", instructions: "", chatClient: new ScriptedChatClient([]) };
 
   it("pins the defaults", () => {
-    expect(AGENT_DEFAULTS).toEqual({ maxIterations: 10, maxConcurrency: 8, roundPolicy: "best-effort", poisonThreshold: 3 });
+    expect(AGENT_DEFAULTS).toEqual({ maxIterations: 10, maxConcurrency: 8, roundPolicy: "best-effort", poisonThreshold: 3, stallThreshold: 3 });
   });
 
   it.each([

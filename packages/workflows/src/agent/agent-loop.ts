@@ -3,22 +3,28 @@ import { abortReason, type ToolInvoker, type ToolOutcome } from "@needlework/cor
 import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "./agent-run-result.js";
 import type { ResolvedAgentOptions } from "./agent.options.js";
 import { callsNeedingApproval } from "./approvals.js";
+import { answerNowNote, type BudgetState, callsOverLimit, notRunOutcome, tokenPressureNote, tokensSpent, toolCallLimitOutcome, toolsWithdrawn, underTokenPressure } from "./budgets.js";
 import type { ChatAssistantMessage, ChatMessage } from "./chat-client.js";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
 import { rollBackFailedScopes } from "./compensation.js";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import { checkFinalAnswer } from "./final-answer.js";
+import { type AgentHookName, type AgentHooks, callHook } from "./hooks.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
 import { runHealthMessage, successClaimCorrection } from "./run-health.js";
 import { bookRound, type LedgerState, type PoisonCount, runHealth } from "./run-ledger.js";
-import { type RoundContext, runRound } from "./run-round.js";
+import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
+import { resetStall, type StallState, trackStall } from "./stall.js";
 import { claimsSuccess } from "./success-claim.js";
 import { wasNotCalled } from "./synthetic-outcomes.js";
 
 /** Everything a run needs from its agent. @internal */
 export interface AgentRuntime {
   readonly options: ResolvedAgentOptions;
+  /** The tools the agent offers and allows (scoped by `functionGroups`/`functions`). */
   readonly invoker: ToolInvoker;
+  /** Every tool of the pipeline: the runtime's own compensate calls run through it. */
+  readonly runtimeInvoker: ToolInvoker;
   readonly redact: (value: unknown) => unknown;
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
@@ -36,6 +42,8 @@ export interface RunState {
   calls: ToolCallRecord[];
   ledger: LedgerState;
   usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  budget: BudgetState;
+  stall: StallState;
 }
 
 /** Settles with `promise`, or rejects with the abort reason as soon as `signal` aborts. */
@@ -63,7 +71,9 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
 /**
  * One run of the loop: ask the model, run the round it asks for, book the outcomes, and stop on a
  * final answer or a limit. Each step is its own method (`turn`, `round`, `conclude`) so budgets,
- * stall detection, hooks and tracing can attach around them.
+ * stall detection, hooks and tracing can attach around them. Budgets and limits end a run with a
+ * result (`budget_exhausted`), never an abort: they act only between steps, so nothing in flight
+ * is cut off.
  * @internal
  */
 export class AgentRun {
@@ -81,22 +91,31 @@ export class AgentRun {
       if (this.state.iteration >= options.maxIterations) {
         return this.result("max_iterations", { reason: `Stopped after ${plural(options.maxIterations, "model turn")} (maxIterations) without an accepted final answer.` });
       }
+      if (tokensSpent(this.state.usage, options.limits)) return this.result("budget_exhausted", { reason: `${this.tokensUsed()}; the run was stopped before the next model turn.` });
+      await this.hook("onIterationStart", { iteration: this.state.iteration + 1, messages: [...this.state.messages], usage: { ...this.state.usage }, toolCalls: this.state.budget.toolCalls });
+      const callsBefore = this.state.calls.length;
       const outcome = await this.turn();
+      await this.iterationEnd(callsBefore, outcome);
       if (outcome) return outcome;
     }
   }
 
   /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
   async resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
-    return (await this.round(calls, preset)) ?? this.loop();
+    const callsBefore = this.state.calls.length;
+    const outcome = await this.round(calls, preset);
+    await this.iterationEnd(callsBefore, outcome);
+    return outcome ?? this.loop();
   }
 
   /** One model turn and whatever it asks for; a result when the run ends here. */
   private async turn(): Promise<AgentRunResult | undefined> {
     const { options, invoker } = this.runtime;
     this.state.iteration++;
+    // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
+    const withdrawn = toolsWithdrawn(this.state.budget, options.limits);
     const response = await raceAbort(
-      options.chatClient.complete({ messages: [...this.state.messages], tools: invoker.definitions, ...(this.signal ? { signal: this.signal } : {}) }),
+      options.chatClient.complete({ messages: [...this.state.messages], tools: withdrawn === undefined ? invoker.definitions : [], ...(this.signal ? { signal: this.signal } : {}) }),
       this.signal,
     );
     if (response.usage) {
@@ -112,8 +131,23 @@ export class AgentRun {
       ...(calls.length === 0 ? {} : { toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) }),
     };
     this.state.messages.push(message);
-    if (calls.length === 0) return this.conclude(content ?? "");
-    const gated = await callsNeedingApproval(calls, options.approvalPolicy);
+    if (calls.length === 0) {
+      // A text answer ends the iteration: tool rounds and stall series start again after it.
+      this.state.budget.roundsInIteration = 0;
+      resetStall(this.state.stall);
+      return this.conclude(content ?? "");
+    }
+    if (withdrawn !== undefined) {
+      return this.refuse(calls, "TOOLS_WITHDRAWN", `tools were withdrawn because ${withdrawn}`, `The model called tools after they were withdrawn because ${withdrawn}`);
+    }
+    if (tokensSpent(this.state.usage, options.limits)) {
+      return this.refuse(calls, "TOKEN_BUDGET_EXHAUSTED", "the run's token budget is spent", this.tokensUsed());
+    }
+    // Calls beyond maxTotalToolCalls never run, so they are never put to a reviewer either.
+    const over = callsOverLimit(calls, this.state.budget, options.limits);
+    const admitted = calls.filter((c) => !over.has(c.callId));
+    const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
+    const gated = calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true);
     if (gated.some(Boolean)) return this.pause(calls, gated);
     return this.round(calls, new Map());
   }
@@ -123,24 +157,84 @@ export class AgentRun {
    * `run_health` block follows a failing round, and poison ends the run `dead_lettered`.
    */
   private async round(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult | undefined> {
-    const { invoker, options, formatOutcome } = this.runtime;
+    const { invoker, runtimeInvoker, options, formatOutcome } = this.runtime;
+    const { budget } = this.state;
     const turn = this.state.iteration;
-    const context: RoundContext = { invoker, runId: this.state.runId, signal: this.signal, maxConcurrency: options.maxConcurrency };
-    const settled = await runRound(context, calls, preset);
+    const over = callsOverLimit(calls, budget, options.limits);
+    const presets = new Map(preset);
+    for (const call of calls) if (over.has(call.callId)) presets.set(call.callId, toolCallLimitOutcome(call, options.limits.maxTotalToolCalls!));
+    budget.toolCalls += calls.length - over.size;
+    budget.roundsInIteration++;
+    const context: RoundContext = { invoker, runId: this.state.runId, signal: this.signal, maxConcurrency: options.maxConcurrency, compensationInvoker: runtimeInvoker };
+    const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
+    const reported: { record: ToolCallRecord; arguments: unknown; outcome: ToolOutcome }[] = [];
     for (const { call, outcome } of settled) {
       this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: formatOutcome(outcome) });
-      this.record(call.name, call.callId, outcome, turn);
+      reported.push({ record: this.record(call.name, call.callId, outcome, turn), arguments: call.arguments, outcome });
     }
-    for (const undo of compensations) this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId);
+    for (const undo of compensations) reported.push({ record: this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId), arguments: undo.arguments, outcome: undo.outcome });
+    for (const report of reported) await this.hook("onToolCall", { iteration: turn, ...report });
     const { counts, poisoned } = bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
     if (counts.failed + counts.notCalled > 0) this.state.messages.push(runHealthMessage(counts, this.state.ledger.blocking.length > 0));
-    if (poisoned.length === 0) return undefined;
-    await this.deadLetter(poisoned);
-    const first = poisoned[0]!;
-    return this.result("dead_lettered", {
-      reason: `'${first.tool}' failed ${plural(first.count, "time")} with ${first.errorCode} for the same arguments (poisonThreshold ${options.poisonThreshold}); the run was stopped and written to the dead-letter queue.`,
-    });
+    if (poisoned.length > 0) {
+      await this.deadLetter(poisoned);
+      const first = poisoned[0]!;
+      return this.result("dead_lettered", {
+        reason: `'${first.tool}' failed ${plural(first.count, "time")} with ${first.errorCode} for the same arguments (poisonThreshold ${options.poisonThreshold}); the run was stopped and written to the dead-letter queue.`,
+      });
+    }
+    const repeated = trackStall(this.state.stall, settled, options.stallThreshold);
+    if (repeated) {
+      return this.result("stalled", {
+        reason: `The same round repeated ${this.state.stall.count} times in a row with the same outcomes (stallThreshold ${String(options.stallThreshold)}): ${repeated.join("; ")}. The model was making no progress; the run was stopped.`,
+      });
+    }
+    this.budgetNote();
+    return undefined;
+  }
+
+  /**
+   * Answers a turn's calls without running them (the run ends here): each gets a `skipped`
+   * outcome with `code`, so the conversation stays well formed and `result.calls` shows them.
+   */
+  private async refuse(calls: readonly RoundCall[], code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN", why: string, reason: string): Promise<AgentRunResult> {
+    const { options, formatOutcome } = this.runtime;
+    const turn = this.state.iteration;
+    const settled: SettledCall[] = calls.map((call, order) => ({ call, outcome: notRunOutcome(call, code, why), order }));
+    for (const { call, outcome } of settled) {
+      this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: formatOutcome(outcome) });
+      const record = this.record(call.name, call.callId, outcome, turn);
+      await this.hook("onToolCall", { iteration: turn, record, arguments: call.arguments, outcome });
+    }
+    bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
+    return this.result("budget_exhausted", { reason: `${reason}; ${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run.` });
+  }
+
+  /** After a round: tell the model to answer when tools are withdrawn, or to wrap up under token pressure. */
+  private budgetNote(): void {
+    const { limits } = this.runtime.options;
+    const { budget, usage } = this.state;
+    const pressure = underTokenPressure(usage, budget, limits);
+    if (pressure) budget.pressureNoted = true;
+    const withdrawn = toolsWithdrawn(budget, limits);
+    if (withdrawn !== undefined) this.state.messages.push(answerNowNote(withdrawn, usage, budget, limits));
+    else if (pressure) this.state.messages.push(tokenPressureNote(usage, budget, limits));
+  }
+
+  private tokensUsed(): string {
+    const max = this.runtime.options.limits.tokenBudget?.maxTokens ?? 0;
+    return `The run used ${this.state.usage.totalTokens} tokens of its budget of ${max} (tokenBudget.maxTokens)`;
+  }
+
+  private async hook<N extends AgentHookName>(name: N, info: Omit<Parameters<NonNullable<AgentHooks[N]>>[0], "agent" | "runId">): Promise<void> {
+    const { options } = this.runtime;
+    if (options[name] === undefined) return;
+    await callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as Parameters<NonNullable<AgentHooks[N]>>[0]);
+  }
+
+  private iterationEnd(callsBefore: number, outcome: AgentRunResult | undefined): Promise<void> {
+    return this.hook("onIterationEnd", { iteration: this.state.iteration, calls: this.state.calls.slice(callsBefore), usage: { ...this.state.usage }, status: outcome?.status });
   }
 
   /** Judges a final answer: accept, ask for the run's one correction, or escalate. */
@@ -179,8 +273,8 @@ export class AgentRun {
     return this.result("awaiting_approval", { checkpoint, pendingApprovals: pending.filter((p) => p.requiresApproval) });
   }
 
-  private record(tool: string, callId: string, outcome: ToolOutcome, round: number, compensationFor?: string): void {
-    this.state.calls.push({
+  private record(tool: string, callId: string, outcome: ToolOutcome, round: number, compensationFor?: string): ToolCallRecord {
+    const record: ToolCallRecord = {
       tool,
       callId,
       status: outcome.status,
@@ -190,7 +284,9 @@ export class AgentRun {
       round,
       notCalled: wasNotCalled(outcome),
       ...(compensationFor === undefined ? {} : { compensationFor }),
-    });
+    };
+    this.state.calls.push(record);
+    return record;
   }
 
   private async deadLetter(poisoned: readonly PoisonCount[]): Promise<void> {

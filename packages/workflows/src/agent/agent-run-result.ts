@@ -7,14 +7,25 @@ import type { ChatMessage, ChatUsage } from "./chat-client.js";
  * answer admits failures that are still blocking), `escalated` (the final answer claimed success
  * or broke its contract again after one correction turn), `dead_lettered` (poison: the same call
  * kept failing the same way), `awaiting_approval` (paused for decisions; see `checkpoint`),
- * `max_iterations` (the model-turn limit was reached).
+ * `max_iterations` (the model-turn limit was reached), `budget_exhausted` (the token budget was
+ * spent, or the model kept calling tools after `maxTotalToolCalls` or `maxToolRoundsPerIteration`
+ * withdrew them), `stalled` (the same calls with the same outcomes repeated `stallThreshold`
+ * rounds in a row).
  *
  * @example
  * ```ts
  * if (result.status === "escalated") await pageOnCall(result.reason);
  * ```
  */
-export type AgentRunStatus = "completed" | "completed_with_failures" | "escalated" | "dead_lettered" | "awaiting_approval" | "max_iterations";
+export type AgentRunStatus =
+  | "completed"
+  | "completed_with_failures"
+  | "escalated"
+  | "dead_lettered"
+  | "awaiting_approval"
+  | "max_iterations"
+  | "budget_exhausted"
+  | "stalled";
 
 /**
  * One tool call of the run, as run (or not run) by the runtime.
@@ -95,7 +106,7 @@ export interface AgentRunResult {
   readonly calls: readonly ToolCallRecord[];
   /** Counts over the whole run (a round's `run_health` block counts that round only). */
   readonly health: RunHealth;
-  /** Why the run ended `escalated`, `dead_lettered` or `max_iterations`. */
+  /** Why the run ended `escalated`, `dead_lettered`, `max_iterations`, `budget_exhausted` or `stalled` (which calls repeated). */
   readonly reason?: string;
   /** Set when `awaiting_approval`: persist it (`JSON.stringify`) and pass it to `agent.resume()`. */
   readonly checkpoint?: AgentCheckpoint;

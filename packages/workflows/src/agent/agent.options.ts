@@ -1,8 +1,13 @@
-import type { AgentFunctionDescriptor, RoundPolicy, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { AgentFunctionDescriptor, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { ResilienceOptions } from "../resilience/index.js";
+import { resolveResilienceOptions } from "../resilience/resilience.options.js";
+import { resolveTokenBudget, type RunLimits, type TokenBudget } from "./budgets.js";
 import type { ChatClient } from "./chat-client.js";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { FinalAnswerOptions } from "./final-answer.js";
 import type { ResumedCheckpointStore } from "./resumed-checkpoint-store.js";
+import { type AgentHooks, HOOK_NAMES } from "./hooks.js";
+import { DEFAULT_STALL_THRESHOLD } from "./stall.js";
 import type { SuccessClaimDetector } from "./success-claim.js";
 
 /**
@@ -67,21 +72,42 @@ export interface AgentDeps {
   readonly redact?: (value: unknown) => unknown;
   /** Renders an outcome for the model; default `formatToolOutcome(outcome)`. */
   readonly formatOutcome?: (outcome: ToolOutcome) => string;
+  /**
+   * Composes the factory's pipeline again, over some of its tool classes (`classes`, for
+   * `functionGroups`/`functions`) and/or with the resilience plugin swapped for one built from
+   * `resilience` (what the `resilience` option needs). `factory.createAgent` supplies it; without
+   * it, tool selection is a filtering view of `invoker` and `resilience` is refused.
+   */
+  readonly composeInvoker?: (request: { readonly classes?: readonly ToolClass[]; readonly resilience?: ResilienceOptions }) => ToolInvoker;
 }
 
 /**
- * Options of `factory.createAgent()`. Defaults: {@link AGENT_DEFAULTS}.
+ * An agent without its model: everything `createAgent` takes except `chatClient`. `@Agent(...)`
+ * declares one on a class. Defaults: {@link AGENT_DEFAULTS}.
  *
  * @example
  * ```ts
- * factory.createAgent({ name: "crm-sync", instructions: "Sync contacts.", chatClient, roundPolicy: "all-or-nothing" });
+ * const definition: AgentDefinition = { name: "support", instructions: "Answer order questions.", functionGroups: ["orders"] };
  * ```
  */
-export interface CreateAgentOptions {
+export interface AgentDefinition extends AgentHooks {
   readonly name: string;
   /** The system prompt. */
   readonly instructions: string;
-  readonly chatClient: ChatClient;
+  /** What the agent is for, in a sentence (for people and for agents that pick other agents). */
+  readonly description?: string;
+  /**
+   * Offer only the tools of classes in these groups (`@AgentFunctionGroup("orders")`), plus those of
+   * `functions`. Naming neither offers every tool of the factory.
+   */
+  readonly functionGroups?: readonly string[];
+  /** Offer the tools of these classes (besides those of `functionGroups`). */
+  readonly functions?: readonly ToolClass[];
+  /**
+   * Resilience for this agent's tool calls. Replaces the factory's `usingResilience()` options
+   * for this agent (never stacks on them); needs `factory.createAgent`.
+   */
+  readonly resilience?: ResilienceOptions;
   /** Model turns per run (a correction turn counts). Default 10. */
   readonly maxIterations?: number;
   /** Tool calls of one round running at once. Default 8. */
@@ -96,6 +122,24 @@ export interface CreateAgentOptions {
   readonly deadLetters?: DeadLetterQueue;
   /** Failures of one call (tool + equal arguments) with one code that end the run. Default 3. */
   readonly poisonThreshold?: number;
+  /**
+   * Tool calls the model may make in one run. Calls beyond it are not run (`TOOL_CALL_LIMIT_REACHED`)
+   * and the model is asked to answer without tools. Default: no limit.
+   */
+  readonly maxTotalToolCalls?: number;
+  /**
+   * Tool rounds the model may run before it must answer in text: once reached, the next model turn
+   * is offered no tools and told to answer. A text answer (or a correction turn) starts a new
+   * iteration. Default: no limit (only `maxIterations`).
+   */
+  readonly maxToolRoundsPerIteration?: number;
+  /** A token budget from the chat client's usage; see {@link TokenBudget}. Default: none. */
+  readonly tokenBudget?: TokenBudget;
+  /**
+   * Consecutive rounds with the same calls, arguments and outcomes that end the run `stalled`,
+   * or `false` to turn stall detection off. Default 3.
+   */
+  readonly stallThreshold?: number | false;
   /** Signs checkpoints; agents sharing it can resume each other's. Default: a random key per agent instance. */
   readonly checkpointSecret?: string | Uint8Array;
   /** Calls needing approval besides tools declared with `requiresApproval`. */
@@ -104,6 +148,18 @@ export interface CreateAgentOptions {
   readonly resumedCheckpoints?: ResumedCheckpointStore;
   /** Epoch milliseconds, for dead-letter and checkpoint times. Default `Date.now`. */
   readonly clock?: () => number;
+}
+
+/**
+ * Options of `factory.createAgent()` and `createAgent(deps, options)`: a definition and its model.
+ *
+ * @example
+ * ```ts
+ * factory.createAgent({ name: "crm-sync", instructions: "Sync contacts.", chatClient, roundPolicy: "all-or-nothing" });
+ * ```
+ */
+export interface CreateAgentOptions extends AgentDefinition {
+  readonly chatClient: ChatClient;
 }
 
 /**
@@ -146,40 +202,102 @@ export const AGENT_DEFAULTS = Object.freeze({
   maxConcurrency: 8,
   roundPolicy: "best-effort" as RoundPolicy,
   poisonThreshold: 3,
+  stallThreshold: DEFAULT_STALL_THRESHOLD,
 });
 
-const KNOWN = new Set(["name", "instructions", "chatClient", "maxIterations", "maxConcurrency", "roundPolicy", "guardrail", "finalAnswer", "deadLetters", "poisonThreshold", "checkpointSecret", "approvalPolicy", "resumedCheckpoints", "clock"]);
+const KNOWN = new Set([
+  "name",
+  "instructions",
+  "chatClient",
+  "description",
+  "functionGroups",
+  "functions",
+  "resilience",
+  "maxIterations",
+  "maxConcurrency",
+  "roundPolicy",
+  "guardrail",
+  "finalAnswer",
+  "deadLetters",
+  "poisonThreshold",
+  "maxTotalToolCalls",
+  "maxToolRoundsPerIteration",
+  "tokenBudget",
+  "stallThreshold",
+  "checkpointSecret",
+  "approvalPolicy",
+  "resumedCheckpoints",
+  "clock",
+  ...HOOK_NAMES,
+]);
 const POLICIES: readonly RoundPolicy[] = ["best-effort", "all-or-nothing", "fail-fast"];
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`createAgent: \`${name}\` must be a positive integer, not ${String(value)}.`);
-  return value;
-}
-
-/** Checks options and fills in defaults. @internal */
-export function resolveAgentOptions(options: CreateAgentOptions) {
-  if (typeof options !== "object" || options === null) throw new TypeError("createAgent: pass { name, instructions, chatClient, ... }.");
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) throw new TypeError(`createAgent: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  if (typeof options.name !== "string" || options.name.trim() === "") throw new TypeError("createAgent: `name` must be a non-empty string.");
-  if (typeof options.instructions !== "string") throw new TypeError("createAgent: `instructions` must be a string (the system prompt).");
-  if (typeof options.chatClient?.complete !== "function") throw new TypeError("createAgent: `chatClient` must implement complete(request) (e.g. new ScriptedChatClient([...]) or an OpenAIChatClient).");
+/**
+ * Checks a definition (everything but `chatClient`) and fills in defaults; `where` prefixes every
+ * message (`createAgent`, `@Agent on SupportAgent`).
+ * @internal
+ */
+export function resolveAgentDefinition(options: AgentDefinition, where = "createAgent") {
+  const fail = (problem: string): never => {
+    throw new TypeError(`${where}: ${problem}`);
+  };
+  const positiveInteger = (name: string, value: number | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < 1) fail(`\`${name}\` must be a positive integer, not ${String(value)}.`);
+    return value;
+  };
+  if (typeof options !== "object" || options === null) fail("pass { name, instructions, chatClient, ... }.");
+  for (const key of Object.keys(options)) if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  if (typeof options.name !== "string" || options.name.trim() === "") fail("`name` must be a non-empty string.");
+  if (typeof options.instructions !== "string") fail("`instructions` must be a string (the system prompt).");
+  if (options.description !== undefined && typeof options.description !== "string") fail("`description` must be a string.");
   const roundPolicy = options.roundPolicy ?? AGENT_DEFAULTS.roundPolicy;
-  if (!POLICIES.includes(roundPolicy)) throw new TypeError(`createAgent: \`roundPolicy\` must be one of ${POLICIES.join(", ")}.`);
+  if (!POLICIES.includes(roundPolicy)) fail(`\`roundPolicy\` must be one of ${POLICIES.join(", ")}.`);
   if (options.guardrail !== undefined && options.guardrail !== false && typeof options.guardrail !== "function") {
-    throw new TypeError("createAgent: `guardrail` must be a function (text) => boolean that detects success claims, or false.");
+    fail("`guardrail` must be a function (text) => boolean that detects success claims, or false.");
   }
   if (options.finalAnswer !== undefined && (typeof options.finalAnswer.schema?.safeParse !== "function" || typeof options.finalAnswer.statusField !== "string")) {
-    throw new TypeError("createAgent: `finalAnswer` must be { schema: a zod schema, statusField: the name of its status field }.");
+    fail("`finalAnswer` must be { schema: a zod schema, statusField: the name of its status field }.");
   }
+  const { functionGroups, functions } = options;
+  if (functionGroups !== undefined && (!Array.isArray(functionGroups) || !functionGroups.every((g) => typeof g === "string" && g.trim() !== ""))) {
+    fail('`functionGroups` must be an array of group names (as in @AgentFunctionGroup("orders")).');
+  }
+  if (functions !== undefined && (!Array.isArray(functions) || !functions.every((c) => typeof c === "function"))) {
+    fail("`functions` must be an array of tool classes (decorated with @AgentFunctionGroup).");
+  }
+  if (options.resilience !== undefined) {
+    try {
+      resolveResilienceOptions(options.resilience);
+    } catch (error) {
+      fail(`\`resilience\`: ${(error as Error).message.replace(/^usingResilience: /, "")}`);
+    }
+  }
+  for (const hook of HOOK_NAMES) if (options[hook] !== undefined && typeof options[hook] !== "function") fail(`\`${hook}\` must be a function (it may be async).`);
+  const stallThreshold: number | false = options.stallThreshold === false ? false : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);
   return {
     ...options,
     maxIterations: positiveInteger("maxIterations", options.maxIterations, AGENT_DEFAULTS.maxIterations),
     maxConcurrency: positiveInteger("maxConcurrency", options.maxConcurrency, AGENT_DEFAULTS.maxConcurrency),
     poisonThreshold: positiveInteger("poisonThreshold", options.poisonThreshold, AGENT_DEFAULTS.poisonThreshold),
     roundPolicy,
+    stallThreshold,
+    limits: {
+      maxTotalToolCalls: options.maxTotalToolCalls === undefined ? undefined : positiveInteger("maxTotalToolCalls", options.maxTotalToolCalls, 0),
+      maxToolRoundsPerIteration: options.maxToolRoundsPerIteration === undefined ? undefined : positiveInteger("maxToolRoundsPerIteration", options.maxToolRoundsPerIteration, 0),
+      tokenBudget: resolveTokenBudget(options.tokenBudget, fail),
+    } satisfies RunLimits,
     clock: options.clock ?? Date.now,
   };
+}
+
+/** Checks options (a definition and its `chatClient`) and fills in defaults. @internal */
+export function resolveAgentOptions(options: CreateAgentOptions, where = "createAgent") {
+  const resolved = resolveAgentDefinition(options, where);
+  if (typeof options.chatClient?.complete !== "function") {
+    throw new TypeError(`${where}: \`chatClient\` must implement complete(request) (e.g. new ScriptedChatClient([...]) or an OpenAIChatClient).`);
+  }
+  return { ...resolved, chatClient: options.chatClient };
 }
 
 /** Options after defaults. @internal */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { abortReason, formatToolOutcome, nextId } from "@needlework/core";
+import { abortReason, formatToolOutcome, nextId, type ToolInvoker } from "@needlework/core";
 import { type AgentRuntime, AgentRun, type RunState } from "./agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";
@@ -10,7 +10,10 @@ import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./dead-letter-que
 import { defaultResumedCheckpoints } from "./resumed-checkpoint-store.js";
 import { prepareRound } from "./round-call.js";
 import { emptyLedger } from "./run-ledger.js";
+import { emptyBudget } from "./budgets.js";
+import { emptyStall } from "./stall.js";
 import { approvalDenied } from "./synthetic-outcomes.js";
+import { describeUnmatched, scopeToolInvoker, selectTools } from "./tool-scope.js";
 
 /**
  * An agent: runs the iterative tool loop over the factory's tools.
@@ -23,6 +26,10 @@ import { approvalDenied } from "./synthetic-outcomes.js";
  */
 export interface Agent {
   readonly name: string;
+  /** The `description` option, when given. */
+  readonly description: string | undefined;
+  /** The tools this agent offers (and the only ones it runs), after `functionGroups` and `functions`. */
+  readonly tools: ToolInvoker;
   /** Where poisoned calls were written (the `deadLetters` option, or this agent's in-memory queue). */
   readonly deadLetters: DeadLetterQueue;
   /**
@@ -53,9 +60,29 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   if (typeof deps?.invoker?.invoke !== "function") throw new TypeError("createAgent: deps.invoker must be a ToolInvoker (factory.tools or createToolInvoker(...)).");
   const resolved = resolveAgentOptions(options);
   const secret = resolved.checkpointSecret;
+  const { composeInvoker } = deps;
+  const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
+  if (resolved.resilience !== undefined && typeof composeInvoker !== "function") {
+    throw new TypeError(`createAgent: agent '${resolved.name}' sets \`resilience\`, which needs the factory's pipeline: create it with factory.createAgent(...).`);
+  }
+  // Every tool of the pipeline: the runtime's compensate calls may need tools the agent does not offer.
+  const pipeline = resolved.resilience === undefined ? deps.invoker : composeInvoker!(resilience);
+  const selected = selectTools(pipeline.tools, resolved);
+  const unmatched = describeUnmatched(selected, pipeline.tools);
+  if (unmatched !== undefined) throw new TypeError(`createAgent: agent '${resolved.name}': ${unmatched}. Fix the name, or add the tool class to the factory.`);
+  let offered = pipeline;
+  if (selected.names !== undefined) {
+    const names = selected.names;
+    // A pipeline over the selected classes only (observers then see calls to other tools as
+    // UNKNOWN_TOOL, as for any unknown name); without a factory, a filtering view does the same.
+    offered = composeInvoker
+      ? composeInvoker({ ...resilience, classes: [...new Set(pipeline.tools.filter((t) => names.has(t.name)).map((t) => t.target))] })
+      : scopeToolInvoker(pipeline, names);
+  }
   const runtime: AgentRuntime = {
     options: resolved,
-    invoker: deps.invoker,
+    invoker: offered,
+    runtimeInvoker: pipeline,
     redact: deps.redact ?? ((value) => value),
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
     deadLetters: resolved.deadLetters ?? new InMemoryDeadLetterQueue(),
@@ -65,6 +92,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
 
   return {
     name: resolved.name,
+    description: resolved.description,
+    tools: runtime.invoker,
     deadLetters: runtime.deadLetters,
 
     async run(input, runOptions = {}) {
@@ -82,6 +111,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
         calls: [],
         ledger: emptyLedger(),
         usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        budget: emptyBudget(),
+        stall: emptyStall(),
       };
       return new AgentRun(runtime, state, signal).loop();
     },
@@ -96,6 +127,9 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
       }
       // A deep copy: the caller's checkpoint object must stay as it was signed.
       const state = { ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">), runId: checkpoint.runId } as RunState;
+      // Checkpoints written before budgets and stall detection existed carry neither.
+      state.budget ??= emptyBudget();
+      state.stall ??= emptyStall();
       const calls = prepareRound(
         checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
         runtime.invoker,

@@ -30,7 +30,8 @@ export interface ChatSystemMessage {
 
 /**
  * A user turn. The runtime also speaks as the user for its own notes (`run_health` after a failing
- * round, the guardrail's correction turn); those carry `kind` so adapters and logs can tell them apart.
+ * round, the guardrail's correction turn, `budget` when a budget or limit asks the model to wrap
+ * up); those carry `kind` so adapters and logs can tell them apart.
  *
  * @example
  * ```ts
@@ -41,7 +42,7 @@ export interface ChatUserMessage {
   readonly role: "user";
   readonly content: string;
   /** Set on messages the runtime wrote, not the person. */
-  readonly kind?: "run_health" | "correction";
+  readonly kind?: "run_health" | "correction" | "budget";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { abortReason, createToolOutcome, isFailedOutcome, type ToolOutcome } from "@needlework/core";
+import { raceAbort } from "./race-abort.js";
 import type { RoundContext, SettledCall } from "./run-round.js";
 
 /** A compensate call the runtime made, for the run's call records. @internal */
@@ -6,6 +7,7 @@ export interface CompensationRun {
   readonly forCallId: string;
   readonly tool: string;
   readonly callId: string;
+  readonly arguments: unknown;
   readonly outcome: ToolOutcome;
 }
 
@@ -33,14 +35,16 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
   if (!undo) return { error: "NO_COMPENSATE_TOOL" };
   const callId = `${committed.call.callId}_undo`;
   try {
-    const outcome = await context.invoker.invoke({ name: undo.tool, arguments: undo.arguments, callId }, { ...(context.signal ? { signal: context.signal } : {}), runId: context.runId });
-    return { forCallId: committed.call.callId, tool: undo.tool, callId, outcome };
+    const invoker = context.compensationInvoker ?? context.invoker;
+    // Raced: an undo tool that ignores its signal must not hold a cancelled run open.
+    const outcome = await raceAbort(invoker.invoke({ name: undo.tool, arguments: undo.arguments, callId }, { ...(context.signal ? { signal: context.signal } : {}), runId: context.runId }), context.signal);
+    return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
   } catch (error) {
     if (context.signal?.aborted) throw abortReason(context.signal);
     // Without the tool-result middleware the undo tool's exception surfaces here; it must not
     // leave the round half rolled back and unreported.
     const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", exception: error, metadata: { tool: undo.tool, callId } });
-    return { forCallId: committed.call.callId, tool: undo.tool, callId, outcome };
+    return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
   }
 }
 

@@ -9,6 +9,8 @@ export interface RoundContext {
   /** The caller's signal: its abort rejects the round (and the run) with an AbortError. */
   readonly signal: AbortSignal | undefined;
   readonly maxConcurrency: number;
+  /** Runs the runtime's compensate calls; default `invoker`. An agent scoped to some tools still undoes through tools it does not offer. */
+  readonly compensationInvoker?: ToolInvoker;
 }
 
 /** A call with its final outcome; `order` is the completion order within the round. @internal */

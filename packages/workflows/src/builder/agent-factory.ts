@@ -1,12 +1,43 @@
-import { formatToolOutcome, type ToolInvoker, type ToolOutcome, type ToolOutcomeStyle } from "@needlework/core";
-import { type Agent, type CreateAgentOptions, createAgent } from "../agent/index.js";
+import { formatToolOutcome, type ToolClass, type ToolInvoker, type ToolOutcome, type ToolOutcomeStyle } from "@needlework/core";
+import { type Agent, type AgentDefinition, type ChatClient, createAgent, type CreateAgentOptions, type DeclaredAgentClass } from "../agent/index.js";
+import { requireDeclaredAgent } from "../agent/declared-agent.js";
+import { findDiagnosticsPlugin } from "../diagnostics/diagnostics.plugin.js";
+import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
 import type { AgentFrameworkPlugin, BuildDiagnostic } from "../plugin.js";
+import type { ResilienceOptions } from "../resilience/index.js";
+import type { DeclaredAgentInfo } from "./agent-diagnostics.js";
+import { composeInvoker, layersWithResilience, type PipelineParts, type PluginLayer } from "./compose-pipeline.js";
 
 /** One stage of the composed pipeline, outermost first. */
 export interface PipelineStage {
   readonly name: string;
   readonly description: string;
 }
+
+/**
+ * Options of `factory.createAgent(options)`: an agent definition, with `chatClient` optional when
+ * the builder set one with `usingChatClient(client)`.
+ *
+ * @example
+ * ```ts
+ * const options: AgentOptions = { name: "support", instructions: "Answer order questions.", functionGroups: ["orders"] };
+ * ```
+ */
+export interface AgentOptions extends AgentDefinition {
+  /** The model; default: the builder's `usingChatClient(client)`. */
+  readonly chatClient?: ChatClient;
+}
+
+/**
+ * Changes to a declared agent for one `factory.createAgent(SupportAgent, overrides)`: any option,
+ * each replacing the declared one (`chatClient` most often).
+ *
+ * @example
+ * ```ts
+ * factory.createAgent(SupportAgent, { chatClient, maxIterations: 4 });
+ * ```
+ */
+export type AgentOverrides = Partial<AgentOptions>;
 
 /**
  * What `buildAgentFactory()` returns: the composed tool invoker, the build diagnostics, and
@@ -17,6 +48,8 @@ export interface AgentFactory {
   readonly tools: ToolInvoker;
   /** Build findings (NW001 ...), also reported when not fatal. */
   readonly diagnostics: readonly BuildDiagnostic[];
+  /** Runtime records and per-tool counters collected by `usingDiagnostics()`; `undefined` without it. */
+  readonly metrics: DiagnosticsMetrics | undefined;
   /** The plugins, in registration order (first nearest the tool body). */
   readonly plugins: readonly AgentFrameworkPlugin[];
   /** The composed pipeline, outermost first, ending with the tool body. */
@@ -27,13 +60,33 @@ export interface AgentFactory {
   formatOutcome(outcome: ToolOutcome): string;
   /** Applies every plugin's `redact` (redaction) to a value leaving by another way than a tool result. */
   redact<T>(value: T): T;
-  /** Creates an agent whose tool calls run through this pipeline. */
-  createAgent(options: CreateAgentOptions): Agent;
+  /** The agents registered with `addAgents(...)`, in registration order. */
+  readonly agents: readonly DeclaredAgentInfo[];
+  /**
+   * Creates an agent whose tool calls run through this pipeline: from options, from a class
+   * declared with `@Agent` (registered or not), or by the name of an agent registered with
+   * `addAgents`. The chat client comes from `overrides.chatClient` / `options.chatClient`, else
+   * the builder's `usingChatClient(client)`. An agent's `resilience` replaces the factory's for
+   * its tool calls (a second pipeline; every other plugin is shared).
+   */
+  createAgent(options: AgentOptions): Agent;
+  createAgent(agent: DeclaredAgentClass | string, overrides?: AgentOverrides): Agent;
+}
+
+/** Everything the builder hands the factory. @internal */
+export interface AgentFactoryParts {
+  readonly invoker: ToolInvoker;
+  readonly plugins: readonly AgentFrameworkPlugin[];
+  readonly diagnostics: readonly BuildDiagnostic[];
+  readonly pipelineParts: PipelineParts;
+  readonly layers: readonly PluginLayer[];
+  readonly agents: readonly DeclaredAgentInfo[];
+  readonly chatClient: ChatClient | undefined;
 }
 
 /** @internal */
-export function createAgentFactory(parts: { invoker: ToolInvoker; plugins: readonly AgentFrameworkPlugin[]; diagnostics: readonly BuildDiagnostic[] }): AgentFactory {
-  const { invoker, plugins, diagnostics } = parts;
+export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
+  const { invoker, plugins, diagnostics, agents } = parts;
   const resultPlugin = plugins.find((p) => p.name === "tool-result") as (AgentFrameworkPlugin & { options?: { style?: ToolOutcomeStyle } }) | undefined;
   const style: ToolOutcomeStyle = resultPlugin?.options?.style ?? "envelope";
   const redactors = plugins.filter((p) => typeof p.redact === "function");
@@ -43,14 +96,61 @@ export function createAgentFactory(parts: { invoker: ToolInvoker; plugins: reado
     { name: "tool", description: "the tool body" },
   ];
   const redact = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
+  const formatOutcome = (outcome: ToolOutcome): string => formatToolOutcome(outcome, { style });
+  const observing = findDiagnosticsPlugin(plugins); // usingDiagnostics(): traces and logs the factory's agents
+  // Agents' pipelines are cached: one set of layers per resilience options object (agents created
+  // from one declaration share its circuit breakers and bulkheads, as agents on the factory's own
+  // pipeline share the factory's), one invoker per set of layers and tool classes.
+  const { pipelineParts } = parts;
+  const resilientLayers = new WeakMap<ResilienceOptions, readonly PluginLayer[]>();
+  const composed = new WeakMap<readonly PluginLayer[], Map<string, ToolInvoker>>();
+  const compose = (request: { readonly classes?: readonly ToolClass[]; readonly resilience?: ResilienceOptions }): ToolInvoker => {
+    let layers = parts.layers;
+    if (request.resilience !== undefined) {
+      let swapped = resilientLayers.get(request.resilience);
+      if (!swapped) resilientLayers.set(request.resilience, (swapped = layersWithResilience(pipelineParts, plugins, parts.layers, request.resilience)));
+      layers = swapped;
+    }
+    if (layers === parts.layers && request.classes === undefined) return invoker;
+    const classes = request.classes ?? pipelineParts.classes;
+    const key = classes.map((c) => pipelineParts.classes.indexOf(c)).sort((a, b) => a - b).join(",");
+    let byClasses = composed.get(layers);
+    if (!byClasses) composed.set(layers, (byClasses = new Map()));
+    let found = byClasses.get(key);
+    if (!found) byClasses.set(key, (found = composeInvoker({ ...pipelineParts, classes }, layers)));
+    return found;
+  };
+  const definitionOf = (agent: DeclaredAgentClass | string): AgentDefinition => {
+    if (typeof agent === "function") return requireDeclaredAgent(agent, "factory.createAgent");
+    const found = agents.find((a) => a.name === agent);
+    if (!found) {
+      const known = agents.map((a) => `'${a.name}'`).join(", ");
+      throw new TypeError(`factory.createAgent: no agent is named '${agent}' (${known ? `registered: ${known}` : "none registered; add declared agents with addAgents(SupportAgent)"}).`);
+    }
+    return found.definition;
+  };
+  const create = (agent: AgentOptions | DeclaredAgentClass | string, overrides?: AgentOverrides): Agent => {
+    let options: AgentOptions;
+    if (typeof agent === "function" || typeof agent === "string") options = { ...definitionOf(agent), ...overrides };
+    else if (overrides !== undefined) throw new TypeError("factory.createAgent: overrides go with a declared agent (a class or a name); with options, put them in the options.");
+    else options = agent;
+    const chatClient = options?.chatClient ?? parts.chatClient;
+    if (chatClient === undefined) {
+      throw new TypeError(`factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`);
+    }
+    const build = (agentOptions: CreateAgentOptions): Agent => createAgent({ invoker, redact, formatOutcome, composeInvoker: compose }, agentOptions);
+    return observing ? observing.instrumentAgent({ ...options, chatClient }, build) : build({ ...options, chatClient });
+  };
   return {
     tools: invoker,
     diagnostics,
+    metrics: observing?.metrics,
     plugins,
     pipeline,
     describePipeline: () => pipeline.map((stage, i) => `${i + 1}. ${stage.description}${i === 0 ? "  (outermost)" : ""}`).join("\n"),
-    formatOutcome: (outcome) => formatToolOutcome(outcome, { style }),
+    formatOutcome,
     redact,
-    createAgent: (options) => createAgent({ invoker, redact, formatOutcome: (outcome) => formatToolOutcome(outcome, { style }) }, options),
+    agents,
+    createAgent: create,
   };
 }

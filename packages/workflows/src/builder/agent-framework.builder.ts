@@ -2,19 +2,22 @@ import {
   type AgentFunctionGroupInfo,
   agentFunctionRegistry,
   type ArgumentLimits,
-  createToolInvoker,
-  type OutcomeObserver,
   type ToolClass,
   type ToolMiddleware,
   toolDefinitionOf,
   collectAgentFunctions,
 } from "@needlework/core";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import type { ChatClient } from "../agent/chat-client.js";
+import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { diagnosticsPlugin, type DiagnosticsOptions } from "../diagnostics/index.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
 import { redactionPlugin, type RedactionOptions, truncationPlugin, type TruncationOptions } from "../shaping/index.js";
 import { toolResultPlugin, type ToolResultMiddlewareOptions } from "../tool-result/index.js";
 import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
+import { declaredAgents, diagnoseAgents } from "./agent-diagnostics.js";
+import { composeInvoker, createLayers, type PipelineParts } from "./compose-pipeline.js";
 import { diagnoseComposition } from "./build-diagnostics.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
 
@@ -33,6 +36,8 @@ export interface BuildAgentFactoryOptions {
 export class AgentFrameworkBuilder {
   private readonly classes: ToolClass[] = [];
   private readonly plugins: AgentFrameworkPlugin[] = [];
+  private readonly agents: DeclaredAgentClass[] = [];
+  private chatClient: ChatClient | undefined;
   private middlewareCount = 0;
 
   constructor(private readonly container: DependencyContainer) {}
@@ -46,6 +51,29 @@ export class AgentFrameworkBuilder {
   /** Offers every class in `agentFunctionRegistry` (optionally filtered), as Needlr's generated list. */
   addAgentFunctionsFromRegistry(filter?: (group: AgentFunctionGroupInfo) => boolean): this {
     this.classes.push(...agentFunctionRegistry.list(filter).map((g) => g.target));
+    return this;
+  }
+
+  /**
+   * Registers agents declared with `@Agent`: the build checks them (two agents with one name,
+   * NW008; a function group or tool class that matches nothing, NW007) and the factory lists them
+   * (`factory.agents`) and builds them by name (`factory.createAgent("support")`).
+   */
+  addAgents(...agents: DeclaredAgentClass[]): this {
+    for (const agent of agents) requireDeclaredAgent(agent, "addAgents");
+    this.agents.push(...agents);
+    return this;
+  }
+
+  /**
+   * The chat client of every agent the factory creates, unless `createAgent` is given one
+   * (`factory.createAgent(SupportAgent, { chatClient })` wins).
+   */
+  usingChatClient(chatClient: ChatClient): this {
+    if (typeof chatClient?.complete !== "function") {
+      throw new TypeError("usingChatClient: pass a ChatClient (an object with complete(request)), e.g. an OpenAIChatClient or a ScriptedChatClient.");
+    }
+    this.chatClient = chatClient;
     return this;
   }
 
@@ -67,6 +95,14 @@ export class AgentFrameworkBuilder {
   /** Scrubs secrets and PII from everything the model reads. Register it last among shaping plugins. */
   usingRedaction(options?: RedactionOptions): this {
     return this.usingPlugin(redactionPlugin(options));
+  }
+
+  /**
+   * Records every call (bounded), counts failures per tool (envelopes included), logs, and traces
+   * with OpenTelemetry; read it as `factory.metrics`. Register it last (outermost), after redaction.
+   */
+  usingDiagnostics(options?: DiagnosticsOptions): this {
+    return this.usingPlugin(diagnosticsPlugin(options));
   }
 
   /** Adds wrap-style middleware (or `hooks(...)`); within one call the first entry is outermost. */
@@ -103,23 +139,16 @@ export class AgentFrameworkBuilder {
     const tools = collectAgentFunctions(this.classes);
     const plugins = [...this.plugins];
     const contexts: PluginContext[] = plugins.map((_, position) => ({ container: this.container, tools, plugins, position }));
-    const diagnostics = diagnoseComposition(tools.map(toolDefinitionOf), contexts);
+    const agents = declaredAgents(this.agents);
+    const diagnostics = [...diagnoseComposition(tools.map(toolDefinitionOf), contexts), ...diagnoseAgents(agents, tools)];
     const failing = diagnostics.filter((d) => d.severity === "error" || (options.strict === true && d.severity === "warning"));
     if (failing.length > 0) {
       throw new AgentFrameworkBuildError(`buildAgentFactory failed:\n${failing.map((d) => `  ${d.id} ${d.message}`).join("\n")}`, diagnostics);
     }
-    // Last registered is outermost: the invoker wants the outermost first.
-    const middleware: ToolMiddleware[] = [];
-    const observers: OutcomeObserver[] = [];
-    for (let i = contexts.length - 1; i >= 0; i--) {
-      const context = contexts[i]!;
-      const layer = plugins[i]!.createMiddleware?.(context);
-      if (layer) middleware.push(layer);
-      const observer = plugins[i]!.createObserver?.(context);
-      if (observer) observers.push(observer);
-    }
-    const invoker = createToolInvoker(this.container, { functions: this.classes, middleware, observers, ...(options.limits ? { limits: options.limits } : {}) });
-    return createAgentFactory({ invoker, plugins, diagnostics });
+    const pipelineParts: PipelineParts = { container: this.container, classes: [...this.classes], tools, limits: options.limits };
+    const layers = createLayers(pipelineParts, plugins);
+    const invoker = composeInvoker(pipelineParts, layers);
+    return createAgentFactory({ invoker, plugins, diagnostics, pipelineParts, layers, agents, chatClient: this.chatClient });
   }
 }
 

@@ -14,6 +14,8 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW004: "a string parameter described as JSON: declare a structured schema instead",
   NW005: "a plugin registered twice",
   NW006: "a plugin registered inside the tool-result middleware sees raw values, not outcomes",
+  NW007: "a declared agent names a function group (or tool class) that matches no tool of the factory",
+  NW008: "two declared agents share a name",
 } as const;
 
 /** A diagnostic id. */

@@ -1,4 +1,4 @@
-import { toJsonSafe } from "@needlework/core";
+import { isToolOutcome, toJsonSafe } from "@needlework/core";
 import { BUILT_IN_DETECTORS, type Mark, type TextDetector } from "./redaction-detectors.js";
 import { setOwn } from "./json-measure.js";
 import { luhnValid } from "./redaction-checks.js";
@@ -62,7 +62,8 @@ function patternDetector(p: RedactionPattern): TextDetector {
 
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  // Outcomes inherit their marker from a prototype of their own but are plain data.
+  return proto === Object.prototype || proto === null || isToolOutcome(value);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@needlework/core";
+import { isToolOutcome, type JsonValue } from "@needlework/core";
 
 /** What one walk of a value found. @internal */
 export interface JsonScan {
@@ -44,7 +44,8 @@ function numberLength(n: number): number {
 
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  // Outcomes inherit their marker from a prototype of their own but are plain data.
+  return proto === Object.prototype || proto === null || isToolOutcome(value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
+import { surelyFits } from "./surely-fits.js";
 import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
 import { MIN_MAX_TOKENS, type ResolvedTruncationOptions, resolveTruncationOptions, type TruncationOptions } from "./truncation.options.js";
 
@@ -57,11 +58,14 @@ function budgetFor(call: ToolCallContext, fallback: number): number {
 export function truncationPlugin(options?: TruncationOptions): TruncationPlugin {
   const resolved = resolveTruncationOptions(options);
   const truncate = createTruncator(resolved);
+  const textBudget = Math.min(resolved.maxMessageTokens, resolved.maxTokens);
+  // Parts that certainly fit are not tokenized: they come back unchanged either way.
   const text = (value: string | undefined): TruncateResult<string> | undefined =>
-    value === undefined ? undefined : truncatePlainText(value, Math.min(resolved.maxMessageTokens, resolved.maxTokens), resolved.encoding);
+    value === undefined || surelyFits(value, textBudget) ? undefined : truncatePlainText(value, textBudget, resolved.encoding);
 
   const shape = (outcome: ToolOutcome, call: ToolCallContext): ToolOutcome | undefined => {
-    const data = outcome.data === undefined ? undefined : truncate(outcome.data, budgetFor(call, resolved.maxTokens));
+    const budget = budgetFor(call, resolved.maxTokens);
+    const data = outcome.data === undefined || surelyFits(outcome.data, budget) ? undefined : truncate(outcome.data, budget);
     const message = text(outcome.message);
     const suggestion = text(outcome.suggestion);
     const cut = [data, message, suggestion].filter((r): r is TruncateResult<unknown> => r?.truncated === true);

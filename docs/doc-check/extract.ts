@@ -1,0 +1,151 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+
+/** One fenced TypeScript block of a Markdown page. */
+export interface DocBlock {
+  /** The page, relative to the repository root. */
+  readonly file: string;
+  /** The 1-based line of the block's first code line in the page. */
+  readonly line: number;
+  /** The words after the language in the info string (`no-check`, ...). */
+  readonly flags: readonly string[];
+  readonly code: string;
+}
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)(.*)$/;
+
+/**
+ * The ```ts / ```typescript blocks of a Markdown text, with their position. Blocks indented in a
+ * list lose their indentation.
+ */
+export function extractTsBlocks(file: string, markdown: string): DocBlock[] {
+  const lines = markdown.split("\n");
+  const blocks: DocBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent = "", fence = "", lang = "", rest = ""] = open;
+    const closing = new RegExp(`^\\s*${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !closing.test(lines[j]!); j++) {
+      const line = lines[j]!;
+      body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
+    }
+    if (lang === "ts" || lang === "typescript") blocks.push({ file, line: i + 2, flags: rest.trim().split(/\s+/).filter(Boolean), code: body.join("\n") });
+    i = j;
+  }
+  return blocks;
+}
+
+/** README.md and every Markdown page under docs/, relative to `root`. */
+export function docPages(root: string): string[] {
+  const pages = ["README.md"];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".md")) pages.push(relative(root, path));
+    }
+  };
+  walk(join(root, "docs"));
+  return pages.sort();
+}
+
+/** Every TypeScript block of the README and docs/, page by page. */
+export function collectDocBlocks(root: string): DocBlock[] {
+  return docPages(root).flatMap((page) => extractTsBlocks(page, readFileSync(join(root, page), "utf8")));
+}
+
+function bindingNames(name: ts.BindingName, into: string[]): void {
+  if (ts.isIdentifier(name)) into.push(name.text);
+  else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bindingNames(element.name, into);
+}
+
+/** A top-level declaration of a block: an import of one name, a class, a const, ... */
+interface Declaration {
+  readonly names: readonly string[];
+  readonly text: string;
+  /** Imports mention no other names (their text is a module path), so they are never left out for it. */
+  readonly isImport?: true;
+}
+
+/**
+ * The top-level declarations of a block, in order: each import split into one line per name (a bare
+ * `import "x"` declares nothing but is kept), and every class, function, interface, type, enum and
+ * variable statement. Other statements (calls, `await`, `console.log`) are not declarations.
+ */
+function declarationsOf(source: ts.SourceFile): Declaration[] {
+  const out: Declaration[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const from = statement.moduleSpecifier.getText(source);
+      const clause = statement.importClause;
+      if (!clause) {
+        out.push({ names: [], text: `import ${from};`, isImport: true });
+        continue;
+      }
+      const type = clause.isTypeOnly ? "type " : "";
+      if (clause.name) out.push({ names: [clause.name.text], text: `import ${type}${clause.name.text} from ${from};`, isImport: true });
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) out.push({ names: [bindings.name.text], text: `import ${type}* as ${bindings.name.text} from ${from};`, isImport: true });
+      if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) out.push({ names: [e.name.text], text: `import ${type}{ ${e.getText(source)} } from ${from};`, isImport: true });
+      continue;
+    }
+    const names: string[] = [];
+    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) bindingNames(d.name, names);
+    else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) names.push(statement.name.text);
+    // Comments before a declaration stay with it (getFullText), so decorators and TSDoc come along.
+    if (names.length > 0) out.push({ names, text: statement.getFullText(source).replace(/^\s*\n/, "") });
+  }
+  return out;
+}
+
+const mentions = (text: string, name: string): boolean => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
+
+/**
+ * The code to compile for each block: the block, preceded by the top-level declarations of the same
+ * page's earlier blocks (imports, classes, consts, ...), so a page reads as one program. Of several
+ * declarations of one name only the latest counts (the block's own first), and an earlier
+ * declaration that mentions a name declared again later is left out with it. `prefixLines` is how
+ * many lines were put in front, to map errors back to the page.
+ */
+export function withPageContext(blocks: readonly DocBlock[]): { block: DocBlock; code: string; prefixLines: number }[] {
+  const earlier = new Map<string, Declaration[]>();
+  return blocks.map((block) => {
+    const source = ts.createSourceFile("block.ts", block.code, ts.ScriptTarget.ES2022, true);
+    const own = declarationsOf(source);
+    const before = earlier.get(block.file) ?? [];
+    earlier.set(block.file, [...before, ...own]);
+
+    // Where each name is declared last: in this block (Infinity) or in the latest earlier declaration.
+    const last = new Map<string, number>();
+    before.forEach((d, i) => d.names.forEach((n) => last.set(n, i)));
+    for (const d of own) for (const n of d.names) last.set(n, Infinity);
+    const keep = before.map((d, i) => d.names.every((n) => last.get(n) === i));
+    const bare = new Set<string>(own.filter((d) => d.names.length === 0).map((d) => d.text));
+    before.forEach((d, i) => {
+      if (d.names.length === 0) keep[i] = !bare.has(d.text) && before.findIndex((e) => e.text === d.text) === i;
+    });
+    // Leave out what mentions a name whose kept declaration comes later (or is gone), until stable.
+    for (let changed = true; changed; ) {
+      changed = false;
+      before.forEach((d, i) => {
+        if (!keep[i] || d.isImport) return;
+        for (const [name, at] of last) {
+          if (d.names.includes(name)) continue;
+          const gone = at !== Infinity && !keep[at];
+          if ((at > i || gone) && mentions(d.text, name)) {
+            keep[i] = false;
+            changed = true;
+            return;
+          }
+        }
+      });
+    }
+    const prefix = before.filter((_, i) => keep[i]).map((d) => d.text.trimEnd());
+    const text = prefix.join("\n");
+    return { block, code: prefix.length === 0 ? block.code : `${text}\n${block.code}`, prefixLines: prefix.length === 0 ? 0 : text.split("\n").length };
+  });
+}

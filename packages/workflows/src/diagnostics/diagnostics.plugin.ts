@@ -1,0 +1,164 @@
+import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
+import type { Agent } from "../agent/agent.js";
+import type { CreateAgentOptions } from "../agent/agent.options.js";
+import type { ModuleImporter } from "../observability/otel-api.js";
+import { Tracing } from "../observability/tracing.js";
+import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
+import { logRecord } from "./diagnostics-logger.js";
+import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
+import { type DiagnosticsOptions, type ResolvedDiagnosticsOptions, resolveDiagnosticsOptions } from "./diagnostics.options.js";
+import { instrumentAgent } from "./instrument-agent.js";
+
+/**
+ * The plugin behind `usingDiagnostics()`; `metrics` holds what it collected.
+ *
+ * @example
+ * ```ts
+ * const diagnostics: DiagnosticsPlugin = diagnosticsPlugin({ maxRecords: 500 });
+ * const factory = usingAgentFramework(container).addAgentFunctions(OrderTools).usingToolResultMiddleware().usingPlugin(diagnostics).buildAgentFactory();
+ * diagnostics.metrics.tools();
+ * ```
+ */
+export interface DiagnosticsPlugin extends AgentFrameworkPlugin {
+  readonly name: "diagnostics";
+  readonly options: ResolvedDiagnosticsOptions;
+  /** Records and per-tool counters; the same object as `factory.metrics`. */
+  readonly metrics: DiagnosticsMetrics;
+  /**
+   * Resolves once the tracer is known (`@opentelemetry/api` is looked for lazily, once). Spans
+   * before that are still made; await it in tests that count spans of calls the pipeline never ran.
+   */
+  ready(): Promise<void>;
+  /** Creates an agent whose runs and model calls are traced and logged. Used by `factory.createAgent`. */
+  instrumentAgent(options: CreateAgentOptions, create: (options: CreateAgentOptions) => Agent): Agent;
+}
+
+const identity = (value: unknown): unknown => value;
+
+/**
+ * The plugin behind `usingDiagnostics(options)`. Register it last (outermost), after
+ * `usingRedaction()`: it then sees every call's final outcome, as the model read it.
+ *
+ * - A record per call (run id, tool, call id, status, error code, attempts, latency, retriable,
+ *   time; the exception kept for logs, never for the model) in a ring buffer of `maxRecords`, and
+ *   passed to `sink`. Outcomes come from the invoker's observer, so unknown tools and invalid
+ *   arguments are recorded too; values thrown out of the pipeline (no tool-result middleware, or
+ *   cancellation) are recorded by its middleware and rethrown.
+ * - Failures the tool-result middleware turned into envelopes count as failures (Needlr's
+ *   diagnostics recorded them as succeeded).
+ * - Per-tool counters and latency percentiles over a bounded reservoir (`metrics.tools()`).
+ * - Messages and exception text pass through every plugin's `redact` (the redaction plugin) first.
+ * - With `logger`, failures and run endings are logged; with `tracer`, OpenTelemetry spans follow
+ *   the GenAI conventions (`invoke_agent`, `chat`, `execute_tool` with a `retry` event per retry).
+ *
+ * @example
+ * ```ts
+ * const factory = usingAgentFramework(container)
+ *   .addAgentFunctions(OrderTools)
+ *   .usingResilience()
+ *   .usingToolResultMiddleware()
+ *   .usingRedaction()
+ *   .usingPlugin(diagnosticsPlugin({ logger: console }))
+ *   .buildAgentFactory();
+ * ```
+ */
+export function diagnosticsPlugin(options?: DiagnosticsOptions): DiagnosticsPlugin {
+  return createDiagnosticsPlugin(options);
+}
+
+/** {@link diagnosticsPlugin} with the module loader injectable (tests simulate a missing OTel API). @internal */
+export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?: ModuleImporter): DiagnosticsPlugin {
+  const resolved = resolveDiagnosticsOptions(options);
+  const { sink, logger, clock } = resolved;
+  const collector = new DiagnosticsCollector(resolved.maxRecords, resolved.latencySamples, resolved.random);
+  const tracing = resolved.tracer === undefined ? undefined : new Tracing(resolved.tracer, importer);
+  // Thrown values the middleware recorded: when an outer layer turns one into an outcome (the
+  // plugin registered inside the tool-result middleware), the observer must not count it again.
+  const recordedThrows = new WeakSet<object>();
+  let redact: (value: unknown) => unknown = identity;
+  let plugin: DiagnosticsPlugin;
+
+  const setUp = (context: PluginContext): void => {
+    collector.addKnownTools(context.tools.map((t) => t.name));
+    const redactors = context.plugins.filter((p) => p !== plugin && typeof p.redact === "function");
+    redact = redactors.length === 0 ? identity : (value) => redactors.reduce<unknown>((v, p) => p.redact!(v), value);
+    if (tracing) tracing.redact = redact;
+  };
+
+  const emit = (draft: DraftRecord): void => {
+    if (redact !== identity && (draft.message !== undefined || draft.error !== undefined)) {
+      const scrubbed = redact({ message: draft.message, error: draft.error }) as Pick<DraftRecord, "message" | "error">;
+      if (draft.message !== undefined && typeof scrubbed.message === "string") draft.message = scrubbed.message;
+      if (draft.error !== undefined && scrubbed.error !== undefined) draft.error = scrubbed.error;
+    }
+    const record: DiagnosticRecord = Object.freeze(draft);
+    collector.add(record);
+    if (sink) {
+      try {
+        const pending = sink(record);
+        if (pending && typeof (pending as Promise<void>).then === "function") (pending as Promise<void>).then(undefined, () => undefined);
+      } catch {
+        // A broken sink must never change what the caller gets.
+      }
+    }
+    if (logger) logRecord(logger, record);
+  };
+
+  const onThrown = (call: ToolCallContext, error: unknown): void => {
+    if (typeof error === "object" && error !== null) recordedThrows.add(error);
+    emit(recordFromThrown(call, error, clock()));
+  };
+
+  const observer: OutcomeObserver = (outcome, info) => {
+    const { exception } = outcome;
+    if (typeof exception === "object" && exception !== null && recordedThrows.has(exception)) return;
+    emit(recordFromOutcome(outcome, info.runId, clock()));
+    // Calls the pipeline never ran get their span here; the middleware spans the others.
+    if (tracing && outcome.metadata.attempts === 0) tracing.instantTool(outcome, info);
+  };
+
+  const middleware: ToolMiddleware = tracing
+    ? (call, next) =>
+        tracing.traceTool(call, next).catch((error: unknown) => {
+          onThrown(call, error);
+          throw error;
+        })
+    : (call, next) =>
+        next().catch((error: unknown) => {
+          onThrown(call, error);
+          throw error;
+        });
+
+  plugin = {
+    name: "diagnostics",
+    options: resolved,
+    metrics: collector,
+    describe: () =>
+      `diagnostics(maxRecords ${resolved.maxRecords}, ${resolved.latencySamples} latency samples per tool${sink ? ", sink" : ""}${logger ? ", logger" : ""}${tracing ? ", OpenTelemetry tracing" : ""})`,
+    createMiddleware: (context) => {
+      setUp(context);
+      return middleware;
+    },
+    createObserver: (context) => {
+      setUp(context);
+      return observer;
+    },
+    ready: () => tracing?.ready() ?? Promise.resolve(),
+    instrumentAgent: (agentOptions, create) => instrumentAgent(create, agentOptions, { tracing, logger, redact }),
+  };
+  return plugin;
+}
+
+/**
+ * The outermost diagnostics plugin of a composition, if any: whose metrics `factory.metrics`
+ * exposes and which instruments the factory's agents.
+ * @internal
+ */
+export function findDiagnosticsPlugin(plugins: readonly AgentFrameworkPlugin[]): DiagnosticsPlugin | undefined {
+  for (let i = plugins.length - 1; i >= 0; i--) {
+    const plugin = plugins[i] as Partial<DiagnosticsPlugin>;
+    if (plugin.name === "diagnostics" && typeof plugin.instrumentAgent === "function" && plugin.metrics !== undefined) return plugin as DiagnosticsPlugin;
+  }
+  return undefined;
+}

@@ -1,0 +1,63 @@
+import { errorTypeName } from "@needlework/core";
+import type { Agent } from "../agent/agent.js";
+import type { AgentRunResult } from "../agent/agent-run-result.js";
+import type { CreateAgentOptions } from "../agent/agent.options.js";
+import type { ChatClient } from "../agent/chat-client.js";
+import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
+import type { Tracing } from "../observability/tracing.js";
+import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";
+
+/** What an agent is instrumented with. @internal */
+export interface AgentInstrumentation {
+  readonly tracing: Tracing | undefined;
+  readonly logger: DiagnosticsLogger | undefined;
+  readonly redact: (value: unknown) => unknown;
+}
+
+function redactedText(redact: (value: unknown) => unknown, text: string): string {
+  const value = redact(text);
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * Creates an agent whose runs are traced (`invoke_agent`, and `chat` around its chat client) and
+ * logged. The loop itself is not touched: the chat client is wrapped, and so are `run`/`resume`.
+ * Tool spans come from the plugin's middleware; they find the run's span through the tracing scope.
+ * @internal
+ */
+export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, options: CreateAgentOptions, instrumentation: AgentInstrumentation): Agent {
+  const { tracing, logger, redact } = instrumentation;
+  if (!tracing && !logger) return create(options);
+  const inner = options?.chatClient;
+  // An invalid client is left as it is so createAgent reports it.
+  const chatClient: ChatClient | undefined = tracing && typeof inner?.complete === "function" ? { complete: (request) => tracing.traceChat(inner, request) } : undefined;
+  const agent = create(chatClient ? { ...options, chatClient } : options);
+
+  const observe = async (resumed: boolean, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> => {
+    try {
+      const result = await (tracing ? tracing.traceRun(agent.name, resumed, body) : body());
+      if (logger) {
+        const reason = result.reason === undefined ? undefined : redactedText(redact, result.reason);
+        logRunEnd(logger, agent.name, result, SETTLED_RUN_STATUSES.has(result.status), reason);
+      }
+      return result;
+    } catch (error) {
+      if (logger) {
+        let message = "";
+        try {
+          message = error instanceof Error ? error.message : String(error);
+        } catch {
+          // Unprintable: the type is enough.
+        }
+        logRunError(logger, agent.name, { type: errorTypeName(error), message: redactedText(redact, message) });
+      }
+      throw error;
+    }
+  };
+
+  return {
+    ...agent,
+    run: (input, runOptions) => observe(false, () => agent.run(input, runOptions)),
+    resume: (checkpoint, decisions, resumeOptions) => observe(true, () => agent.resume(checkpoint, decisions, resumeOptions)),
+  };
+}

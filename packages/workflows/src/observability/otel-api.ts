@@ -1,0 +1,28 @@
+import type { OtelApi } from "./otel-types.js";
+
+/** Loads a module by name; tests pass one that fails to simulate a missing package. @internal */
+export type ModuleImporter = () => Promise<unknown>;
+
+const importApi: ModuleImporter = () => import("@opentelemetry/api");
+
+let cached: Promise<OtelApi | undefined> | undefined;
+
+function asApi(module: unknown): OtelApi | undefined {
+  // ESM namespace, or a CommonJS build seen through `default`.
+  for (const candidate of [module, (module as { default?: unknown } | undefined)?.default]) {
+    const api = candidate as Partial<OtelApi> | undefined;
+    if (typeof api?.trace?.setSpan === "function" && typeof api.context?.with === "function") return api as OtelApi;
+  }
+  return undefined;
+}
+
+/**
+ * `@opentelemetry/api` when it is installed, else `undefined`: loaded once, on first use, so
+ * needlework neither requires it nor pays for it when tracing is off.
+ * @internal
+ */
+export function loadOtelApi(importer?: ModuleImporter): Promise<OtelApi | undefined> {
+  if (importer !== undefined) return importer().then(asApi, () => undefined);
+  cached ??= importApi().then(asApi, () => undefined);
+  return cached;
+}

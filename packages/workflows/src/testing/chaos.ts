@@ -1,0 +1,369 @@
+import { abortReason, type ToolCallContext, type ToolMiddleware, ToolResult, TransientError } from "@needlework/core";
+import type { AgentFrameworkPlugin } from "../plugin.js";
+
+/**
+ * The kinds of fault {@link chaos} injects.
+ *
+ * @example
+ * ```ts
+ * const kinds: ChaosFaultKind[] = ["latency", "exception", "transient", "result"];
+ * ```
+ */
+export type ChaosFaultKind = "latency" | "exception" | "transient" | "result";
+
+/**
+ * Injected latency: `ms`, or a uniform draw between `ms` and `maxMs`. The wait follows the call's
+ * signal (an attempt timeout or the caller's abort ends it), then the call goes on normally.
+ *
+ * @example
+ * ```ts
+ * const slow: ChaosLatencyFault = { ms: 50, maxMs: 2_000 };
+ * ```
+ */
+export interface ChaosLatencyFault {
+  readonly ms: number;
+  readonly maxMs?: number;
+}
+
+/**
+ * An injected transient failure. `as: "throw"` (default) throws `error()` (default: a
+ * `TransientError`), which resilience retries only for `idempotent` tools; `as: "result"` returns
+ * `ToolResult.fail(..., { transient: true, code: "CHAOS_TRANSIENT" })`, which it retries for any tool.
+ *
+ * @example
+ * ```ts
+ * const http503: ChaosTransientFault = { error: () => Object.assign(new Error("Service Unavailable"), { status: 503 }) };
+ * ```
+ */
+export interface ChaosTransientFault {
+  readonly as?: "throw" | "result";
+  readonly error?: () => unknown;
+}
+
+/**
+ * The faults {@link chaos} may inject; a hit call gets one of the configured kinds, chosen evenly.
+ * `true` selects a kind's default.
+ *
+ * @example
+ * ```ts
+ * const faults: ChaosFaults = {
+ *   latency: { ms: 100, maxMs: 5_000 },
+ *   exception: () => new TypeError("Cannot read properties of undefined"),
+ *   transient: true,
+ *   result: () => ({ items: null }),
+ * };
+ * ```
+ */
+export interface ChaosFaults {
+  readonly latency?: ChaosLatencyFault;
+  /** Throws what the function returns; `true` throws `new Error("chaos: injected exception")`. */
+  readonly exception?: true | (() => unknown);
+  readonly transient?: true | ChaosTransientFault;
+  /**
+   * Returns what the function returns instead of the tool's value; `true` returns one of a set of
+   * awkward values (undefined, NaN, a cycle, a BigInt, a Map, a 200 KB string, 200 levels of
+   * nesting, a throwing getter, a function, an invalid Date).
+   */
+  readonly result?: true | (() => unknown);
+}
+
+/**
+ * One injected fault, as {@link ChaosOptions.onFault} hears of it.
+ *
+ * @example
+ * ```ts
+ * const seen: ChaosEvent[] = [];
+ * chaos({ rate: 0.2, faults: { exception: true }, onFault: (e) => seen.push(e) });
+ * ```
+ */
+export interface ChaosEvent {
+  readonly kind: ChaosFaultKind;
+  readonly tool: string;
+  readonly callId: string;
+  readonly attempt: number;
+}
+
+/**
+ * Options of {@link chaos} and {@link chaosPlugin}.
+ *
+ * @example
+ * ```ts
+ * chaos({ rate: 0.2, faults: { transient: true, latency: { ms: 50 } }, random: seededRandom(7), enabled: (call) => call.name !== "audit" });
+ * ```
+ */
+export interface ChaosOptions {
+  /** The share of calls (attempts, when inside resilience) that get a fault, from 0 to 1. */
+  readonly rate: number;
+  /** What to inject; at least one kind. */
+  readonly faults: ChaosFaults;
+  /** The random source, returning a number in [0, 1). Default `Math.random`; use {@link seededRandom} for repeatable runs. */
+  readonly random?: () => number;
+  /** `false`, or a per-call predicate, turns injection off. Default `true`. */
+  readonly enabled?: boolean | ((call: ToolCallContext) => boolean);
+  /**
+   * `before` (default): the fault replaces the tool body, which does not run (latency delays it).
+   * `after`: the tool body runs first and the fault replaces its value: the "it worked, but the
+   * caller saw a failure" case that must not make a non-idempotent tool run twice.
+   */
+  readonly inject?: "before" | "after";
+  /** Told of every injected fault. */
+  readonly onFault?: (event: ChaosEvent) => void;
+}
+
+/**
+ * What a chaos middleware has done so far.
+ *
+ * @example
+ * ```ts
+ * const middleware = chaos({ rate: 0.2, faults: { exception: true } });
+ * // ... run the test ...
+ * expect(middleware.stats.injected).toBeGreaterThan(0);
+ * ```
+ */
+export interface ChaosStats {
+  /** Calls (attempts) that passed through. */
+  readonly calls: number;
+  /** Calls that got a fault. */
+  readonly injected: number;
+  readonly byKind: Readonly<Record<ChaosFaultKind, number>>;
+}
+
+/**
+ * A chaos middleware: a {@link ToolMiddleware} with its {@link ChaosStats}.
+ *
+ * @example
+ * ```ts
+ * const middleware: ChaosMiddleware = chaos({ rate: 0.1, faults: { latency: { ms: 200 } } });
+ * ```
+ */
+export interface ChaosMiddleware extends ToolMiddleware {
+  readonly stats: ChaosStats;
+}
+
+/**
+ * The plugin behind `usingPlugin(chaosPlugin(options))`, with the middleware's {@link ChaosStats}.
+ *
+ * @example
+ * ```ts
+ * const plugin: ChaosPlugin = chaosPlugin({ rate: 0.2, faults: { transient: true } });
+ * ```
+ */
+export interface ChaosPlugin extends AgentFrameworkPlugin {
+  readonly name: "chaos";
+  readonly stats: ChaosStats;
+}
+
+const PREFIX = "chaos:";
+const KINDS: readonly ChaosFaultKind[] = ["latency", "exception", "transient", "result"];
+/** setTimeout fires at once for longer delays (Node clamps them), so larger values are refused. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Awkward values a tool might return; each is created fresh, so tests may mutate what they get. */
+const BAD_RESULTS: readonly (() => unknown)[] = [
+  () => undefined,
+  () => Number.NaN,
+  () => {
+    const cycle: Record<string, unknown> = { id: "chaos" };
+    cycle["self"] = cycle;
+    return cycle;
+  },
+  () => ({ total: 2n ** 70n }),
+  () => new Map<unknown, unknown>([[{ key: 1 }, new Set([1, 2])]]),
+  () => "x".repeat(200_000),
+  () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 200; i++) deep = { child: deep };
+    return deep;
+  },
+  () => ({
+    get broken(): never {
+      throw new Error("chaos: getter failed");
+    },
+  }),
+  () => () => "a function",
+  () => new Date(Number.NaN),
+];
+
+function show(value: unknown): string {
+  return typeof value === "number" || typeof value === "boolean" || value === undefined || value === null ? String(value) : typeof value;
+}
+
+function checkMs(value: unknown, path: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new RangeError(`${PREFIX} ${path} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (got ${show(value)}).`);
+  }
+  return value;
+}
+
+function trueOrFunction(value: unknown, path: string): void {
+  if (value !== undefined && value !== true && typeof value !== "function") throw new TypeError(`${PREFIX} faults.${path} must be true or a function (got ${show(value)}).`);
+}
+
+/** Validates options; returns the configured kinds in a fixed order. */
+function checkOptions(options: ChaosOptions): ChaosFaultKind[] {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${PREFIX} pass { rate, faults: { latency?, exception?, transient?, result? } }.`);
+  const { rate, faults, random, enabled, inject, onFault } = options;
+  if (typeof rate !== "number" || !(rate >= 0 && rate <= 1)) throw new RangeError(`${PREFIX} rate must be a number from 0 (never) to 1 (every call) (got ${show(rate)}).`);
+  if (typeof faults !== "object" || faults === null) throw new TypeError(`${PREFIX} faults must be an object such as { exception: true, latency: { ms: 100 } }.`);
+  for (const key of Object.keys(faults)) if (!KINDS.includes(key as ChaosFaultKind)) throw new TypeError(`${PREFIX} unknown fault '${key}' (known: ${KINDS.join(", ")}).`);
+  if (faults.latency !== undefined) {
+    if (typeof faults.latency !== "object" || faults.latency === null) throw new TypeError(`${PREFIX} faults.latency must be { ms, maxMs? }.`);
+    const min = checkMs(faults.latency.ms, "faults.latency.ms");
+    if (faults.latency.maxMs !== undefined && checkMs(faults.latency.maxMs, "faults.latency.maxMs") < min) {
+      throw new RangeError(`${PREFIX} faults.latency.maxMs (${faults.latency.maxMs}) must not be below faults.latency.ms (${min}).`);
+    }
+  }
+  trueOrFunction(faults.exception, "exception");
+  trueOrFunction(faults.result, "result");
+  const transient = faults.transient;
+  if (transient !== undefined && transient !== true) {
+    if (typeof transient !== "object" || transient === null) throw new TypeError(`${PREFIX} faults.transient must be true or { as?: "throw" | "result", error?: () => unknown }.`);
+    if (transient.as !== undefined && transient.as !== "throw" && transient.as !== "result") throw new TypeError(`${PREFIX} faults.transient.as must be "throw" or "result".`);
+    if (transient.error !== undefined && typeof transient.error !== "function") throw new TypeError(`${PREFIX} faults.transient.error must be a function returning the value to throw.`);
+  }
+  if (random !== undefined && typeof random !== "function") throw new TypeError(`${PREFIX} random must be a function returning a number in [0, 1).`);
+  if (enabled !== undefined && typeof enabled !== "boolean" && typeof enabled !== "function") throw new TypeError(`${PREFIX} enabled must be a boolean or a function (call) => boolean.`);
+  if (inject !== undefined && inject !== "before" && inject !== "after") throw new TypeError(`${PREFIX} inject must be "before" or "after".`);
+  if (onFault !== undefined && typeof onFault !== "function") throw new TypeError(`${PREFIX} onFault must be a function.`);
+  const kinds = KINDS.filter((kind) => faults[kind] !== undefined);
+  if (kinds.length === 0) throw new TypeError(`${PREFIX} configure at least one fault (latency, exception, transient or result).`);
+  return kinds;
+}
+
+/** A draw from `random` clamped into [0, 1), so a faulty source cannot pick outside the lists. */
+function unit(random: () => number): number {
+  const r = random();
+  return r >= 0 && r < 1 ? r : r >= 1 ? 1 - Number.EPSILON : 0;
+}
+
+/** Waits `ms`, or rejects with the abort reason as soon as `signal` aborts; leaves no timer or listener. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Fault injection for your own tests, like Polly's chaos strategies (Simmy): at `rate`, a call gets
+ * one of the configured faults (latency, an exception, a transient failure, or a bad result)
+ * instead of, or with `inject: "after"` on top of, the tool's own behaviour. Register it innermost
+ * (`usingPlugin(chaosPlugin(...))` before `usingResilience()`), so that retries, timeouts and the
+ * result middleware see the faults as they would see a real tool's. `random` makes runs repeatable.
+ *
+ * @example
+ * ```ts
+ * const faults = chaos({ rate: 0.2, faults: { transient: true, latency: { ms: 100 } }, random: seededRandom(1) });
+ * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware(), faults] });
+ * ```
+ */
+export function chaos(options: ChaosOptions): ChaosMiddleware {
+  const kinds = checkOptions(options);
+  const { rate, faults, onFault } = options;
+  const random = options.random ?? Math.random;
+  const enabled = options.enabled ?? true;
+  const after = options.inject === "after";
+  const byKind: Record<ChaosFaultKind, number> = { latency: 0, exception: 0, transient: 0, result: 0 };
+  const stats = { calls: 0, injected: 0, byKind };
+
+  const latencyMs = (): number => {
+    const { ms, maxMs } = faults.latency!;
+    return maxMs === undefined || maxMs === ms ? ms : ms + unit(random) * (maxMs - ms);
+  };
+
+  /** Throws, or returns the injected value, for a failing kind. */
+  const fail = (kind: Exclude<ChaosFaultKind, "latency">): unknown => {
+    switch (kind) {
+      case "exception":
+        throw faults.exception === true ? new Error("chaos: injected exception") : faults.exception!();
+      case "transient": {
+        const transient = faults.transient === true ? {} : faults.transient!;
+        if (transient.as === "result") {
+          return ToolResult.fail("The service is temporarily unavailable (injected by chaos).", { code: "CHAOS_TRANSIENT", transient: true, suggestion: "Try again." });
+        }
+        throw transient.error ? transient.error() : new TransientError("chaos: injected transient failure", { code: "CHAOS_TRANSIENT" });
+      }
+      case "result":
+        return faults.result === true ? BAD_RESULTS[Math.floor(unit(random) * BAD_RESULTS.length)]!() : faults.result!();
+    }
+  };
+
+  const middleware = async (call: ToolCallContext, next: (call?: ToolCallContext) => Promise<unknown>): Promise<unknown> => {
+    stats.calls++;
+    if (enabled === false || (typeof enabled === "function" && !enabled(call))) return next();
+    if (rate < 1 && !(unit(random) < rate)) return next();
+    const kind = kinds.length === 1 ? kinds[0]! : kinds[Math.floor(unit(random) * kinds.length)]!;
+    stats.injected++;
+    byKind[kind]++;
+    onFault?.({ kind, tool: call.name, callId: call.callId, attempt: call.attempt });
+    if (kind === "latency") {
+      // Drawn before the tool runs, so a seeded source gives the same sequence in both modes.
+      const ms = latencyMs();
+      if (!after) {
+        await sleep(ms, call.signal);
+        return next();
+      }
+      const value = await next();
+      await sleep(ms, call.signal);
+      return value;
+    }
+    if (after) await next();
+    return fail(kind);
+  };
+  return Object.assign(middleware, { stats: stats as ChaosStats });
+}
+
+/**
+ * {@link chaos} as a plugin. Register it first, so it sits innermost, nearest the tool body:
+ *
+ * @example
+ * ```ts
+ * const faults = chaosPlugin({ rate: 0.2, faults: { exception: true, transient: true }, random: seededRandom(42) });
+ * const factory = usingAgentFramework(container).addAgentFunctions(OrderTools)
+ *   .usingPlugin(faults).usingResilience().usingToolResultMiddleware().buildAgentFactory();
+ * // ... run the test, then: faults.stats.injected
+ * ```
+ */
+export function chaosPlugin(options: ChaosOptions): ChaosPlugin {
+  const middleware = chaos(options);
+  const latency = options.faults.latency;
+  const kinds = KINDS.filter((kind) => options.faults[kind] !== undefined).map((kind) =>
+    kind === "latency" && latency ? `latency ${latency.ms}${latency.maxMs === undefined ? "" : `-${latency.maxMs}`}ms` : kind,
+  );
+  const description = `chaos(rate ${options.rate}, faults: ${kinds.join(", ")}, inject ${options.inject ?? "before"})`;
+  return {
+    name: "chaos",
+    stats: middleware.stats,
+    describe: () => description,
+    createMiddleware: () => middleware,
+  };
+}
+
+/**
+ * A small seeded random source (mulberry32) for repeatable chaos and jitter: the same seed gives
+ * the same sequence of numbers in [0, 1).
+ *
+ * @example
+ * ```ts
+ * const random = seededRandom(42);
+ * usingAgentFramework(container).usingPlugin(chaosPlugin({ rate: 0.2, faults: { exception: true }, random })).usingResilience({ random });
+ * ```
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
