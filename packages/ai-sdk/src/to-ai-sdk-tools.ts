@@ -1,6 +1,6 @@
 import { type JsonValue, toJsonSafe, toolOutcomeEnvelope, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import { dynamicTool, jsonSchema, type JSONSchema7, type JSONValue, type ToolCallOptions } from "ai";
-import { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
+import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
 
 /** One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time only). */
 export type AiSdkTool = ReturnType<typeof dynamicTool>;

@@ -180,7 +180,8 @@ function byStatus(status: number, retryAfterMs: number | undefined): MappedError
     case 409:
       return { status: "error", code: "CONFLICT", retriable: false, message: `The resource is in a conflicting state ${http}.`, suggestion: "Read the current state of the resource before deciding whether to retry." };
     case 429: {
-      const wait = retryAfterMs === undefined ? "" : ` Retry after ${Math.ceil(retryAfterMs / 1000)} seconds.`;
+      const seconds = retryAfterMs === undefined ? 0 : Math.ceil(retryAfterMs / 1000);
+      const wait = retryAfterMs === undefined ? "" : ` Retry after ${seconds} second${seconds === 1 ? "" : "s"}.`;
       return { status: "error", code: "RATE_LIMITED", retriable: true, message: `Rate limited by the upstream service ${http}.${wait}`, suggestion: "Wait before retrying, or continue with other work.", ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }
     default:

@@ -40,6 +40,7 @@ export {
 } from "./error-mapping.js";
 export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
 export { hooks, type ToolHooks } from "./hooks.js";
+export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
 export { composeMiddleware, type NextFunction, type ToolMiddleware } from "./middleware.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";

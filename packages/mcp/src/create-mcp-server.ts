@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createToolOutcome, formatToolOutcome, toMcpTools, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
-import { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
+import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
 
 /** What a `runId` function learns about the `tools/call` request it names the run for. */
 export interface McpToolCallInfo {

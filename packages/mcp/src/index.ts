@@ -1,3 +1,3 @@
 export { createMcpServer, type McpServerOptions, type McpToolCallInfo } from "./create-mcp-server.js";
 export { serveMcp } from "./serve-mcp.js";
-export type { UnhandledToolErrorHandler } from "./invoke-for-model.js";
+export type { UnhandledToolErrorHandler } from "@needlework/core";

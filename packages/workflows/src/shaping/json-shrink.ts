@@ -19,7 +19,7 @@ const SHORT_STRING = 48;
 const LIST_MARKER_CHARS = 44;
 const OBJECT_MARKER_CHARS = 34;
 
-const DEFAULT_PRESERVED = /^(?:id|ID|uuid|status|message|error_code|errorCode|code)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
+const DEFAULT_PRESERVED = /^(?:id|Id|ID|uuid|status|message|error_code|errorCode|code)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
 
 /**
  * The test for keys that survive truncation: `id`, `*_id`, `*Id`, `uuid`, `status`, `message`,

@@ -209,3 +209,14 @@ describe("truncateValue", () => {
     expect(result.value).toMatchObject({ sku: "SKU-9" });
   });
 });
+
+describe("identifying keys", () => {
+  it("keeps a Salesforce-style bare `Id` when most fields are dropped", () => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) record[`Field${i}__c`] = `value ${i}`;
+    record.Id = "003XYZ";
+    const { value, truncated } = truncateValue(record, { maxTokens: 30 });
+    expect(truncated).toBe(true);
+    expect(value).toMatchObject({ Id: "003XYZ" });
+  });
+});

@@ -117,6 +117,7 @@ describe("toolResultMiddleware", () => {
     const outcome = await throwing(new HttpError(429, "slow down", { "retry-after": "30" }));
     expect(outcome.message).toContain("Retry after 30 seconds");
     expect(outcome.metadata.retryAfterMs).toBe(30_000);
+    expect((await throwing(new HttpError(429, "slow down", { "retry-after": "1" }))).message).toContain("Retry after 1 second.");
   });
 
   it("maps Node network codes to NETWORK_ERROR", async () => {

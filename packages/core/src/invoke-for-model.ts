@@ -1,15 +1,17 @@
-import { type InvokeOptions, type ToolCall, type ToolInvoker, type ToolOutcome, ToolResult, toolResultToOutcome } from "@needlework/core";
+import type { InvokeOptions, ToolCall, ToolInvoker } from "./tool-invoker.js";
+import { type ToolOutcome, toolResultToOutcome } from "./tool-outcome.js";
+import { ToolResult } from "./tool-result.js";
 
 /** Called with an exception that escaped the pipeline (no result middleware), before it becomes an `UNHANDLED_ERROR` outcome. */
 export type UnhandledToolErrorHandler = (error: unknown, call: { readonly name: string; readonly callId: string }) => void;
 
 /**
- * Invokes a tool for a client that must only ever read an outcome. A thrown tool error (possible
- * without the tool-result middleware) would otherwise become a JSON-RPC error carrying the
- * exception's message, so it becomes an `UNHANDLED_ERROR` outcome naming the type only.
- * Cancellation is never caught: the SDK drops the response of a cancelled request.
+ * Invokes a tool for a caller that must only ever hand the model an outcome (adapters, your own
+ * orchestration). A thrown tool error (possible without the tool-result middleware) would
+ * otherwise reach the model through the caller's own error text, message included, so it becomes
+ * an `UNHANDLED_ERROR` outcome naming the type only; `onError` sees the exception. Cancellation is
+ * never caught.
  *
- * @internal
  * @example
  * ```ts
  * const outcome = await invokeForModel(invoker, { name, arguments: input, callId }, { signal });
