@@ -17,4 +17,3 @@ export async function runCrmSyncAudit(print: (line: string) => void = console.lo
   return report;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runCrmSyncAudit();

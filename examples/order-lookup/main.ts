@@ -68,4 +68,3 @@ export async function runOrderLookup(print: (line: string) => void = console.log
   return result;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runOrderLookup();
