@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { fork } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
@@ -19,6 +20,19 @@ const files = readdirSync(here)
 if (files.length === 0) {
   console.error(`No benchmark matches ${filters.join(", ")}. Files: ${readdirSync(here).filter((f) => f.endsWith(".bench.ts")).join(", ")}`);
   process.exit(1);
+}
+
+// Each benchmark runs in a fresh process (same flags: tsx, --expose-gc), so the JIT state and heap
+// one leaves behind cannot skew the next; the cases of one benchmark share a process, as compared.
+if (files.length > 1 && process.env["NEEDLEWORK_BENCH_CHILD"] !== "1") {
+  let failedChild = false;
+  for (const file of files) {
+    const code = await new Promise<number>((resolve) => {
+      fork(fileURLToPath(import.meta.url), [file], { stdio: "inherit", env: { ...process.env, NEEDLEWORK_BENCH_CHILD: "1" } }).on("exit", (c) => resolve(c ?? 1));
+    });
+    if (code !== 0) failedChild = true;
+  }
+  process.exit(failedChild ? 1 : 0);
 }
 
 const round = (n: number, digits = 3): number => Number(n.toFixed(digits));

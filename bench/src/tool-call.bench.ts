@@ -10,7 +10,7 @@ const SLOW = 100; // calls per sample for the slow peers
 
 const CASE = {
   direct: "direct call (floor)",
-  zod: "zod safeParse + call",
+  zod: "zod parse + call",
   bare: "needlework bare invoker",
   documented: "needlework documented stack",
   documentedJson: "needlework documented stack, JSON text args",
