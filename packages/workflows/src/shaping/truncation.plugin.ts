@@ -1,5 +1,6 @@
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
-import type { AgentFrameworkPlugin } from "../plugin.js";
+import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 import { surelyFits } from "./surely-fits.js";
 import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
@@ -60,14 +61,30 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
   const truncate = createTruncator(resolved);
   const textBudget = Math.min(resolved.maxMessageTokens, resolved.maxTokens);
   // Parts that certainly fit are not tokenized: they come back unchanged either way.
-  const text = (value: string | undefined): TruncateResult<string> | undefined =>
-    value === undefined || surelyFits(value, textBudget) ? undefined : truncatePlainText(value, textBudget, resolved.encoding);
+  // A cut can split a secret (a JWT, a card number) into parts no detector matches any more, so when
+  // the pipeline redacts, what is about to be cut is redacted first, while its secrets are whole.
+  const createShape = (scrub: <T>(value: T) => T) => {
+    let scrubbed = false;
+    const clean = <T>(value: T): T => {
+      const out = scrub(value);
+      if (out !== value) scrubbed = true;
+      return out;
+    };
+    const text = (value: string | undefined): TruncateResult<string> | undefined =>
+      value === undefined || surelyFits(value, textBudget) ? undefined : truncatePlainText(clean(value), textBudget, resolved.encoding);
 
-  const shape = (outcome: ToolOutcome, call: ToolCallContext): ToolOutcome | undefined => {
-    const budget = budgetFor(call, resolved.maxTokens);
-    const data = outcome.data === undefined || surelyFits(outcome.data, budget) ? undefined : truncate(outcome.data, budget);
-    const message = text(outcome.message);
-    const suggestion = text(outcome.suggestion);
+    return (outcome: ToolOutcome, call: ToolCallContext): ToolOutcome | undefined => {
+      scrubbed = false;
+      const budget = budgetFor(call, resolved.maxTokens);
+      const data = outcome.data === undefined || surelyFits(outcome.data, budget) ? undefined : truncate(clean(outcome.data), budget);
+      const message = text(outcome.message);
+      const suggestion = text(outcome.suggestion);
+      const shaped = shapeWith(outcome, data, message, suggestion);
+      return shaped && scrubbed ? reviseOutcome(shaped, REDACTED_FLAG, {}) : shaped;
+    };
+  };
+
+  const shapeWith = (outcome: ToolOutcome, data: TruncateResult<unknown> | undefined, message: TruncateResult<string> | undefined, suggestion: TruncateResult<string> | undefined): ToolOutcome | undefined => {
     const cut = [data, message, suggestion].filter((r): r is TruncateResult<unknown> => r?.truncated === true);
     if (cut.length === 0) return undefined;
     const truncation = {
@@ -87,6 +104,10 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
     options: resolved,
     describe: () =>
       `truncation(maxTokens: ${resolved.maxTokens}, encoding: ${resolved.encoding}, maxListItems: ${resolved.maxListItems}, maxMessageTokens: ${resolved.maxMessageTokens})`,
-    createMiddleware: () => shapingMiddleware(shape),
+    createMiddleware: (context?: PluginContext) => {
+      const redactors = (context?.plugins ?? []).filter((p) => p.name !== "truncation" && typeof p.redact === "function");
+      const scrub = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
+      return shapingMiddleware(createShape(redactors.length > 0 ? scrub : <T>(value: T): T => value));
+    },
   };
 }

@@ -246,11 +246,9 @@ describe("properties", () => {
       );
     });
 
-    // Known gap (reported): truncation runs before redaction and cuts on token boundaries, so it can
-    // keep the header and payload of a JWT, or the first 12 digits of a card number, in a form no
-    // detector matches any more. The whole secret never survives; these parts can. When truncation
-    // or redaction closes the gap, this test fails: turn it into a plain test.
-    it.fails("can leave the first part of a JWT or a card number visible", async () => {
+    // Truncation cuts on token boundaries and could once keep the header and payload of a JWT, or the
+    // first 12 digits of a card number, in a form no detector matches; it now redacts what it cuts first.
+    it("never leaves the first part of a JWT or a card number visible", async () => {
       const jwt = `eyJ${"a".repeat(19)}.eyJ${"b".repeat(24)}.${"c".repeat(26)}`;
       const card = "4111 1111 1111 1111";
       let partial = 0;
