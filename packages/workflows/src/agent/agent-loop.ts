@@ -17,6 +17,7 @@ import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
 import { resetStall, type StallState, trackStall } from "./stall.js";
 import { claimsSuccess } from "./success-claim.js";
 import { wasNotCalled } from "./synthetic-outcomes.js";
+import { raceAbort } from "./race-abort.js";
 
 /** Everything a run needs from its agent. @internal */
 export interface AgentRuntime {
@@ -44,26 +45,6 @@ export interface RunState {
   usage: { inputTokens: number; outputTokens: number; totalTokens: number };
   budget: BudgetState;
   stall: StallState;
-}
-
-/** Settles with `promise`, or rejects with the abort reason as soon as `signal` aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
