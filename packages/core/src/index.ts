@@ -3,6 +3,22 @@ import "reflect-metadata";
 export { AgentFunction, type AgentFunctionMethod } from "./agent-function.decorator.js";
 export { AgentFunctionGroup } from "./agent-function-group.decorator.js";
 export type {
+  ChatAssistantMessage,
+  ChatClient,
+  ChatFinishPart,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatStreamPart,
+  ChatSystemMessage,
+  ChatTextDelta,
+  ChatToolCall,
+  ChatToolCallPart,
+  ChatToolMessage,
+  ChatUsage,
+  ChatUserMessage,
+} from "./chat-client.js";
+export type {
   AgentFunctionDescriptor,
   AgentFunctionGroupOptions,
   AgentFunctionOptions,
@@ -38,6 +54,7 @@ export {
   type ErrorMatcher,
   type MappedError,
 } from "./error-mapping.js";
+export { InvalidOptionError } from "./invalid-option-error.js";
 export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
 export { hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";

@@ -1,5 +1,5 @@
 import { NeedleworkError } from "@needlework/core";
-import type { ChatMessage } from "@needlework/workflows";
+import type { ChatMessage } from "@needlework/core";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { completion } from "../test/chat-completions-server.js";

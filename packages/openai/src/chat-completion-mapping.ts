@@ -1,5 +1,5 @@
 import { NeedleworkError } from "@needlework/core";
-import type { ChatMessage, ChatResponse, ChatToolCall, ChatUsage } from "@needlework/workflows";
+import type { ChatMessage, ChatResponse, ChatToolCall, ChatUsage } from "@needlework/core";
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from "openai/resources/chat/completions";
 
 function argumentsText(args: ChatToolCall["arguments"]): string {

@@ -1,5 +1,5 @@
 import { abortReason, NeedleworkError, type OpenAIFunctionTool, toOpenAITools, type ToolDefinition } from "@needlework/core";
-import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/workflows";
+import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { OpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { fromChatCompletion, toOpenAIMessages } from "./chat-completion-mapping.js";

@@ -1,14 +1,14 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { ResilienceOptions } from "../resilience/index.js";
 import { resolveResilienceOptions } from "../resilience/resilience.options.js";
-import { resolveTokenBudget, type RunLimits, type TokenBudget } from "./budgets.js";
-import type { ChatClient } from "./chat-client.js";
-import type { DeadLetterQueue } from "./dead-letter-queue.js";
-import type { FinalAnswerOptions } from "./final-answer.js";
-import type { ResumedCheckpointStore } from "./resumed-checkpoint-store.js";
+import { resolveTokenBudget, type RunLimits, type TokenBudget } from "./policies/budgets.js";
+import type { ChatClient } from "@needlework/core";
+import type { DeadLetterQueue } from "./persistence/dead-letter-queue.js";
+import type { FinalAnswerOptions } from "./policies/final-answer.js";
+import type { ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
 import { type AgentHooks, HOOK_NAMES } from "./hooks.js";
-import { DEFAULT_STALL_THRESHOLD } from "./stall.js";
-import type { SuccessClaimDetector } from "./success-claim.js";
+import { DEFAULT_STALL_THRESHOLD } from "./policies/stall.js";
+import type { SuccessClaimDetector } from "./policies/success-claim.js";
 
 /**
  * What the agent learns about a call when deciding whether it needs approval.

@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, formatToolOutcome, nextId, type ToolInvoker } from "@needlework/core";
-import { type AgentRuntime, AgentRun, type RunState } from "./agent-loop.js";
+import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";
-import { checkDecisions } from "./approvals.js";
-import { type AgentCheckpoint, verifyCheckpoint } from "./checkpoint.js";
-import { CheckpointError } from "./checkpoint-error.js";
-import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
-import { defaultResumedCheckpoints } from "./resumed-checkpoint-store.js";
-import { prepareRound } from "./round-call.js";
-import { emptyLedger } from "./run-ledger.js";
-import { emptyBudget } from "./budgets.js";
-import { emptyStall } from "./stall.js";
-import { approvalDenied } from "./synthetic-outcomes.js";
-import { describeUnmatched, scopeToolInvoker, selectTools } from "./tool-scope.js";
+import { checkDecisions } from "./policies/approvals.js";
+import { type AgentCheckpoint, verifyCheckpoint } from "./persistence/checkpoint.js";
+import { CheckpointError } from "./persistence/checkpoint-error.js";
+import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
+import { defaultResumedCheckpoints } from "./persistence/resumed-checkpoint-store.js";
+import { prepareRound } from "./loop/round-call.js";
+import { emptyLedger } from "./loop/run-ledger.js";
+import { emptyBudget } from "./policies/budgets.js";
+import { emptyStall } from "./policies/stall.js";
+import { approvalDenied } from "./loop/synthetic-outcomes.js";
+import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
 
 /**
  * An agent: runs the iterative tool loop over the factory's tools.

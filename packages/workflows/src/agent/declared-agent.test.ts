@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ContactTools, kitBuilder, offered } from "../../test/agent-kit-fixtures.js";
 import { AgentFrameworkBuildError } from "../builder/build-error.js";
 import { BUILD_DIAGNOSTIC_IDS } from "../builder/build-diagnostics.js";
-import type { ChatClient } from "./chat-client.js";
+import type { ChatClient } from "@needlework/core";
 import { Agent, declaredAgentOf } from "./declared-agent.js";
-import { ScriptedChatClient } from "./scripted-chat-client.js";
+import { ScriptedChatClient } from "./chat/scripted-chat-client.js";
 
 @Agent({ name: "support", description: "Answers order questions.", instructions: "You help with orders.", functionGroups: ["orders"], functions: [ContactTools], maxIterations: 4 })
 class SupportAgent {}

@@ -1,6 +1,6 @@
 import { NeedleworkError, type ToolOutcome } from "@needlework/core";
 import type { AgentRunStatus, ToolCallRecord } from "./agent-run-result.js";
-import type { ChatMessage, ChatUsage } from "./chat-client.js";
+import type { ChatMessage, ChatUsage } from "@needlework/core";
 
 /**
  * What `onIterationStart` learns: the model turn about to be asked for and the run so far.

@@ -16,22 +16,26 @@ export type { AgentRunResult, AgentRunStatus, Recovery, RunHealth, ToolCallRecor
 export type {
   ChatAssistantMessage,
   ChatClient,
+  ChatFinishPart,
   ChatMessage,
   ChatRequest,
   ChatResponse,
+  ChatStreamPart,
   ChatSystemMessage,
+  ChatTextDelta,
   ChatToolCall,
+  ChatToolCallPart,
   ChatToolMessage,
   ChatUsage,
   ChatUserMessage,
-} from "./chat-client.js";
-export type { AgentCheckpoint, PendingApproval } from "./checkpoint.js";
-export { CheckpointError, type CheckpointErrorCode } from "./checkpoint-error.js";
-export { type DeadLetterEntry, type DeadLetterQueue, InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
-export { type DeadLetterReadResult, FileDeadLetterQueue, type SkippedDeadLetterLine } from "./file-dead-letter-queue.js";
-export type { FinalAnswerOptions } from "./final-answer.js";
+} from "@needlework/core";
+export type { AgentCheckpoint, PendingApproval } from "./persistence/checkpoint.js";
+export { CheckpointError, type CheckpointErrorCode } from "./persistence/checkpoint-error.js";
+export { type DeadLetterEntry, type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
+export { type DeadLetterReadResult, FileDeadLetterQueue, type SkippedDeadLetterLine } from "./persistence/file-dead-letter-queue.js";
+export type { FinalAnswerOptions } from "./policies/final-answer.js";
 export { AgentHookError, type AgentHookName, type AgentHooks, type IterationEndInfo, type IterationStartInfo, type ToolCallInfo } from "./hooks.js";
-export { TOKEN_BUDGET_DEFAULTS, type TokenBudget } from "./budgets.js";
-export { FileResumedCheckpointStore, InMemoryResumedCheckpointStore, type ResumedCheckpointStore } from "./resumed-checkpoint-store.js";
-export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./scripted-chat-client.js";
-export { claimsSuccess, type SuccessClaimDetector } from "./success-claim.js";
+export { TOKEN_BUDGET_DEFAULTS, type TokenBudget } from "./policies/budgets.js";
+export { FileResumedCheckpointStore, InMemoryResumedCheckpointStore, type ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
+export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./chat/scripted-chat-client.js";
+export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";

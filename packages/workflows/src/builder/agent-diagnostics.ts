@@ -1,7 +1,7 @@
 import type { AgentFunctionDescriptor } from "@needlework/core";
 import type { AgentDefinition } from "../agent/agent.options.js";
 import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
-import { describeUnmatched, selectTools } from "../agent/tool-scope.js";
+import { describeUnmatched, selectTools } from "../agent/loop/tool-scope.js";
 import type { BuildDiagnostic } from "../plugin.js";
 
 /** A declared agent the factory knows by name. */

@@ -8,7 +8,7 @@ import {
   collectAgentFunctions,
 } from "@needlework/core";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
-import type { ChatClient } from "../agent/chat-client.js";
+import type { ChatClient } from "@needlework/core";
 import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
 import { diagnosticsPlugin, type DiagnosticsOptions } from "../diagnostics/index.js";

@@ -2,7 +2,7 @@ import { TransientError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kitBehaviour, kitBuilder, kitLog } from "../../test/agent-kit-fixtures.js";
 import { Agent } from "../agent/declared-agent.js";
-import { ScriptedChatClient } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient } from "../agent/chat/scripted-chat-client.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 
 const GLOBAL = { retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 }, circuitBreaker: false } as const;

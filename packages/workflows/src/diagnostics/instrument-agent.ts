@@ -2,7 +2,7 @@ import { errorTypeName } from "@needlework/core";
 import type { Agent } from "../agent/agent.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { CreateAgentOptions } from "../agent/agent.options.js";
-import type { ChatClient } from "../agent/chat-client.js";
+import type { ChatClient } from "@needlework/core";
 import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
 import type { Tracing } from "../observability/tracing.js";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";

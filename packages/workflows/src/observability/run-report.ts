@@ -1,5 +1,5 @@
 import type { AgentRunResult, ToolCallRecord } from "../agent/agent-run-result.js";
-import type { ChatMessage } from "../agent/chat-client.js";
+import type { ChatMessage } from "@needlework/core";
 
 /**
  * Options of {@link formatRunReport}.

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { errorTypeName, type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, type ToolCallContext, type ToolOutcome, toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
-import type { ChatClient, ChatRequest, ChatResponse } from "../agent/chat-client.js";
+import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
 import { type DiagnosticsSpan, type DiagnosticsTracer, type OtelApi, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
 import { type RetryEvent, setRetryListener } from "./retry-listener.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { harness, HttpError } from "../../test/agent-fixtures.js";
-import type { ChatMessage } from "./chat-client.js";
+import { harness, HttpError } from "../../../test/agent-fixtures.js";
+import type { ChatMessage } from "@needlework/core";
 
 const runtimeNotes = (messages: readonly ChatMessage[], kind: "run_health" | "correction") =>
   messages.filter((m): m is Extract<ChatMessage, { role: "user" }> => m.role === "user" && m.kind === kind).map((m) => m.content);

@@ -1,4 +1,4 @@
-import type { ChatUserMessage } from "./chat-client.js";
+import type { ChatUserMessage } from "@needlework/core";
 import type { BlockingFailure, RoundCounts } from "./run-ledger.js";
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

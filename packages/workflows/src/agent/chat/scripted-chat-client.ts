@@ -1,5 +1,5 @@
 import { abortReason, NeedleworkError } from "@needlework/core";
-import type { ChatClient, ChatRequest, ChatResponse, ChatToolCall, ChatUsage } from "./chat-client.js";
+import type { ChatClient, ChatRequest, ChatResponse, ChatToolCall, ChatUsage } from "@needlework/core";
 
 /**
  * A tool call in a script; `id` is generated (`call_<step>_<n>`) when omitted.

@@ -1,8 +1,8 @@
-import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./agent.options.js";
-import { parsedArguments } from "./canonical-json.js";
-import type { PendingApproval } from "./checkpoint.js";
-import { CheckpointError } from "./checkpoint-error.js";
-import type { RoundCall } from "./round-call.js";
+import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "../agent.options.js";
+import { parsedArguments } from "../persistence/canonical-json.js";
+import type { PendingApproval } from "../persistence/checkpoint.js";
+import { CheckpointError } from "../persistence/checkpoint-error.js";
+import type { RoundCall } from "../loop/round-call.js";
 
 /**
  * Which calls of a round need a human decision: tools declared with `requiresApproval`, and calls

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { toJsonSafe } from "@needlework/core";
-import { canonicalJson } from "./canonical-json.js";
-import type { SettledCall } from "./run-round.js";
+import { canonicalJson } from "../persistence/canonical-json.js";
+import type { SettledCall } from "../loop/run-round.js";
 
 /**
  * Consecutive identical rounds that end a run `stalled`, by default. Three, like

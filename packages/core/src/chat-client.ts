@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "@needlework/core";
+import type { ToolDefinition } from "./tool-definition.js";
 
 /**
  * One tool call an assistant turn asks for. `arguments` is the raw JSON string most providers
@@ -148,5 +148,68 @@ export interface ChatResponse {
  * ```
  */
 export interface ChatClient {
+  /**
+   * The provider's name as the OpenTelemetry GenAI conventions spell it (`gen_ai.provider.name`):
+   * `openai`, `anthropic`, `aws.bedrock`, ... Traces fall back to `unknown` when it is absent.
+   */
+  readonly provider?: string;
+  /** One assistant message for the conversation so far. */
   complete(request: ChatRequest): Promise<ChatResponse>;
+  /**
+   * Optional streaming form of {@link ChatClient.complete}: yields text deltas and tool calls as the
+   * provider produces them, then exactly one `finish` part. A client without it is driven through
+   * `complete()`. The stream ends early only by throwing (a cut-off stream must not look finished),
+   * and stops when `request.signal` aborts.
+   */
+  stream?(request: ChatRequest): AsyncIterable<ChatStreamPart>;
 }
+
+/**
+ * A piece of text the model has just written.
+ *
+ * @example
+ * ```ts
+ * const part: ChatTextDelta = { type: "text-delta", delta: "Order ORD-1 " };
+ * ```
+ */
+export interface ChatTextDelta {
+  readonly type: "text-delta";
+  readonly delta: string;
+}
+
+/**
+ * A complete tool call (clients assemble providers' argument fragments before yielding it).
+ *
+ * @example
+ * ```ts
+ * const part: ChatToolCallPart = { type: "tool-call", toolCall: { id: "call_1", name: "lookupOrder", arguments: "{}" } };
+ * ```
+ */
+export interface ChatToolCallPart {
+  readonly type: "tool-call";
+  readonly toolCall: ChatToolCall;
+}
+
+/**
+ * The last part of a streamed response: what the whole turn cost and why it stopped.
+ *
+ * @example
+ * ```ts
+ * const part: ChatFinishPart = { type: "finish", finishReason: "stop", usage: { inputTokens: 9, outputTokens: 3, totalTokens: 12 } };
+ * ```
+ */
+export interface ChatFinishPart {
+  readonly type: "finish";
+  readonly usage?: ChatUsage;
+  readonly finishReason?: string;
+}
+
+/**
+ * One part of a streamed model response, discriminated on `type`.
+ *
+ * @example
+ * ```ts
+ * for await (const part of client.stream!(request)) if (part.type === "text-delta") process.stdout.write(part.delta);
+ * ```
+ */
+export type ChatStreamPart = ChatTextDelta | ChatToolCallPart | ChatFinishPart;

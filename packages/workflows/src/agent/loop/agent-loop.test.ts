@@ -1,10 +1,10 @@
 import { createToolInvoker, formatToolOutcome, isAbortError } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { CrmTools, deferred, harness, HttpError, ToolWorld, toolReply, untilAborted } from "../../test/agent-fixtures.js";
-import { createAgent } from "./agent.js";
-import { AGENT_DEFAULTS } from "./agent.options.js";
-import { ScriptedChatClient } from "./scripted-chat-client.js";
+import { CrmTools, deferred, harness, HttpError, ToolWorld, toolReply, untilAborted } from "../../../test/agent-fixtures.js";
+import { createAgent } from "../agent.js";
+import { AGENT_DEFAULTS } from "../agent.options.js";
+import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,6 @@
 import { ToolError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import { deferred, harness, HttpError, toolReply, untilAborted } from "../../test/agent-fixtures.js";
+import { deferred, harness, HttpError, toolReply, untilAborted } from "../../../test/agent-fixtures.js";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,11 +1,11 @@
 import { createToolInvoker } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { AdminTools, ContactTools, kitBuilder, kitLog, offered, OrderTools, RefundTools } from "../../test/agent-kit-fixtures.js";
-import { toolReply } from "../../test/agent-fixtures.js";
-import type { AgentFrameworkPlugin } from "../plugin.js";
-import { createAgent } from "./agent.js";
-import { ScriptedChatClient } from "./scripted-chat-client.js";
+import { AdminTools, ContactTools, kitBuilder, kitLog, offered, OrderTools, RefundTools } from "../../../test/agent-kit-fixtures.js";
+import { toolReply } from "../../../test/agent-fixtures.js";
+import type { AgentFrameworkPlugin } from "../../plugin.js";
+import { createAgent } from "../agent.js";
+import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
 const ALL = ["cancelOrder", "charge", "deleteEverything", "lookupOrder", "refund", "sendInvoice", "updateContact", "voidCharge"];
 

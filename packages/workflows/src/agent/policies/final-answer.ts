@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { ChatUserMessage } from "./chat-client.js";
-import type { BlockingFailure } from "./run-ledger.js";
-import { describeBlocking } from "./run-health.js";
+import type { ChatUserMessage } from "@needlework/core";
+import type { BlockingFailure } from "../loop/run-ledger.js";
+import { describeBlocking } from "../loop/run-health.js";
 import { claimsSuccess } from "./success-claim.js";
 
 /**

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { harness, toolReply } from "../../test/agent-fixtures.js";
-import { createAgent } from "./agent.js";
-import type { AgentCheckpoint } from "./checkpoint.js";
-import { CheckpointError } from "./checkpoint-error.js";
-import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./resumed-checkpoint-store.js";
-import { ScriptedChatClient } from "./scripted-chat-client.js";
+import { harness, toolReply } from "../../../test/agent-fixtures.js";
+import { createAgent } from "../agent.js";
+import type { AgentCheckpoint } from "../persistence/checkpoint.js";
+import { CheckpointError } from "../persistence/checkpoint-error.js";
+import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
+import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
 const refundRound = { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o1", amount: 40 } }] };
 

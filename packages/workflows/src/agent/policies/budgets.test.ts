@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { harness, HttpError, toolReply } from "../../test/agent-fixtures.js";
-import { resiliencePlugin } from "../resilience/index.js";
-import { toolResultMiddleware } from "../tool-result/index.js";
-import type { ChatMessage, ChatRequest } from "./chat-client.js";
+import { harness, HttpError, toolReply } from "../../../test/agent-fixtures.js";
+import { resiliencePlugin } from "../../resilience/index.js";
+import { toolResultMiddleware } from "../../tool-result/index.js";
+import type { ChatMessage, ChatRequest } from "@needlework/core";
 import { TOKEN_BUDGET_DEFAULTS } from "./budgets.js";
 
 const usage = (totalTokens: number) => ({ inputTokens: totalTokens, outputTokens: 0, totalTokens });

@@ -1,6 +1,6 @@
 import { createToolOutcome, type ToolOutcome } from "@needlework/core";
-import type { ChatUsage, ChatUserMessage } from "./chat-client.js";
-import type { RoundCall } from "./round-call.js";
+import type { ChatUsage, ChatUserMessage } from "@needlework/core";
+import type { RoundCall } from "../loop/round-call.js";
 
 /**
  * A token budget for one run, counted from the `usage` the chat client reports (`totalTokens`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { harness, HttpError } from "../../test/agent-fixtures.js";
+import { harness, HttpError } from "../../../test/agent-fixtures.js";
 
 const finalAnswer = {
   schema: z.object({ sync_status: z.enum(["complete", "partial", "failed"]), summary: z.string() }),

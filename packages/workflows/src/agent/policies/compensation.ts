@@ -1,6 +1,6 @@
 import { abortReason, createToolOutcome, isFailedOutcome, type ToolOutcome } from "@needlework/core";
-import { raceAbort } from "./race-abort.js";
-import type { RoundContext, SettledCall } from "./run-round.js";
+import { raceAbort } from "../loop/race-abort.js";
+import type { RoundContext, SettledCall } from "../loop/run-round.js";
 
 /** A compensate call the runtime made, for the run's call records. @internal */
 export interface CompensationRun {

@@ -1,0 +1,42 @@
+import { InvalidOptionError, NeedleworkError } from "@needlework/core";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { parseOptions } from "./parse-options.js";
+
+const schema = z.strictObject({
+  retry: z.union([z.literal(false), z.strictObject({ maxAttempts: z.int().min(1, "must be an integer of at least 1").optional() })]).optional(),
+  label: z.string().optional(),
+});
+
+describe("parseOptions", () => {
+  it("returns the parsed options", () => {
+    expect(parseOptions("usingX", schema, { retry: { maxAttempts: 2 } })).toEqual({ retry: { maxAttempts: 2 } });
+    expect(parseOptions("usingX", schema, undefined)).toEqual({});
+  });
+
+  it("names the owner, the dotted option and the value given", () => {
+    const error = catchError(() => parseOptions("usingX", schema, { retry: { maxAttempts: 0 } }));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(NeedleworkError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "retry.maxAttempts", value: 0 });
+    expect(error.message).toBe("usingX: option 'retry.maxAttempts' must be an integer of at least 1 (got 0).");
+  });
+
+  it("refuses an unknown key and lists the known ones, nested too", () => {
+    expect(catchError(() => parseOptions("usingX", schema, { lable: "a" })).message).toBe(
+      "usingX: unknown option 'lable'. Known options: retry, label.",
+    );
+    const nested = catchError(() => parseOptions("usingX", schema, { retry: { maxAttempt: 3 } }));
+    expect(nested).toMatchObject({ option: "retry.maxAttempt", value: 3 });
+    expect(nested.message).toBe("usingX: unknown option 'retry.maxAttempt'. Known options: maxAttempts.");
+  });
+});
+
+function catchError(fn: () => unknown): InvalidOptionError {
+  try {
+    fn();
+  } catch (error) {
+    return error as InvalidOptionError;
+  }
+  throw new Error("expected a throw");
+}
