@@ -5,7 +5,7 @@ import { pendingFunctions } from "./metadata.js";
 import type { ToolContext } from "./tool-context.js";
 
 const KNOWN_OPTIONS = new Set([
-  "description", "input", "name", "output", "middleware", "idempotent", "requiresApproval",
+  "description", "input", "name", "output", "middleware", "idempotent", "readOnly", "requiresApproval",
   "compensate", "dependsOn", "timeoutMs", "maxResultTokens", "tags", "errors",
 ]);
 
@@ -61,7 +61,7 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
   if (o.name !== undefined && (typeof o.name !== "string" || o.name.trim() === "")) fail("`name` must be a non-empty string.");
   if (o.output !== undefined && !isZodSchema(o.output)) fail("`output` must be a zod schema.");
   if (o.middleware !== undefined && (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))) fail("`middleware` must be an array of middleware functions.");
-  for (const flag of ["idempotent", "requiresApproval"] as const) {
+  for (const flag of ["idempotent", "readOnly", "requiresApproval"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") fail(`\`${flag}\` must be a boolean.`);
   }
   for (const list of ["dependsOn", "tags"] as const) {

@@ -39,6 +39,8 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
   readonly middleware?: readonly ToolMiddleware[];
   /** Safe to run twice for one call: thrown transient errors are retried. Default `false`. */
   readonly idempotent?: boolean;
+  /** The tool only reads and changes nothing (MCP `readOnlyHint`); such a tool is never destructive. */
+  readonly readOnly?: boolean;
   /** The call waits for a human decision before it runs. Default `false`. */
   readonly requiresApproval?: boolean;
   /** The tool that undoes this one in an all-or-nothing round. */

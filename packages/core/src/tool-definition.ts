@@ -7,6 +7,8 @@ export type JsonSchema = { [key: string]: unknown };
 /** Behaviour flags a runtime (or a provider's annotations) may act on. */
 export interface ToolFlags {
   readonly idempotent: boolean;
+  /** The tool only reads: it changes nothing outside itself (`@AgentFunction({ readOnly: true })`). */
+  readonly readOnly: boolean;
   readonly requiresApproval: boolean;
   readonly compensate?: string;
   readonly dependsOn: readonly string[];
@@ -64,6 +66,7 @@ export function toolDefinitionOf(descriptor: AgentFunctionDescriptor): ToolDefin
     ...(options.output === undefined ? {} : { outputSchema: schemaOf(options.output, "output") }),
     flags: {
       idempotent: options.idempotent ?? false,
+      readOnly: options.readOnly ?? false,
       requiresApproval: options.requiresApproval ?? false,
       ...(compensate === undefined ? {} : { compensate }),
       dependsOn: [...(options.dependsOn ?? [])],
