@@ -130,6 +130,23 @@ export interface ChatResponse {
   readonly usage?: ChatUsage;
   /** The provider's stop reason, when it gives one (`stop`, `tool_calls`, `length`, ...). */
   readonly finishReason?: string;
+  /** The model that answered, as the provider names it (`gen_ai.response.model`). */
+  readonly model?: string;
+  /** The provider's id of this response (`gen_ai.response.id`). */
+  readonly id?: string;
+}
+
+/**
+ * Where a {@link ChatClient} sends its requests, for traces (`server.address`, `server.port`).
+ *
+ * @example
+ * ```ts
+ * const endpoint: ChatEndpoint = { address: "api.openai.com", port: 443 };
+ * ```
+ */
+export interface ChatEndpoint {
+  readonly address: string;
+  readonly port?: number;
 }
 
 /**
@@ -153,6 +170,8 @@ export interface ChatClient {
    * `openai`, `anthropic`, `aws.bedrock`, ... Traces fall back to `unknown` when it is absent.
    */
   readonly provider?: string;
+  /** The server the client talks to, when it has one; traces report it as `server.address`/`server.port`. */
+  readonly endpoint?: ChatEndpoint | undefined;
   /** One assistant message for the conversation so far. */
   complete(request: ChatRequest): Promise<ChatResponse>;
   /**
@@ -202,6 +221,10 @@ export interface ChatFinishPart {
   readonly type: "finish";
   readonly usage?: ChatUsage;
   readonly finishReason?: string;
+  /** The model that answered, as the provider names it. */
+  readonly model?: string;
+  /** The provider's id of this response. */
+  readonly id?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ export { AgentFunctionGroup } from "./agent-function-group.decorator.js";
 export type {
   ChatAssistantMessage,
   ChatClient,
+  ChatEndpoint,
   ChatFinishPart,
   ChatMessage,
   ChatRequest,

@@ -72,6 +72,8 @@ describe("fromChatCompletion", () => {
       },
       usage: { inputTokens: 82, outputTokens: 17, totalTokens: 99 },
       finishReason: "tool_calls",
+      id: "chatcmpl-1",
+      model: "gpt-test-2025-01-01",
     });
   });
 
@@ -80,7 +82,7 @@ describe("fromChatCompletion", () => {
     expect(fromChatCompletion(both).message).toEqual({ content: "Checking.", toolCalls: [{ id: "call_1", name: "t", arguments: "{}" }] });
     const refused = completion({ id: "c", usage: null }) as ChatCompletion;
     refused.choices[0]!.message.refusal = "I can't help with that.";
-    expect(fromChatCompletion(refused)).toEqual({ message: { content: "I can't help with that." }, finishReason: "stop" });
+    expect(fromChatCompletion(refused)).toEqual({ message: { content: "I can't help with that." }, finishReason: "stop", id: "c", model: "gpt-test-2025-01-01" });
   });
 
   it("passes a custom-tool call on by name so the invoker can answer it", () => {

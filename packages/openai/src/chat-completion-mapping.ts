@@ -92,5 +92,7 @@ export function fromChatCompletion(completion: ChatCompletion): ChatResponse {
     },
     ...(usage === undefined ? {} : { usage }),
     ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+    ...(completion.id ? { id: completion.id } : {}),
+    ...(completion.model ? { model: completion.model } : {}),
   };
 }

@@ -20,8 +20,12 @@ const request = { messages: [{ role: "user" as const, content: "hi" }], tools: [
 
 describe("OpenAIChatClient options", () => {
   it("pins the defaults", () => {
-    expect(OPENAI_CHAT_CLIENT_DEFAULTS).toEqual({ maxRetries: 2, timeoutMs: 600_000, strict: "auto", baseURL: "https://api.openai.com/v1" });
+    expect(OPENAI_CHAT_CLIENT_DEFAULTS).toEqual({ maxRetries: 2, timeoutMs: 600_000, strict: "auto", baseURL: "https://api.openai.com/v1", api: "chat-completions" });
     const chatClient = new OpenAIChatClient({ apiKey: "k", model: "gpt-4o-mini" });
+    expect(chatClient.api).toBe("chat-completions");
+    expect(chatClient.provider).toBe("openai");
+    expect(chatClient.endpoint).toEqual({ address: "api.openai.com", port: 443 });
+    expect(new OpenAIChatClient({ baseURL: "http://localhost:11434/v1", model: "m" }).endpoint).toEqual({ address: "localhost", port: 11434 });
     expect(chatClient.client.maxRetries).toBe(2);
     expect(chatClient.client.timeout).toBe(600_000);
     expect(chatClient.client.baseURL).toBe("https://api.openai.com/v1");
@@ -68,6 +72,8 @@ describe("OpenAIChatClient options", () => {
     [{ model: "m", parallelToolCalls: "true" }, /`parallelToolCalls` must be a boolean/],
     [{ model: "m", extraBody: { messages: [] } }, /`extraBody` must not set 'messages'/],
     [{ model: "m", extraBody: { stream: true } }, /`extraBody` must not set 'stream'/],
+    [{ model: "m", extraBody: { input: [] } }, /`extraBody` must not set 'input'/],
+    [{ model: "m", api: "assistants" }, /`api` must be "chat-completions" or "responses"/],
     [{ model: "m", client: {} }, /`client` must be an OpenAI client/],
     [{ model: "m", client: new OpenAI({ apiKey: "k" }), baseURL: "http://x/v1" }, /`baseURL` cannot be combined with `client`/],
   ])("rejects bad options (%#)", (options, message) => {

@@ -1,6 +1,17 @@
 import type { OpenAI } from "openai";
 
 /**
+ * The OpenAI API an {@link OpenAIChatClient} speaks: `chat-completions` (the default, which every
+ * OpenAI-compatible server speaks: vLLM, Ollama, llama.cpp) or `responses` (OpenAI's Responses API).
+ *
+ * @example
+ * ```ts
+ * const api: OpenAIApi = "responses";
+ * ```
+ */
+export type OpenAIApi = "chat-completions" | "responses";
+
+/**
  * Options of {@link OpenAIChatClient}. Only `model` is required; the connection comes from
  * `client`, or from `apiKey`/`baseURL`, or from the `OPENAI_API_KEY`/`OPENAI_BASE_URL`
  * environment variables. Defaults: {@link OPENAI_CHAT_CLIENT_DEFAULTS}.
@@ -13,6 +24,8 @@ import type { OpenAI } from "openai";
 export interface OpenAIChatClientOptions {
   /** The model name the server knows (`gpt-4o-mini`, `llama3.1`, `Qwen/Qwen2.5-7B-Instruct`, ...). */
   readonly model: string;
+  /** Default `"chat-completions"`; `"responses"` sends `client.responses.create` requests instead. */
+  readonly api?: OpenAIApi;
   /**
    * An `OpenAI` client you configured yourself (proxy, headers, Azure, custom fetch). Do not combine
    * it with `apiKey`, `baseURL` or `timeoutMs`: set those on the client.
@@ -38,7 +51,7 @@ export interface OpenAIChatClientOptions {
   readonly strict?: boolean | "auto";
   /**
    * More body fields, merged last (`reasoning_effort`, `seed`, Ollama's `options`, vLLM's
-   * `top_k`, ...). `model`, `messages`, `tools` and `stream` are refused: they belong to the client.
+   * `top_k`, ...). `model`, `messages`, `input`, `tools` and `stream` are refused: they belong to the client.
    */
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /**
@@ -65,10 +78,11 @@ export const OPENAI_CHAT_CLIENT_DEFAULTS = Object.freeze({
   timeoutMs: 600_000,
   strict: "auto" as boolean | "auto",
   baseURL: "https://api.openai.com/v1",
+  api: "chat-completions" as OpenAIApi,
 });
 
-const KNOWN = new Set(["model", "client", "apiKey", "baseURL", "temperature", "maxTokens", "maxTokensField", "parallelToolCalls", "strict", "extraBody", "maxRetries", "timeoutMs"]);
-const RESERVED_BODY = ["model", "messages", "tools", "stream"];
+const KNOWN = new Set(["model", "api", "client", "apiKey", "baseURL", "temperature", "maxTokens", "maxTokensField", "parallelToolCalls", "strict", "extraBody", "maxRetries", "timeoutMs"]);
+const RESERVED_BODY = ["model", "messages", "input", "tools", "stream"];
 const PREFIX = "OpenAIChatClient:";
 
 function check(ok: boolean, message: string): void {
@@ -80,6 +94,7 @@ export function checkOpenAIChatClientOptions(options: OpenAIChatClientOptions): 
   check(typeof options === "object" && options !== null, "pass { model, ... } (for example { model: \"gpt-4o-mini\" }).");
   for (const key of Object.keys(options)) check(KNOWN.has(key), `unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   check(typeof options.model === "string" && options.model.trim() !== "", "`model` must be the model name the server knows, e.g. \"gpt-4o-mini\" or \"llama3.1\".");
+  check(options.api === undefined || options.api === "chat-completions" || options.api === "responses", "`api` must be \"chat-completions\" or \"responses\".");
   if (options.client !== undefined) {
     check(typeof options.client?.chat?.completions?.create === "function", "`client` must be an OpenAI client (new OpenAI({ ... })).");
     for (const key of ["apiKey", "baseURL", "timeoutMs"] as const) check(options[key] === undefined, `\`${key}\` cannot be combined with \`client\`: configure it on the OpenAI client you pass.`);

@@ -1,9 +1,15 @@
-import { abortReason, NeedleworkError, type OpenAIFunctionTool, toOpenAITools, type ToolDefinition } from "@needlework/core";
+import { abortReason, type ChatEndpoint, type ChatStreamPart, NeedleworkError } from "@needlework/core";
+import { type OpenAIFunctionTool, toOpenAITools, type ToolDefinition } from "@needlework/core";
 import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { OpenAI } from "openai";
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { Response as OpenAIResponse, ResponseCreateParamsNonStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
 import { fromChatCompletion, toOpenAIMessages } from "./chat-completion-mapping.js";
-import { checkOpenAIChatClientOptions, OPENAI_CHAT_CLIENT_DEFAULTS, type OpenAIChatClientOptions } from "./openai-chat-client.options.js";
+import { readChatCompletionChunks } from "./chat-completion-stream.js";
+import { checkOpenAIChatClientOptions, OPENAI_CHAT_CLIENT_DEFAULTS, type OpenAIApi, type OpenAIChatClientOptions } from "./openai-chat-client.options.js";
+import { describeFailure, invalidResponseError, notJsonError, streamInterruptedError } from "./openai-response-error.js";
+import { fromResponse, toResponsesInput, toResponsesTools } from "./responses-mapping.js";
+import { readResponseEvents } from "./responses-stream.js";
 
 // Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the SDK refuses to start without one.
 const NO_KEY = "no-key";
@@ -39,16 +45,18 @@ function createSdkClient(options: OpenAIChatClientOptions): OpenAI {
 }
 
 /**
- * A {@link ChatClient} over the official `openai` SDK's chat completions with tools, for OpenAI or
- * any OpenAI-compatible server (Ollama, vLLM, llama.cpp). Messages map field by field (tool-call
- * ids kept both ways), tools go out through core's `toOpenAITools`, and the usage and
- * `finish_reason` come back.
+ * A {@link ChatClient} over the official `openai` SDK (6 or 7), for OpenAI or any OpenAI-compatible
+ * server (Ollama, vLLM, llama.cpp). It speaks Chat Completions by default, or OpenAI's Responses
+ * API with `api: "responses"`. Messages map field by field (tool-call ids kept both ways), tools go
+ * out through core's `toOpenAITools`, and the usage and finish reason come back. `stream(request)`
+ * yields text deltas as the model writes, then the assembled tool calls and one `finish` part.
  *
- * Errors: the SDK's errors propagate once its own retries are spent (`RateLimitError`,
- * `InternalServerError`, `AuthenticationError`, `BadRequestError`, `APIConnectionError`, ... all
- * `OpenAI.APIError`), and `agent.run()` rejects with them. Cancellation: the request's signal
- * aborts the HTTP call and `complete()` rejects at once with an AbortError (the signal's reason),
- * also while the SDK waits out a `retry-after`.
+ * Errors: HTTP errors stay the SDK's (`RateLimitError`, `InternalServerError`, `AuthenticationError`,
+ * ... all `OpenAI.APIError` with a `status`) once its own retries are spent. A server that cannot
+ * be reached, answers with something other than the API's JSON (an HTML page from a proxy, a
+ * cut-off body), or cuts a stream short gives one {@link OpenAIResponseError} whose message says
+ * what to check. Cancellation: the request's signal aborts the HTTP call and the call rejects at
+ * once with an AbortError (the signal's reason), also while the SDK waits out a `retry-after`.
  *
  * @example
  * ```ts
@@ -58,9 +66,15 @@ function createSdkClient(options: OpenAIChatClientOptions): OpenAI {
  * ```
  */
 export class OpenAIChatClient implements ChatClient {
+  /** `gen_ai.provider.name` in traces. */
+  readonly provider = "openai";
   /** The SDK client the requests go through (yours when you passed `client`). */
   readonly client: OpenAI;
   readonly model: string;
+  /** The API the requests use. */
+  readonly api: OpenAIApi;
+  /** Host and port of the base URL (`server.address`/`server.port` in traces). */
+  readonly endpoint: ChatEndpoint | undefined;
   private readonly options: OpenAIChatClientOptions;
   private readonly maxTokensField: "max_completion_tokens" | "max_tokens";
   /** An invoker's `definitions` is one array for its lifetime, so each is converted once. */
@@ -70,19 +84,126 @@ export class OpenAIChatClient implements ChatClient {
     checkOpenAIChatClientOptions(options);
     this.options = { ...options };
     this.model = options.model;
+    this.api = options.api ?? OPENAI_CHAT_CLIENT_DEFAULTS.api;
     this.client = options.client ?? createSdkClient(options);
+    this.endpoint = endpointOf(this.client.baseURL);
     this.maxTokensField = options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
   }
 
   /**
-   * The chat-completions body `complete(request)` sends: handy to log or to check what a model is told.
+   * The body `complete(request)` sends (Chat Completions, or Responses with `api: "responses"`):
+   * handy to log or to check what a model is told.
    *
    * @example
    * ```ts
    * console.log(JSON.stringify(chatClient.requestBody({ messages, tools: factory.tools.definitions })));
    * ```
    */
-  requestBody(request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  requestBody(request: ChatRequest): ChatCompletionCreateParamsNonStreaming | ResponseCreateParamsNonStreaming {
+    return this.api === "responses" ? this.responsesBody(request) : this.chatBody(request);
+  }
+
+  /**
+   * One assistant message for the agent's messages and tools.
+   *
+   * @example
+   * ```ts
+   * const { message, usage, finishReason } = await chatClient.complete({ messages, tools: factory.tools.definitions, signal });
+   * ```
+   */
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    const { signal } = request;
+    if (signal?.aborted) throw abortReason(signal);
+    const link = linkSignal(signal);
+    try {
+      const options = this.requestOptions(link.controller.signal);
+      if (this.api === "responses") {
+        const sent = this.client.responses.create(this.responsesBody(request), options).withResponse();
+        const { data, response } = await untilAborted(sent, link.controller.signal);
+        return fromResponse(this.checked<OpenAIResponse>(data, response, "output"));
+      }
+      const sent = this.client.chat.completions.create(this.chatBody(request), options).withResponse();
+      const { data, response } = await untilAborted(sent, link.controller.signal);
+      return fromChatCompletion(this.checked<ChatCompletion>(data, response, "choices"));
+    } catch (error) {
+      // The SDK reports an abort as APIUserAbortError; callers check for an AbortError.
+      if (signal?.aborted) throw abortReason(signal);
+      throw describeFailure(error, this.client, this.api);
+    } finally {
+      link.release();
+    }
+  }
+
+  /**
+   * Streams one assistant message over the SDK's server-sent events: text deltas as the model writes
+   * them, then each tool call whole (argument fragments joined), then one `finish` part with the
+   * usage (`stream_options.include_usage` on Chat Completions). A stream that ends before the
+   * model finished its turn throws `OPENAI_STREAM_INTERRUPTED` and yields no tool call or finish
+   * part; an abort (or breaking out of the loop) closes the connection and throws the AbortError.
+   *
+   * @example
+   * ```ts
+   * for await (const part of chatClient.stream({ messages, tools: [] })) if (part.type === "text-delta") process.stdout.write(part.delta);
+   * ```
+   */
+  async *stream(request: ChatRequest): AsyncGenerator<ChatStreamPart, void, undefined> {
+    const { signal } = request;
+    if (signal?.aborted) throw abortReason(signal);
+    const link = linkSignal(signal);
+    let finished = false;
+    try {
+      const events = await this.openStream(request, link.controller.signal);
+      let ended: ChatResponse | undefined;
+      try {
+        if (this.api === "responses") {
+          const reader = readResponseEvents(events as AsyncIterable<ResponseStreamEvent>, this.client.baseURL);
+          let next = await reader.next();
+          for (; !next.done; next = await reader.next()) yield next.value;
+          if (next.value !== undefined) ended = fromResponse(next.value);
+        } else {
+          const reader = readChatCompletionChunks(events as AsyncIterable<ChatCompletionChunk>);
+          let next = await reader.next();
+          for (; !next.done; next = await reader.next()) yield next.value;
+          const { toolCalls, usage, finishReason } = next.value;
+          if (finishReason !== undefined) ended = { message: { toolCalls }, ...(usage === undefined ? {} : { usage }), finishReason };
+        }
+      } catch (error) {
+        if (signal?.aborted) throw abortReason(signal);
+        if (NeedleworkError.isInstance(error) || error instanceof (this.client.constructor as typeof OpenAI).APIError) throw error;
+        throw streamInterruptedError(this.client.baseURL, this.api, error);
+      }
+      // The SDK ends a stream quietly when its request is aborted.
+      if (signal?.aborted) throw abortReason(signal);
+      if (ended === undefined) throw streamInterruptedError(this.client.baseURL, this.api);
+      for (const toolCall of ended.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
+      finished = true;
+      yield { type: "finish", ...(ended.usage === undefined ? {} : { usage: ended.usage }), ...(ended.finishReason === undefined ? {} : { finishReason: ended.finishReason }) };
+    } finally {
+      // A consumer that stops reading closes the connection.
+      if (!finished) link.controller.abort(signal?.reason);
+      link.release();
+    }
+  }
+
+  private async openStream(request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<unknown>> {
+    const outer = request.signal;
+    try {
+      const options = this.requestOptions(signal);
+      const sent =
+        this.api === "responses"
+          ? this.client.responses.create({ ...this.responsesBody(request), stream: true }, options).withResponse()
+          : this.client.chat.completions.create({ ...this.chatBody(request), stream: true, stream_options: { include_usage: true } }, options).withResponse();
+      const { data, response } = await untilAborted<{ data: AsyncIterable<unknown>; response: Response }>(sent, signal);
+      const contentType = response.headers.get("content-type");
+      if (!contentType?.includes("text/event-stream")) throw notJsonError(this.client.baseURL, contentType, this.api, "an event stream");
+      return data;
+    } catch (error) {
+      if (outer?.aborted) throw abortReason(outer);
+      throw describeFailure(error, this.client, this.api);
+    }
+  }
+
+  private chatBody(request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
     const { temperature, maxTokens, parallelToolCalls, extraBody } = this.options;
     const offered = request.tools.length > 0;
     return {
@@ -97,36 +218,32 @@ export class OpenAIChatClient implements ChatClient {
     } as ChatCompletionCreateParamsNonStreaming;
   }
 
-  /**
-   * One chat completion for the agent's messages and tools.
-   *
-   * @example
-   * ```ts
-   * const { message, usage, finishReason } = await chatClient.complete({ messages, tools: factory.tools.definitions, signal });
-   * ```
-   */
-  async complete(request: ChatRequest): Promise<ChatResponse> {
-    const { signal } = request;
-    if (signal?.aborted) throw abortReason(signal);
-    const body = this.requestBody(request);
-    // The SDK never removes the listener it adds to the signal it is given, so it gets a signal of
-    // its own per request; the caller's (often a whole run's) keeps none once this call settles.
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      const completion = this.client.chat.completions.create(body, {
-        signal: controller.signal,
-        ...(this.options.client !== undefined && this.options.maxRetries !== undefined ? { maxRetries: this.options.maxRetries } : {}),
-      });
-      return fromChatCompletion(await untilAborted(completion, controller.signal));
-    } catch (error) {
-      // The SDK reports an abort as APIUserAbortError; callers check for an AbortError.
-      if (signal?.aborted) throw abortReason(signal);
-      throw error;
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-    }
+  private responsesBody(request: ChatRequest): ResponseCreateParamsNonStreaming {
+    const { temperature, maxTokens, parallelToolCalls, extraBody } = this.options;
+    const offered = request.tools.length > 0;
+    return {
+      model: this.model,
+      input: toResponsesInput(request.messages),
+      ...(offered ? { tools: toResponsesTools(this.openAITools(request.tools)) } : {}),
+      ...(offered && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(maxTokens === undefined ? {} : { max_output_tokens: maxTokens }),
+      ...extraBody,
+    } as ResponseCreateParamsNonStreaming;
+  }
+
+  private requestOptions(signal: AbortSignal): { signal: AbortSignal; maxRetries?: number } {
+    const { client, maxRetries } = this.options;
+    return { signal, ...(client !== undefined && maxRetries !== undefined ? { maxRetries } : {}) };
+  }
+
+  /** The parsed body, if it is the JSON object the API sends (with its `field` array). */
+  private checked<T>(data: unknown, response: Response, field: string): T {
+    const baseURL = this.client.baseURL;
+    if (typeof data === "string") throw notJsonError(baseURL, response.headers.get("content-type"), this.api);
+    if (typeof data !== "object" || data === null) throw invalidResponseError(baseURL, this.api, "an empty body");
+    if (!Array.isArray((data as Record<string, unknown>)[field])) throw invalidResponseError(baseURL, this.api, `a JSON body without '${field}'`);
+    return data as T;
   }
 
   private openAITools(definitions: readonly ToolDefinition[]): OpenAIFunctionTool[] {
@@ -139,13 +256,34 @@ export class OpenAIChatClient implements ChatClient {
   }
 }
 
+function endpointOf(baseURL: string): ChatEndpoint | undefined {
+  try {
+    const url = new URL(baseURL);
+    const port = url.port === "" ? (url.protocol === "https:" ? 443 : url.protocol === "http:" ? 80 : undefined) : Number(url.port);
+    return { address: url.hostname, ...(port === undefined ? {} : { port }) };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Settles with `completion`, or rejects as soon as `signal` aborts: the SDK sleeps out a
+ * A signal of the request's own, aborted with the caller's: the SDK never removes the listener it
+ * adds to the signal it is given, so the caller's (often a whole run's) keeps none once `release`d.
+ */
+function linkSignal(signal: AbortSignal | undefined): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return { controller, release: () => signal?.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * Settles with `pending`, or rejects as soon as `signal` aborts: the SDK sleeps out a
  * `retry-after` without watching its signal, and an abort must not wait for that.
  */
-function untilAborted(completion: Promise<ChatCompletion>, signal: AbortSignal): Promise<ChatCompletion> {
-  return new Promise<ChatCompletion>((resolve, reject) => {
+function untilAborted<T>(pending: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     signal.addEventListener("abort", () => reject(abortReason(signal)), { once: true });
-    completion.then(resolve, reject);
+    pending.then(resolve, reject);
   });
 }

@@ -12,10 +12,19 @@ export interface ReceivedRequest {
   closedEarly: boolean;
 }
 
-/** What the server does with one request: a JSON reply, or `hang` (never answer). */
-export type Reply = { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly body: unknown } | "hang";
+/**
+ * What the server does with one request: a JSON reply; a raw body (any content type, say a cut-off
+ * JSON text or a proxy's HTML page); a server-sent-event stream of JSON chunks, ended by
+ * `data: [DONE]` unless `end` says the connection is cut (`"close"`: the response ends without
+ * it; `"destroy"`: the socket is torn down) or left open (`"hang"`); or `hang` (never answer).
+ */
+export type Reply =
+  | { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly body: unknown }
+  | { readonly status?: number; readonly contentType: string; readonly raw: string }
+  | { readonly sse: readonly unknown[]; readonly end?: "done" | "close" | "destroy" | "hang"; readonly events?: boolean }
+  | "hang";
 
-/** A local server speaking the OpenAI chat-completions wire format from a script of replies. */
+/** A local server speaking the OpenAI chat-completions and Responses wire formats from a script of replies. */
 export interface ChatCompletionsServer {
   /** The base URL, `http://127.0.0.1:<port>/v1`. */
   readonly baseURL: string;
@@ -79,6 +88,19 @@ export function errorReply(status: number, type: string, message: string, code: 
   return { status, headers, body: { error: { message, type, param: null, code } } };
 }
 
+function stream(res: ServerResponse, reply: Extract<Reply, { sse: unknown }>): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-request-id": "req_sse" });
+  for (const chunk of reply.sse) {
+    // The Responses API names each event (`event: response.output_text.delta`); chat completions do not.
+    const type = reply.events === true ? (chunk as { type?: string }).type : undefined;
+    res.write(`${type === undefined ? "" : `event: ${type}\n`}data: ${JSON.stringify(chunk)}\n\n`);
+  }
+  const end = reply.end ?? "done";
+  if (end === "done") res.end("data: [DONE]\n\n");
+  else if (end === "close") res.end();
+  else if (end === "destroy") res.socket?.destroy();
+}
+
 function send(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${status}`, ...headers });
   res.end(JSON.stringify(body));
@@ -86,7 +108,7 @@ function send(res: ServerResponse, status: number, headers: Readonly<Record<stri
 
 /**
  * Starts the server on 127.0.0.1 (an ephemeral port). The `n`th request to
- * `POST /v1/chat/completions` gets `replies[n - 1]`; anything else, or a request past the script,
+ * `POST /v1/chat/completions` (or `POST /v1/responses`) gets `replies[n - 1]`; anything else, or a request past the script,
  * gets a 400 naming the problem.
  */
 export async function startChatCompletionsServer(replies: readonly Reply[]): Promise<ChatCompletionsServer> {
@@ -109,11 +131,18 @@ export async function startChatCompletionsServer(replies: readonly Reply[]): Pro
       });
       for (const w of waiters.filter((w) => w.n === n)) w.resolve(received);
       const reply = replies[n - 1];
-      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+      if (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/responses")) {
         send(res, 400, {}, { error: { message: `Unexpected ${req.method} ${req.url}`, type: "invalid_request_error", param: null, code: null } });
       } else if (n > MAX_REQUESTS || reply === undefined) {
         send(res, 400, {}, { error: { message: `The test script has ${replies.length} replies; request ${n} is one too many.`, type: "invalid_request_error", param: null, code: null } });
-      } else if (reply !== "hang") {
+      } else if (reply === "hang") {
+        // Never answered: the client's abort or timeout ends it.
+      } else if ("sse" in reply) {
+        stream(res, reply);
+      } else if ("raw" in reply) {
+        res.writeHead(reply.status ?? 200, { "content-type": reply.contentType });
+        res.end(reply.raw);
+      } else {
         send(res, reply.status ?? 200, reply.headers ?? {}, reply.body);
       }
     });
