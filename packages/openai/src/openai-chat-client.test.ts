@@ -1,11 +1,11 @@
 import { isAbortError, toOpenAITools } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
 import { OpenAI } from "openai";
-import { OpenAI as OpenAIv6 } from "openai-v6";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ChatCompletionsServer, completion, errorReply, type Reply, startChatCompletionsServer } from "../test/chat-completions-server.js";
 import { Warehouse, WarehouseTools } from "../test/fixtures.js";
+import { clientOver, SDKS } from "../test/sdks.js";
 import { type TimerWatch, watchTimers } from "../test/timer-watch.js";
 import { OpenAIChatClient } from "./openai-chat-client.js";
 import type { OpenAIChatClientOptions } from "./openai-chat-client.options.js";
@@ -37,18 +37,6 @@ function agentOver(chatClient: OpenAIChatClient, warehouse = new Warehouse()) {
     .usingToolResultMiddleware()
     .buildAgentFactory();
   return { factory, warehouse, agent: factory.createAgent({ name: "warehouse", instructions: INSTRUCTIONS, chatClient }) };
-}
-
-/** Each supported major of the `openai` SDK (openai 7 needs Node 22+; both run the same suite). */
-export const SDKS = [
-  ["openai 7", OpenAI],
-  ["openai 6", OpenAIv6 as unknown as typeof OpenAI],
-] as const;
-
-/** A client over the given SDK major, pointed at the local server. */
-export function clientOver(Sdk: typeof OpenAI, s: ChatCompletionsServer, options: Partial<OpenAIChatClientOptions> = {}): OpenAIChatClient {
-  const client = new Sdk({ baseURL: s.baseURL, apiKey: "test", maxRetries: options.maxRetries ?? 2 });
-  return new OpenAIChatClient({ client, model: "gpt-test", ...options });
 }
 
 const toolContent = (messages: readonly unknown[], callId: string): Record<string, unknown> => {

@@ -90,15 +90,17 @@ export function errorReply(status: number, type: string, message: string, code: 
 
 function stream(res: ServerResponse, reply: Extract<Reply, { sse: unknown }>): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-request-id": "req_sse" });
-  for (const chunk of reply.sse) {
+  const frames = reply.sse.map((chunk) => {
     // The Responses API names each event (`event: response.output_text.delta`); chat completions do not.
     const type = reply.events === true ? (chunk as { type?: string }).type : undefined;
-    res.write(`${type === undefined ? "" : `event: ${type}\n`}data: ${JSON.stringify(chunk)}\n\n`);
-  }
+    return `${type === undefined ? "" : `event: ${type}\n`}data: ${JSON.stringify(chunk)}\n\n`;
+  });
   const end = reply.end ?? "done";
-  if (end === "done") res.end("data: [DONE]\n\n");
-  else if (end === "close") res.end();
-  else if (end === "destroy") res.socket?.destroy();
+  if (end === "done") res.end(`${frames.join("")}data: [DONE]\n\n`);
+  else if (end === "close") res.end(frames.join(""));
+  // Torn down once the frames are flushed, so the client reads them and then a broken body.
+  else if (end === "destroy") res.write(frames.join(""), () => setImmediate(() => res.socket?.destroy()));
+  else res.write(frames.join(""));
 }
 
 function send(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: unknown): void {
