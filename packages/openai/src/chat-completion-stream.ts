@@ -19,6 +19,9 @@ export interface ChatCompletionStreamEnd {
   readonly toolCalls: readonly ChatToolCall[];
   readonly usage: ChatUsage | undefined;
   readonly finishReason: string | undefined;
+  /** The completion's id and the model that answered, from the chunks. */
+  readonly id: string | undefined;
+  readonly model: string | undefined;
 }
 
 /**
@@ -37,7 +40,11 @@ export async function* readChatCompletionChunks(chunks: AsyncIterable<ChatComple
   const calls: Assembling[] = [];
   let usage: ChatUsage | undefined;
   let finishReason: string | undefined;
+  let id: string | undefined;
+  let model: string | undefined;
   for await (const chunk of chunks) {
+    if (chunk.id) id = chunk.id;
+    if (chunk.model) model = chunk.model;
     if (chunk.usage) usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
@@ -56,5 +63,5 @@ export async function* readChatCompletionChunks(chunks: AsyncIterable<ChatComple
   const toolCalls = calls
     .map((call, index): ChatToolCall => ({ id: call.id === "" ? `call_${index}` : call.id, name: call.name, arguments: call.arguments }))
     .filter((call) => call.name !== "");
-  return { toolCalls, usage, finishReason };
+  return { toolCalls, usage, finishReason, id, model };
 }

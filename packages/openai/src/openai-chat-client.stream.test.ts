@@ -48,7 +48,7 @@ describe.each(SDKS)("OpenAIChatClient.stream() over chat completions with %s", (
       { type: "text-delta", delta: "ORD-1 " },
       { type: "text-delta", delta: "has " },
       { type: "text-delta", delta: "shipped." },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 21, outputTokens: 5, totalTokens: 26 } },
+      { type: "finish", finishReason: "stop", usage: { inputTokens: 21, outputTokens: 5, totalTokens: 26 }, id: "chatcmpl-s1", model: "gpt-test-2025-01-01" },
     ]);
     expect(s.requests[0]!.body).toEqual({ model: "gpt-test", messages: REQUEST.messages, temperature: 0, stream: true, stream_options: { include_usage: true } });
   });
@@ -70,7 +70,7 @@ describe.each(SDKS)("OpenAIChatClient.stream() over chat completions with %s", (
     expect(parts).toEqual([
       { type: "tool-call", toolCall: { id: "call_a", name: "getStock", arguments: '{"sku":"SKU-1"}' } },
       { type: "tool-call", toolCall: { id: "call_b", name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' } },
-      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 40, outputTokens: 30, totalTokens: 70 } },
+      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 40, outputTokens: 30, totalTokens: 70 }, id: "chatcmpl-s1", model: "gpt-test-2025-01-01" },
     ]);
   });
 

@@ -73,6 +73,10 @@ export class OpenAIChatClient implements ChatClient {
   readonly model: string;
   /** The API the requests use. */
   readonly api: OpenAIApi;
+  /** The sampling temperature sent (`gen_ai.request.temperature` in traces); the server's default when undefined. */
+  readonly temperature: number | undefined;
+  /** The output token limit sent (`gen_ai.request.max_tokens` in traces); the server's default when undefined. */
+  readonly maxTokens: number | undefined;
   /** Host and port of the base URL (`server.address`/`server.port` in traces). */
   readonly endpoint: ChatEndpoint | undefined;
   private readonly options: OpenAIChatClientOptions;
@@ -85,6 +89,8 @@ export class OpenAIChatClient implements ChatClient {
     this.options = { ...options };
     this.model = options.model;
     this.api = options.api ?? OPENAI_CHAT_CLIENT_DEFAULTS.api;
+    this.temperature = options.temperature;
+    this.maxTokens = options.maxTokens;
     this.client = options.client ?? createSdkClient(options);
     this.endpoint = endpointOf(this.client.baseURL);
     this.maxTokensField = options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
@@ -164,8 +170,10 @@ export class OpenAIChatClient implements ChatClient {
           const reader = readChatCompletionChunks(events as AsyncIterable<ChatCompletionChunk>);
           let next = await reader.next();
           for (; !next.done; next = await reader.next()) yield next.value;
-          const { toolCalls, usage, finishReason } = next.value;
-          if (finishReason !== undefined) ended = { message: { toolCalls }, ...(usage === undefined ? {} : { usage }), finishReason };
+          const { toolCalls, usage, finishReason, id, model } = next.value;
+          if (finishReason !== undefined) {
+            ended = { message: { toolCalls }, ...(usage === undefined ? {} : { usage }), finishReason, ...(id ? { id } : {}), ...(model ? { model } : {}) };
+          }
         }
       } catch (error) {
         if (signal?.aborted) throw abortReason(signal);
@@ -177,7 +185,8 @@ export class OpenAIChatClient implements ChatClient {
       if (ended === undefined) throw streamInterruptedError(this.client.baseURL, this.api);
       for (const toolCall of ended.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
       finished = true;
-      yield { type: "finish", ...(ended.usage === undefined ? {} : { usage: ended.usage }), ...(ended.finishReason === undefined ? {} : { finishReason: ended.finishReason }) };
+      const { usage, finishReason, id, model } = ended;
+      yield { type: "finish", ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), ...(id ? { id } : {}), ...(model ? { model } : {}) };
     } finally {
       // A consumer that stops reading closes the connection.
       if (!finished) link.controller.abort(signal?.reason);

@@ -73,7 +73,7 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
     expect(parts).toEqual([
       { type: "text-delta", delta: "ORD-1 " },
       { type: "text-delta", delta: "has shipped." },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 20, outputTokens: 6, totalTokens: 26 } },
+      { type: "finish", finishReason: "stop", usage: { inputTokens: 20, outputTokens: 6, totalTokens: 26 }, id: "resp_s", model: "gpt-test-2025-01-01" },
     ]);
     expect(s.requests[0]!.body).toMatchObject({ stream: true, input: [{ role: "user", content: "Where is ORD-1?" }] });
   });
@@ -85,7 +85,7 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
     for await (const part of clientOver(Sdk, s, { api: "responses" }).stream(REQUEST)) parts.push(part);
     expect(parts).toEqual([
       { type: "tool-call", toolCall: { id: "call_9", name: "getStock", arguments: '{"sku":"SKU-9"}' } },
-      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 } },
+      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 }, id: "resp_t", model: "gpt-test-2025-01-01" },
     ]);
   });
 

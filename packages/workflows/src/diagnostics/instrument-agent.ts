@@ -30,12 +30,12 @@ export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, 
   if (!tracing && !logger) return create(options);
   const inner = options?.chatClient;
   // An invalid client is left as it is so createAgent reports it.
-  const chatClient: ChatClient | undefined = tracing && typeof inner?.complete === "function" ? { complete: (request) => tracing.traceChat(inner, request) } : undefined;
+  const chatClient: ChatClient | undefined = tracing && typeof inner?.complete === "function" ? tracing.instrumentChatClient(inner) : undefined;
   const agent = create(chatClient ? { ...options, chatClient } : options);
 
   const observe = async (resumed: boolean, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> => {
     try {
-      const result = await (tracing ? tracing.traceRun(agent.name, resumed, body) : body());
+      const result = await (tracing ? tracing.traceRun(agent.name, resumed, body, inner) : body());
       if (logger) {
         const reason = result.reason === undefined ? undefined : redactedText(redact, result.reason);
         logRunEnd(logger, agent.name, result, SETTLED_RUN_STATUSES.has(result.status), reason);

@@ -12,6 +12,12 @@ export const TRACE_ATTRIBUTES = Object.freeze({
   agentName: "gen_ai.agent.name",
   requestModel: "gen_ai.request.model",
   providerName: "gen_ai.provider.name",
+  requestTemperature: "gen_ai.request.temperature",
+  requestMaxTokens: "gen_ai.request.max_tokens",
+  responseModel: "gen_ai.response.model",
+  responseId: "gen_ai.response.id",
+  serverAddress: "server.address",
+  serverPort: "server.port",
   finishReasons: "gen_ai.response.finish_reasons",
   inputTokens: "gen_ai.usage.input_tokens",
   outputTokens: "gen_ai.usage.output_tokens",
@@ -47,6 +53,13 @@ export const TRACE_ATTRIBUTES = Object.freeze({
  * ```
  */
 export const TRACE_EVENTS = Object.freeze({ retry: "retry", exception: "exception" });
+
+/**
+ * `gen_ai.provider.name` when a `ChatClient` does not name its provider (the conventions require the
+ * attribute on `chat` and `invoke_agent` spans).
+ * @internal
+ */
+export const UNKNOWN_PROVIDER = "unknown";
 
 /**
  * Run statuses that do not mark the `invoke_agent` span as an error; any other (escalated,

@@ -126,7 +126,8 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     expect(parentOf(update)).toBe(idOf(run));
     expect(update.attributes).toMatchObject({ [A.toolCallId]: "call_update", [A.errorType]: "FORBIDDEN", [A.toolStatus]: "error" });
     expect(update.status.code).toBe(2); // ERROR
-    expect(update.events).toEqual([]);
+    // The result middleware (inside diagnostics here) turned the throw into an outcome; the span still records it.
+    expect(update.events).toEqual([expect.objectContaining({ name: "exception", attributes: { [A.exceptionType]: "HttpError", [A.exceptionMessage]: "denied" } })]);
   });
 
   it("marks an escalated run's span ERROR with error.type, and spans calls the pipeline never ran", async () => {

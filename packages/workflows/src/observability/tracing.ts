@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { errorTypeName, type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, type ToolCallContext, type ToolOutcome, toToolOutcome } from "@needlework/core";
+import { errorTypeName, type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+import type { ToolCallContext, ToolOutcome } from "@needlework/core";
+import { toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
-import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
+import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
 import { type DiagnosticsSpan, type DiagnosticsTracer, type OtelApi, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
 import { type RetryEvent, setRetryListener } from "./retry-listener.js";
-import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS } from "./trace-attributes.js";
+import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
 
 /** The instrumentation scope of spans made from the global tracer provider. */
 const TRACER_NAME = "@needlework/workflows";
@@ -23,6 +25,57 @@ function stringProperty(value: unknown, key: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function numberProperty(value: unknown, key: string): number | undefined {
+  try {
+    const property = (value as Record<string, unknown> | undefined)?.[key];
+    return typeof property === "number" && Number.isFinite(property) ? property : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `gen_ai.provider.name`, `gen_ai.request.*` and `server.*` of a chat client, as far as it tells them. */
+function clientAttributes(client: ChatClient | undefined): TraceAttributes {
+  const model = stringProperty(client, "model");
+  const temperature = numberProperty(client, "temperature");
+  const maxTokens = numberProperty(client, "maxTokens");
+  let endpoint: unknown;
+  try {
+    endpoint = client?.endpoint;
+  } catch {
+    endpoint = undefined;
+  }
+  const address = stringProperty(endpoint, "address");
+  const port = numberProperty(endpoint, "port");
+  return {
+    [A.providerName]: stringProperty(client, "provider") ?? UNKNOWN_PROVIDER,
+    ...(model === undefined ? {} : { [A.requestModel]: model }),
+    ...(temperature === undefined ? {} : { [A.requestTemperature]: temperature }),
+    ...(maxTokens === undefined ? {} : { [A.requestMaxTokens]: maxTokens }),
+    ...(address === undefined ? {} : { [A.serverAddress]: address }),
+    ...(address === undefined || port === undefined ? {} : { [A.serverPort]: port }),
+  };
+}
+
+/**
+ * `error.type` of a failed model call (or of the run it ended), as the GenAI conventions prefer it:
+ * the HTTP status code the model server answered (`"500"`, `"429"`), else the error's own stable
+ * code (`OPENAI_CONNECTION_FAILED`), else needlework's mapping of the thrown value.
+ */
+function modelErrorType(error: unknown): string {
+  const status = numberProperty(error, "status");
+  if (status !== undefined && Number.isInteger(status) && status >= 400 && status <= 599) return String(status);
+  if (NeedleworkError.isInstance(error)) return error.code;
+  return mapThrownError(error).code;
+}
+
+/** The thrown value a failed outcome or `ToolResult.fail` keeps for diagnostics, if any. */
+function exceptionOf(value: unknown): unknown {
+  if (isToolOutcome(value)) return value.exception;
+  if (isToolResult(value) && value.kind === "fail") return value.exception;
+  return undefined;
 }
 
 /**
@@ -63,17 +116,24 @@ export class Tracing {
     return this.tracer !== undefined;
   }
 
-  /** Wraps one agent run (or resume) in an `invoke_agent` span. */
-  async traceRun(agent: string, resumed: boolean, run: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
+  /** Wraps one agent run (or resume) in an `invoke_agent` span; `client` names the provider. */
+  async traceRun(agent: string, resumed: boolean, run: () => Promise<AgentRunResult>, client?: ChatClient): Promise<AgentRunResult> {
     if (this.pending) await this.pending;
-    const attributes = this.clean({ [A.operation]: "invoke_agent", [A.agentName]: agent, [A.runResumed]: resumed });
+    const { [A.providerName]: provider, [A.requestModel]: model } = clientAttributes(client);
+    const attributes = this.clean({
+      [A.operation]: "invoke_agent",
+      [A.agentName]: agent,
+      [A.providerName]: provider!,
+      ...(model === undefined ? {} : { [A.requestModel]: model }),
+      [A.runResumed]: resumed,
+    });
     const started = this.start(`invoke_agent ${String(attributes[A.agentName])}`, SPAN_KIND.INTERNAL, attributes);
     if (!started) return run();
     let result: AgentRunResult;
     try {
       result = await this.within(started, run);
     } catch (error) {
-      this.endThrown(started.span, error, false, {});
+      this.endThrown(started.span, error, false, {}, modelErrorType);
       throw error;
     }
     this.guard(() => {
@@ -99,34 +159,97 @@ export class Tracing {
     return result;
   }
 
+  /**
+   * The client the agent loop is given instead of `inner`: the same provider, model and endpoint,
+   * each call in a `chat` span, a streamed one included.
+   */
+  instrumentChatClient(inner: ChatClient): ChatClient {
+    const model = stringProperty(inner, "model");
+    return {
+      ...(inner.provider === undefined ? {} : { provider: inner.provider }),
+      ...(inner.endpoint === undefined ? {} : { endpoint: inner.endpoint }),
+      ...(model === undefined ? {} : { model }),
+      complete: (request) => this.traceChat(inner, request),
+      ...(typeof inner.stream === "function" ? { stream: (request: ChatRequest) => this.traceChatStream(inner, request) } : {}),
+    };
+  }
+
   /** Wraps one model call in a `chat {model}` span. */
   async traceChat(client: ChatClient, request: ChatRequest): Promise<ChatResponse> {
     if (this.pending) await this.pending;
-    const model = stringProperty(client, "model");
-    const provider = stringProperty(client, "provider");
-    const attributes = this.clean({ [A.operation]: "chat", ...(model === undefined ? {} : { [A.requestModel]: model }), ...(provider === undefined ? {} : { [A.providerName]: provider }) });
-    const requestModel = attributes[A.requestModel];
-    const started = this.start(requestModel === undefined ? "chat" : `chat ${String(requestModel)}`, SPAN_KIND.CLIENT, attributes);
+    const started = this.startChat(client);
     if (!started) return client.complete(request);
     let response: ChatResponse;
     try {
       response = await this.within(started, () => client.complete(request));
     } catch (error) {
-      this.endThrown(started.span, error, request.signal?.aborted === true, {});
+      this.endThrown(started.span, error, request.signal?.aborted === true, {}, modelErrorType);
       throw error;
     }
+    this.endChat(started.span, response, response.message?.toolCalls?.length ?? 0);
+    return response;
+  }
+
+  /** Wraps one streamed model call in a `chat {model}` span, ended by the stream's finish part (or its error). */
+  async *traceChatStream(client: ChatClient, request: ChatRequest): AsyncGenerator<ChatStreamPart, void, undefined> {
+    if (this.pending) await this.pending;
+    const source = client.stream!(request);
+    const started = this.startChat(client);
+    if (!started) {
+      yield* source;
+      return;
+    }
+    const iterator = source[Symbol.asyncIterator]();
+    let finish: ChatFinishPart | undefined;
+    let toolCalls = 0;
+    let settled = false;
+    try {
+      for (;;) {
+        const next = await this.within(started, () => iterator.next());
+        if (next.done) break;
+        if (next.value.type === "tool-call") toolCalls++;
+        else if (next.value.type === "finish") finish = next.value;
+        yield next.value;
+      }
+      settled = true;
+      this.endChat(started.span, finish ?? {}, toolCalls);
+    } catch (error) {
+      settled = true;
+      this.endThrown(started.span, error, request.signal?.aborted === true, {}, modelErrorType);
+      throw error;
+    } finally {
+      if (!settled) {
+        // The consumer stopped reading: the source is closed (its connection with it) and the span says so.
+        this.guard(() => {
+          started.span.setAttributes(this.clean({ [A.errorType]: "CANCELLED" }));
+          started.span.setStatus({ code: SPAN_STATUS.ERROR, message: "The stream was not read to its end." });
+          started.span.end();
+        });
+        await iterator.return?.();
+      }
+    }
+  }
+
+  private startChat(client: ChatClient): Started | undefined {
+    const attributes = this.clean({ [A.operation]: "chat", ...clientAttributes(client) });
+    const requestModel = attributes[A.requestModel];
+    return this.start(requestModel === undefined ? "chat" : `chat ${String(requestModel)}`, SPAN_KIND.CLIENT, attributes);
+  }
+
+  private endChat(span: DiagnosticsSpan, response: Omit<ChatResponse, "message">, toolCalls: number): void {
     this.guard(() => {
-      const { span } = started;
+      const { usage, finishReason, model, id } = response;
       span.setAttributes(
         this.clean({
-          [A.chatToolCalls]: response.message?.toolCalls?.length ?? 0,
-          ...(response.usage ? { [A.inputTokens]: response.usage.inputTokens, [A.outputTokens]: response.usage.outputTokens } : {}),
-          ...(response.finishReason === undefined ? {} : { [A.finishReasons]: [response.finishReason] }),
+          [A.chatToolCalls]: toolCalls,
+          ...(usage ? { [A.inputTokens]: usage.inputTokens, [A.outputTokens]: usage.outputTokens } : {}),
+          ...(finishReason === undefined ? {} : { [A.finishReasons]: [finishReason] }),
+          ...(typeof model === "string" && model !== "" ? { [A.responseModel]: model } : {}),
+          ...(typeof id === "string" && id !== "" ? { [A.responseId]: id } : {}),
         }),
       );
       span.end();
     });
-    return response;
   }
 
   /** Wraps one tool call (the middleware's `next`) in an `execute_tool {tool}` span. */
@@ -139,6 +262,9 @@ export class Tracing {
     try {
       const value = await this.within(started, next);
       const outcome = isToolOutcome(value) ? value : isToolResult(value) ? toToolOutcome(value) : undefined;
+      // A result middleware inside this one turned a thrown error into an outcome: the span still records it.
+      const exception = exceptionOf(value);
+      if (exception !== undefined) this.exceptionEvent(span, exception);
       this.endTool(span, outcome, call.attempt);
       return value;
     } catch (error) {
@@ -188,20 +314,26 @@ export class Tracing {
     });
   }
 
-  private endThrown(span: DiagnosticsSpan, error: unknown, cancelled: boolean, extra: TraceAttributes): void {
+  private endThrown(span: DiagnosticsSpan, error: unknown, cancelled: boolean, extra: TraceAttributes, errorType = (e: unknown) => mapThrownError(e).code): void {
     this.guard(() => {
-      const code = cancelled ? "CANCELLED" : mapThrownError(error).code;
-      let message = "";
-      try {
-        message = error instanceof Error ? error.message : String(error);
-      } catch {
-        // An unprintable thrown value: its type is enough.
-      }
-      span.addEvent(TRACE_EVENTS.exception, this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: message }));
+      const code = cancelled ? "CANCELLED" : errorType(error);
+      const message = this.exceptionEvent(span, error);
       span.setAttributes(this.clean({ ...extra, ...(extra[A.toolAttempts] === undefined ? {} : { [A.toolStatus]: cancelled ? "cancelled" : "error" }), [A.errorType]: code }));
       span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(message || code) });
       span.end();
     });
+  }
+
+  /** Adds OpenTelemetry's `exception` event (type, redacted message); returns the message. */
+  private exceptionEvent(span: DiagnosticsSpan, error: unknown): string {
+    let message = "";
+    try {
+      message = error instanceof Error ? error.message : String(error);
+    } catch {
+      // An unprintable thrown value: its type is enough.
+    }
+    this.guard(() => span.addEvent(TRACE_EVENTS.exception, this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: message })));
+    return message;
   }
 
   private retryEvent(span: DiagnosticsSpan, { attempt, delayMs, reason }: RetryEvent): void {
