@@ -106,7 +106,7 @@ describe("GenAI semantic conventions on chat and invoke_agent spans", () => {
 });
 
 describe("traced chat streams", () => {
-  function streamingClient(parts: ChatStreamPart[], failAfter?: Error): ChatClient {
+  function streamingClient(parts: ChatStreamPart[], failAfter?: Error): ChatClient & { model: string } {
     return {
       provider: "acme",
       model: "acme-large",
@@ -153,7 +153,7 @@ describe("traced chat streams", () => {
       for await (const _ of failing.stream!({ messages: [], tools: [] })) void _;
     })()).rejects.toBeInstanceOf(ServerError);
     let closed = false;
-    const left = tracing.instrumentChatClient({
+    const left = tracing.instrumentChatClient(<ChatClient & { model: string }>{
       model: "other",
       complete: () => Promise.reject(new Error("not used")),
       async *stream() {
