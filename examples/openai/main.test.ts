@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatCompletionsServer, completion, startChatCompletionsServer } from "../../packages/openai/test/chat-completions-server.js";
+import { responseObject } from "../../packages/openai/test/wire-format.js";
 import { runOpenAIExample } from "./main.js";
 
 let server: ChatCompletionsServer | undefined;
@@ -31,5 +34,27 @@ describe("examples/openai", () => {
       "answer: ORD-12345 has shipped with DHL; ORD-999 does not exist.",
     ]);
     expect(server.requests[0]!.body).toMatchObject({ model: "llama3.1", temperature: 0 });
+  });
+
+  it("prints what to check, not a stack, when the server refuses the connection", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const lines: string[] = [];
+    const ok = await runOpenAIExample({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MAX_RETRIES: "0" }, (line) => lines.push(line));
+    expect(ok).toBe(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^OPENAI_CONNECTION_FAILED: Could not connect to http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\)`));
+    expect(lines[0]).toContain("Check that the server is running");
+    expect(lines[0]).not.toMatch(/\n\s+at /);
+  });
+
+  it("runs over the Responses API with OPENAI_API=responses", async () => {
+    server = await startChatCompletionsServer([{ body: responseObject({ id: "resp_1", text: "Which order number should I look up?", usage: { input: 40, output: 8 } }) }]);
+    const lines: string[] = [];
+    await runOpenAIExample({ OPENAI_BASE_URL: server.baseURL, OPENAI_API: "responses" }, (line) => lines.push(line));
+    expect(lines).toEqual(["status: completed, model turns: 1, tokens: 48", "answer: Which order number should I look up?"]);
+    expect(server.requests[0]!.url).toBe("/v1/responses");
   });
 });
