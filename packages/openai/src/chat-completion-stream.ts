@@ -36,7 +36,9 @@ export interface ChatCompletionStreamEnd {
  * ```
  * @internal
  */
-export async function* readChatCompletionChunks(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatStreamPart & { type: "text-delta" }, ChatCompletionStreamEnd> {
+export async function* readChatCompletionChunks(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+): AsyncGenerator<ChatStreamPart & { type: "text-delta" }, ChatCompletionStreamEnd> {
   const calls: Assembling[] = [];
   let usage: ChatUsage | undefined;
   let finishReason: string | undefined;
@@ -61,7 +63,11 @@ export async function* readChatCompletionChunks(chunks: AsyncIterable<ChatComple
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   const toolCalls = calls
-    .map((call, index): ChatToolCall => ({ id: call.id === "" ? `call_${index}` : call.id, name: call.name, arguments: call.arguments }))
+    .map((call, index): ChatToolCall => ({
+      id: call.id === "" ? `call_${index}` : call.id,
+      name: call.name,
+      arguments: call.arguments,
+    }))
     .filter((call) => call.name !== "");
   return { toolCalls, usage, finishReason, id, model };
 }

@@ -81,7 +81,21 @@ export const OPENAI_CHAT_CLIENT_DEFAULTS = Object.freeze({
   api: "chat-completions" as OpenAIApi,
 });
 
-const KNOWN = new Set(["model", "api", "client", "apiKey", "baseURL", "temperature", "maxTokens", "maxTokensField", "parallelToolCalls", "strict", "extraBody", "maxRetries", "timeoutMs"]);
+const KNOWN = new Set([
+  "model",
+  "api",
+  "client",
+  "apiKey",
+  "baseURL",
+  "temperature",
+  "maxTokens",
+  "maxTokensField",
+  "parallelToolCalls",
+  "strict",
+  "extraBody",
+  "maxRetries",
+  "timeoutMs",
+]);
 const RESERVED_BODY = ["model", "messages", "input", "tools", "stream"];
 const PREFIX = "OpenAIChatClient:";
 
@@ -91,24 +105,67 @@ function check(ok: boolean, message: string): void {
 
 /** Checks the options' shapes; connection settings are resolved by the client. @internal */
 export function checkOpenAIChatClientOptions(options: OpenAIChatClientOptions): void {
-  check(typeof options === "object" && options !== null, "pass { model, ... } (for example { model: \"gpt-4o-mini\" }).");
-  for (const key of Object.keys(options)) check(KNOWN.has(key), `unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  check(typeof options.model === "string" && options.model.trim() !== "", "`model` must be the model name the server knows, e.g. \"gpt-4o-mini\" or \"llama3.1\".");
-  check(options.api === undefined || options.api === "chat-completions" || options.api === "responses", "`api` must be \"chat-completions\" or \"responses\".");
+  check(typeof options === "object" && options !== null, 'pass { model, ... } (for example { model: "gpt-4o-mini" }).');
+  for (const key of Object.keys(options))
+    check(KNOWN.has(key), `unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  check(
+    typeof options.model === "string" && options.model.trim() !== "",
+    '`model` must be the model name the server knows, e.g. "gpt-4o-mini" or "llama3.1".',
+  );
+  check(
+    options.api === undefined || options.api === "chat-completions" || options.api === "responses",
+    '`api` must be "chat-completions" or "responses".',
+  );
   if (options.client !== undefined) {
-    check(typeof options.client?.chat?.completions?.create === "function", "`client` must be an OpenAI client (new OpenAI({ ... })).");
-    for (const key of ["apiKey", "baseURL", "timeoutMs"] as const) check(options[key] === undefined, `\`${key}\` cannot be combined with \`client\`: configure it on the OpenAI client you pass.`);
+    check(
+      typeof options.client?.chat?.completions?.create === "function",
+      "`client` must be an OpenAI client (new OpenAI({ ... })).",
+    );
+    for (const key of ["apiKey", "baseURL", "timeoutMs"] as const)
+      check(
+        options[key] === undefined,
+        `\`${key}\` cannot be combined with \`client\`: configure it on the OpenAI client you pass.`,
+      );
   }
-  const { temperature, maxTokens, maxTokensField, maxRetries, timeoutMs, strict, parallelToolCalls, extraBody } = options;
-  check(temperature === undefined || (typeof temperature === "number" && Number.isFinite(temperature) && temperature >= 0), "`temperature` must be a number >= 0.");
-  check(maxTokens === undefined || (Number.isInteger(maxTokens) && maxTokens > 0), "`maxTokens` must be a positive integer.");
-  check(maxTokensField === undefined || maxTokensField === "max_completion_tokens" || maxTokensField === "max_tokens", "`maxTokensField` must be \"max_completion_tokens\" or \"max_tokens\".");
-  check(maxRetries === undefined || (Number.isInteger(maxRetries) && maxRetries >= 0), "`maxRetries` must be an integer >= 0 (0 turns the SDK's retries off).");
-  check(timeoutMs === undefined || (Number.isInteger(timeoutMs) && timeoutMs > 0), "`timeoutMs` must be a positive integer (milliseconds).");
-  check(strict === undefined || strict === true || strict === false || strict === "auto", "`strict` must be true, false or \"auto\".");
-  check(parallelToolCalls === undefined || typeof parallelToolCalls === "boolean", "`parallelToolCalls` must be a boolean.");
+  const { temperature, maxTokens, maxTokensField, maxRetries, timeoutMs, strict, parallelToolCalls, extraBody } =
+    options;
+  check(
+    temperature === undefined || (typeof temperature === "number" && Number.isFinite(temperature) && temperature >= 0),
+    "`temperature` must be a number >= 0.",
+  );
+  check(
+    maxTokens === undefined || (Number.isInteger(maxTokens) && maxTokens > 0),
+    "`maxTokens` must be a positive integer.",
+  );
+  check(
+    maxTokensField === undefined || maxTokensField === "max_completion_tokens" || maxTokensField === "max_tokens",
+    '`maxTokensField` must be "max_completion_tokens" or "max_tokens".',
+  );
+  check(
+    maxRetries === undefined || (Number.isInteger(maxRetries) && maxRetries >= 0),
+    "`maxRetries` must be an integer >= 0 (0 turns the SDK's retries off).",
+  );
+  check(
+    timeoutMs === undefined || (Number.isInteger(timeoutMs) && timeoutMs > 0),
+    "`timeoutMs` must be a positive integer (milliseconds).",
+  );
+  check(
+    strict === undefined || strict === true || strict === false || strict === "auto",
+    '`strict` must be true, false or "auto".',
+  );
+  check(
+    parallelToolCalls === undefined || typeof parallelToolCalls === "boolean",
+    "`parallelToolCalls` must be a boolean.",
+  );
   if (extraBody !== undefined) {
-    check(typeof extraBody === "object" && extraBody !== null && !Array.isArray(extraBody), "`extraBody` must be an object of body fields.");
-    for (const key of RESERVED_BODY) check(!(key in extraBody), `\`extraBody\` must not set '${key}': the client sets it from the agent's request and its own options.`);
+    check(
+      typeof extraBody === "object" && extraBody !== null && !Array.isArray(extraBody),
+      "`extraBody` must be an object of body fields.",
+    );
+    for (const key of RESERVED_BODY)
+      check(
+        !(key in extraBody),
+        `\`extraBody\` must not set '${key}': the client sets it from the agent's request and its own options.`,
+      );
   }
 }

@@ -48,9 +48,21 @@ describe.each(SDKS)("OpenAIChatClient.stream() over chat completions with %s", (
       { type: "text-delta", delta: "ORD-1 " },
       { type: "text-delta", delta: "has " },
       { type: "text-delta", delta: "shipped." },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 21, outputTokens: 5, totalTokens: 26 }, id: "chatcmpl-s1", model: "gpt-test-2025-01-01" },
+      {
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 21, outputTokens: 5, totalTokens: 26 },
+        id: "chatcmpl-s1",
+        model: "gpt-test-2025-01-01",
+      },
     ]);
-    expect(s.requests[0]!.body).toEqual({ model: "gpt-test", messages: REQUEST.messages, temperature: 0, stream: true, stream_options: { include_usage: true } });
+    expect(s.requests[0]!.body).toEqual({
+      model: "gpt-test",
+      messages: REQUEST.messages,
+      temperature: 0,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it("assembles tool-call argument fragments by index and yields each call whole before the finish part", async () => {
@@ -70,22 +82,34 @@ describe.each(SDKS)("OpenAIChatClient.stream() over chat completions with %s", (
     expect(parts).toEqual([
       { type: "tool-call", toolCall: { id: "call_a", name: "getStock", arguments: '{"sku":"SKU-1"}' } },
       { type: "tool-call", toolCall: { id: "call_b", name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' } },
-      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 40, outputTokens: 30, totalTokens: 70 }, id: "chatcmpl-s1", model: "gpt-test-2025-01-01" },
+      {
+        type: "finish",
+        finishReason: "tool_calls",
+        usage: { inputTokens: 40, outputTokens: 30, totalTokens: 70 },
+        id: "chatcmpl-s1",
+        model: "gpt-test-2025-01-01",
+      },
     ]);
   });
 
-  it.each(["close", "destroy"] as const)("a stream cut off mid-way (%s) throws OPENAI_STREAM_INTERRUPTED and yields no tool call or finish", async (end) => {
-    const s = await serve({
-      sse: [chunk({ role: true, content: "Reserving " }), chunk({ toolCalls: [{ index: 0, id: "call_a", name: "reserve", arguments: '{"sku":"SK' }] })],
-      end,
-    });
-    const { parts, error } = await drain(clientOver(Sdk, s).stream(REQUEST));
-    expect(parts).toEqual([{ type: "text-delta", delta: "Reserving " }]);
-    expect(error).toBeInstanceOf(OpenAIResponseError);
-    expect(error).toMatchObject({ code: "OPENAI_STREAM_INTERRUPTED", baseURL: s.baseURL });
-    expect((error as Error).message).toContain(`from ${s.baseURL} ended before the model finished its turn`);
-    expect((error as Error).message).toContain("server's logs");
-  });
+  it.each(["close", "destroy"] as const)(
+    "a stream cut off mid-way (%s) throws OPENAI_STREAM_INTERRUPTED and yields no tool call or finish",
+    async (end) => {
+      const s = await serve({
+        sse: [
+          chunk({ role: true, content: "Reserving " }),
+          chunk({ toolCalls: [{ index: 0, id: "call_a", name: "reserve", arguments: '{"sku":"SK' }] }),
+        ],
+        end,
+      });
+      const { parts, error } = await drain(clientOver(Sdk, s).stream(REQUEST));
+      expect(parts).toEqual([{ type: "text-delta", delta: "Reserving " }]);
+      expect(error).toBeInstanceOf(OpenAIResponseError);
+      expect(error).toMatchObject({ code: "OPENAI_STREAM_INTERRUPTED", baseURL: s.baseURL });
+      expect((error as Error).message).toContain(`from ${s.baseURL} ended before the model finished its turn`);
+      expect((error as Error).message).toContain("server's logs");
+    },
+  );
 
   it("an abort mid-stream rejects with the AbortError and the server sees the connection closed", async () => {
     const s = await serve({ sse: [chunk({ role: true, content: "Let me " })], end: "hang" });
@@ -114,11 +138,16 @@ describe.each(SDKS)("OpenAIChatClient.stream() over chat completions with %s", (
   });
 
   it("an HTML page instead of an event stream is OPENAI_NOT_JSON, naming the base URL and the proxy", async () => {
-    const s = await serve({ contentType: "text/html; charset=utf-8", raw: "<html><body>Sign in to continue</body></html>" });
+    const s = await serve({
+      contentType: "text/html; charset=utf-8",
+      raw: "<html><body>Sign in to continue</body></html>",
+    });
     const { parts, error } = await drain(clientOver(Sdk, s).stream(REQUEST));
     expect(parts).toEqual([]);
     expect(error).toMatchObject({ code: "OPENAI_NOT_JSON" });
-    expect((error as Error).message).toContain(`The server at ${s.baseURL} answered the chat-completions request with 'text/html' instead of an event stream`);
+    expect((error as Error).message).toContain(
+      `The server at ${s.baseURL} answered the chat-completions request with 'text/html' instead of an event stream`,
+    );
   });
 
   it("an already aborted signal sends nothing", async () => {

@@ -2,12 +2,30 @@ import { abortReason, type ChatEndpoint, type ChatStreamPart, NeedleworkError } 
 import { type OpenAIFunctionTool, toOpenAITools, type ToolDefinition } from "@needlework/core";
 import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { OpenAI } from "openai";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { Response as OpenAIResponse, ResponseCreateParamsNonStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+} from "openai/resources/chat/completions";
+import type {
+  Response as OpenAIResponse,
+  ResponseCreateParamsNonStreaming,
+  ResponseStreamEvent,
+} from "openai/resources/responses/responses";
 import { fromChatCompletion, toOpenAIMessages } from "./chat-completion-mapping.js";
 import { readChatCompletionChunks } from "./chat-completion-stream.js";
-import { checkOpenAIChatClientOptions, OPENAI_CHAT_CLIENT_DEFAULTS, type OpenAIApi, type OpenAIChatClientOptions } from "./openai-chat-client.options.js";
-import { describeFailure, invalidResponseError, notJsonError, streamInterruptedError } from "./openai-response-error.js";
+import {
+  checkOpenAIChatClientOptions,
+  OPENAI_CHAT_CLIENT_DEFAULTS,
+  type OpenAIApi,
+  type OpenAIChatClientOptions,
+} from "./openai-chat-client.options.js";
+import {
+  describeFailure,
+  invalidResponseError,
+  notJsonError,
+  streamInterruptedError,
+} from "./openai-response-error.js";
 import { fromResponse, toResponsesInput, toResponsesTools } from "./responses-mapping.js";
 import { readResponseEvents } from "./responses-stream.js";
 
@@ -93,7 +111,8 @@ export class OpenAIChatClient implements ChatClient {
     this.maxTokens = options.maxTokens;
     this.client = options.client ?? createSdkClient(options);
     this.endpoint = endpointOf(this.client.baseURL);
-    this.maxTokensField = options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
+    this.maxTokensField =
+      options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
   }
 
   /**
@@ -114,7 +133,7 @@ export class OpenAIChatClient implements ChatClient {
    *
    * @example
    * ```ts
-   * const { message, usage, finishReason } = await chatClient.complete({ messages, tools: factory.tools.definitions, signal });
+   * const { message, usage } = await chatClient.complete({ messages, tools: factory.tools.definitions, signal });
    * ```
    */
   async complete(request: ChatRequest): Promise<ChatResponse> {
@@ -149,7 +168,9 @@ export class OpenAIChatClient implements ChatClient {
    *
    * @example
    * ```ts
-   * for await (const part of chatClient.stream({ messages, tools: [] })) if (part.type === "text-delta") process.stdout.write(part.delta);
+   * for await (const part of chatClient.stream({ messages, tools: [] })) {
+   *   if (part.type === "text-delta") process.stdout.write(part.delta);
+   * }
    * ```
    */
   async *stream(request: ChatRequest): AsyncGenerator<ChatStreamPart, void, undefined> {
@@ -172,12 +193,19 @@ export class OpenAIChatClient implements ChatClient {
           for (; !next.done; next = await reader.next()) yield next.value;
           const { toolCalls, usage, finishReason, id, model } = next.value;
           if (finishReason !== undefined) {
-            ended = { message: { toolCalls }, ...(usage === undefined ? {} : { usage }), finishReason, ...(id ? { id } : {}), ...(model ? { model } : {}) };
+            ended = {
+              message: { toolCalls },
+              ...(usage === undefined ? {} : { usage }),
+              finishReason,
+              ...(id ? { id } : {}),
+              ...(model ? { model } : {}),
+            };
           }
         }
       } catch (error) {
         if (signal?.aborted) throw abortReason(signal);
-        if (NeedleworkError.isInstance(error) || error instanceof (this.client.constructor as typeof OpenAI).APIError) throw error;
+        if (NeedleworkError.isInstance(error) || error instanceof (this.client.constructor as typeof OpenAI).APIError)
+          throw error;
         throw streamInterruptedError(this.client.baseURL, this.api, error);
       }
       // The SDK ends a stream quietly when its request is aborted.
@@ -186,7 +214,13 @@ export class OpenAIChatClient implements ChatClient {
       for (const toolCall of ended.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
       finished = true;
       const { usage, finishReason, id, model } = ended;
-      yield { type: "finish", ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), ...(id ? { id } : {}), ...(model ? { model } : {}) };
+      yield {
+        type: "finish",
+        ...(usage ? { usage } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        ...(id ? { id } : {}),
+        ...(model ? { model } : {}),
+      };
     } finally {
       // A consumer that stops reading closes the connection.
       if (!finished) link.controller.abort(signal?.reason);
@@ -201,10 +235,13 @@ export class OpenAIChatClient implements ChatClient {
       const sent =
         this.api === "responses"
           ? this.client.responses.create({ ...this.responsesBody(request), stream: true }, options).withResponse()
-          : this.client.chat.completions.create({ ...this.chatBody(request), stream: true, stream_options: { include_usage: true } }, options).withResponse();
+          : this.client.chat.completions
+              .create({ ...this.chatBody(request), stream: true, stream_options: { include_usage: true } }, options)
+              .withResponse();
       const { data, response } = await untilAborted<{ data: AsyncIterable<unknown>; response: Response }>(sent, signal);
       const contentType = response.headers.get("content-type");
-      if (!contentType?.includes("text/event-stream")) throw notJsonError(this.client.baseURL, contentType, this.api, "an event stream");
+      if (!contentType?.includes("text/event-stream"))
+        throw notJsonError(this.client.baseURL, contentType, this.api, "an event stream");
       return data;
     } catch (error) {
       if (outer?.aborted) throw abortReason(outer);
@@ -251,7 +288,8 @@ export class OpenAIChatClient implements ChatClient {
     const baseURL = this.client.baseURL;
     if (typeof data === "string") throw notJsonError(baseURL, response.headers.get("content-type"), this.api);
     if (typeof data !== "object" || data === null) throw invalidResponseError(baseURL, this.api, "an empty body");
-    if (!Array.isArray((data as Record<string, unknown>)[field])) throw invalidResponseError(baseURL, this.api, `a JSON body without '${field}'`);
+    if (!Array.isArray((data as Record<string, unknown>)[field]))
+      throw invalidResponseError(baseURL, this.api, `a JSON body without '${field}'`);
     return data as T;
   }
 
@@ -268,7 +306,14 @@ export class OpenAIChatClient implements ChatClient {
 function endpointOf(baseURL: string): ChatEndpoint | undefined {
   try {
     const url = new URL(baseURL);
-    const port = url.port === "" ? (url.protocol === "https:" ? 443 : url.protocol === "http:" ? 80 : undefined) : Number(url.port);
+    const port =
+      url.port === ""
+        ? url.protocol === "https:"
+          ? 443
+          : url.protocol === "http:"
+            ? 80
+            : undefined
+        : Number(url.port);
     return { address: url.hostname, ...(port === undefined ? {} : { port }) };
   } catch {
     return undefined;

@@ -55,10 +55,16 @@ function describeContentType(contentType: string | null | undefined): string {
  * The error for a 200 answer whose body is not the JSON object an OpenAI server sends.
  * @internal
  */
-export function notJsonError(baseURL: string, contentType: string | null | undefined, what: string, expected = "JSON"): OpenAIResponseError {
+export function notJsonError(
+  baseURL: string,
+  contentType: string | null | undefined,
+  what: string,
+  expected = "JSON",
+): OpenAIResponseError {
   return new OpenAIResponseError(
     "OPENAI_NOT_JSON",
-    `The server at ${baseURL} answered the ${what} request with ${describeContentType(contentType)} instead of ${expected}, ` +
+    `The server at ${baseURL} answered the ${what} request with ${describeContentType(contentType)} ` +
+      `instead of ${expected}, ` +
       "so it is probably not an OpenAI-compatible API (an HTML page usually means a proxy, a login page, or a " +
       "base URL missing its '/v1'). Check the base URL and any proxy between you and the server.",
     baseURL,
@@ -70,11 +76,17 @@ export function notJsonError(baseURL: string, contentType: string | null | undef
  * answer of that API has).
  * @internal
  */
-export function invalidResponseError(baseURL: string, what: string, detail: string, cause?: unknown): OpenAIResponseError {
+export function invalidResponseError(
+  baseURL: string,
+  what: string,
+  detail: string,
+  cause?: unknown,
+): OpenAIResponseError {
   return new OpenAIResponseError(
     "OPENAI_INVALID_RESPONSE",
     `The server at ${baseURL} sent an invalid ${what} response (${detail}). ` +
-      "The connection may have been cut, or a proxy changed the body: check the server's logs and any proxy in between.",
+      "The connection may have been cut, or a proxy changed the body: " +
+      "check the server's logs and any proxy in between.",
     baseURL,
     cause,
   );
@@ -126,6 +138,7 @@ export function describeFailure(error: unknown, client: OpenAI, what: string): u
       error,
     );
   }
-  if (error instanceof SyntaxError) return invalidResponseError(baseURL, what, "its JSON body is cut off or malformed", error);
+  if (error instanceof SyntaxError)
+    return invalidResponseError(baseURL, what, "its JSON body is cut off or malformed", error);
   return error;
 }

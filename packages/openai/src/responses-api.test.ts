@@ -25,10 +25,18 @@ const REQUEST = { messages: [{ role: "user" as const, content: "Where is ORD-1?"
 describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) => {
   it("drives an agent run through POST /v1/responses: input items, flat tools, function calls and their outputs, usage", async () => {
     const s = await serve(
-      { body: responseObject({ id: "resp_1", calls: [{ callId: "call_stock", name: "getStock", arguments: '{"sku":"SKU-1"}' }], usage: { input: 90, output: 12 } }) },
+      {
+        body: responseObject({
+          id: "resp_1",
+          calls: [{ callId: "call_stock", name: "getStock", arguments: '{"sku":"SKU-1"}' }],
+          usage: { input: 90, output: 12 },
+        }),
+      },
       { body: responseObject({ id: "resp_2", text: "SKU-1 has 7 units on hand.", usage: { input: 130, output: 9 } }) },
     );
-    const factory = usingAgentFramework(container.createChildContainer().register(Warehouse, { useValue: new Warehouse() }))
+    const factory = usingAgentFramework(
+      container.createChildContainer().register(Warehouse, { useValue: new Warehouse() }),
+    )
       .addAgentFunctions(WarehouseTools)
       .usingToolResultMiddleware()
       .buildAgentFactory();
@@ -37,7 +45,11 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
 
     const result = await agent.run("How many SKU-1?");
 
-    expect(result).toMatchObject({ status: "completed", text: "SKU-1 has 7 units on hand.", usage: { inputTokens: 220, outputTokens: 21, totalTokens: 241 } });
+    expect(result).toMatchObject({
+      status: "completed",
+      text: "SKU-1 has 7 units on hand.",
+      usage: { inputTokens: 220, outputTokens: 21, totalTokens: 241 },
+    });
     expect(s.requests.map((r) => r.url)).toEqual(["/v1/responses", "/v1/responses"]);
     const tools = toResponsesTools(toOpenAITools(factory.tools.definitions));
     expect(s.requests[0]!.body).toEqual({
@@ -54,7 +66,12 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
       type: "function",
       name: "getStock",
       description: "Reads the stock level of a product.",
-      parameters: { type: "object", properties: { sku: { type: "string", description: "Product SKU, like 'SKU-1'." } }, required: ["sku"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { sku: { type: "string", description: "Product SKU, like 'SKU-1'." } },
+        required: ["sku"],
+        additionalProperties: false,
+      },
       strict: true,
     });
     const input = (s.requests[1]!.body as unknown as { input: Record<string, unknown>[] }).input;
@@ -73,19 +90,35 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
     expect(parts).toEqual([
       { type: "text-delta", delta: "ORD-1 " },
       { type: "text-delta", delta: "has shipped." },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 20, outputTokens: 6, totalTokens: 26 }, id: "resp_s", model: "gpt-test-2025-01-01" },
+      {
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 20, outputTokens: 6, totalTokens: 26 },
+        id: "resp_s",
+        model: "gpt-test-2025-01-01",
+      },
     ]);
     expect(s.requests[0]!.body).toMatchObject({ stream: true, input: [{ role: "user", content: "Where is ORD-1?" }] });
   });
 
   it("streams function calls whole from the completed response", async () => {
-    const final = responseObject({ id: "resp_t", calls: [{ callId: "call_9", name: "getStock", arguments: '{"sku":"SKU-9"}' }], usage: { input: 5, output: 5 } });
+    const final = responseObject({
+      id: "resp_t",
+      calls: [{ callId: "call_9", name: "getStock", arguments: '{"sku":"SKU-9"}' }],
+      usage: { input: 5, output: 5 },
+    });
     const s = await serve({ sse: responseEvents(final, []), events: true });
     const parts: ChatStreamPart[] = [];
     for await (const part of clientOver(Sdk, s, { api: "responses" }).stream(REQUEST)) parts.push(part);
     expect(parts).toEqual([
       { type: "tool-call", toolCall: { id: "call_9", name: "getStock", arguments: '{"sku":"SKU-9"}' } },
-      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 }, id: "resp_t", model: "gpt-test-2025-01-01" },
+      {
+        type: "finish",
+        finishReason: "tool_calls",
+        usage: { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
+        id: "resp_t",
+        model: "gpt-test-2025-01-01",
+      },
     ]);
   });
 
@@ -103,9 +136,30 @@ describe.each(SDKS)("OpenAIChatClient with api: 'responses' over %s", (_, Sdk) =
 
 describe("fromResponse", () => {
   it("maps an incomplete response to finish reason 'length', refusals to text, and keeps id and model", () => {
-    const response = responseObject({ id: "resp_x", text: "Partial", status: "incomplete", incompleteReason: "max_output_tokens" });
-    expect(fromResponse(response as never)).toEqual({ message: { content: "Partial" }, finishReason: "length", id: "resp_x", model: "gpt-test-2025-01-01" });
-    const refused = { ...responseObject({ id: "resp_r" }), output: [{ type: "message", id: "m", role: "assistant", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }] };
+    const response = responseObject({
+      id: "resp_x",
+      text: "Partial",
+      status: "incomplete",
+      incompleteReason: "max_output_tokens",
+    });
+    expect(fromResponse(response as never)).toEqual({
+      message: { content: "Partial" },
+      finishReason: "length",
+      id: "resp_x",
+      model: "gpt-test-2025-01-01",
+    });
+    const refused = {
+      ...responseObject({ id: "resp_r" }),
+      output: [
+        {
+          type: "message",
+          id: "m",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "refusal", refusal: "I can't help with that." }],
+        },
+      ],
+    };
     expect(fromResponse(refused as never).message).toEqual({ content: "I can't help with that." });
   });
 });

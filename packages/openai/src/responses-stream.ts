@@ -15,7 +15,10 @@ import { OpenAIResponseError } from "./openai-response-error.js";
  * ```
  * @internal
  */
-export async function* readResponseEvents(events: AsyncIterable<ResponseStreamEvent>, baseURL: string): AsyncGenerator<ChatTextDelta, Response | undefined> {
+export async function* readResponseEvents(
+  events: AsyncIterable<ResponseStreamEvent>,
+  baseURL: string,
+): AsyncGenerator<ChatTextDelta, Response | undefined> {
   for await (const event of events) {
     switch (event.type) {
       case "response.output_text.delta":
@@ -29,7 +32,8 @@ export async function* readResponseEvents(events: AsyncIterable<ResponseStreamEv
         const code = event.response.error?.code ?? "unknown";
         throw new OpenAIResponseError(
           "OPENAI_RESPONSE_FAILED",
-          `The server at ${baseURL} reported that the response failed (${code}). Check the server's logs; a retry may succeed.`,
+          `The server at ${baseURL} reported that the response failed (${code}). ` +
+            "Check the server's logs; a retry may succeed.",
           baseURL,
         );
       }

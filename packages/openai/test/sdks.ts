@@ -11,7 +11,11 @@ export const SDKS = [
 ] as const;
 
 /** A client over the given SDK major, pointed at the local server. */
-export function clientOver(Sdk: typeof OpenAI, s: ChatCompletionsServer, options: Partial<OpenAIChatClientOptions> = {}): OpenAIChatClient {
+export function clientOver(
+  Sdk: typeof OpenAI,
+  s: ChatCompletionsServer,
+  options: Partial<OpenAIChatClientOptions> = {},
+): OpenAIChatClient {
   const client = new Sdk({ baseURL: s.baseURL, apiKey: "test", maxRetries: options.maxRetries ?? 2 });
   return new OpenAIChatClient({ client, model: "gpt-test", ...options });
 }

@@ -19,10 +19,20 @@ export function chunk(options: {
   readonly usage?: { readonly prompt: number; readonly completion: number };
   readonly role?: boolean;
 }): unknown {
-  const base = { id: "chatcmpl-s1", object: "chat.completion.chunk", created: CREATED, model: MODEL, system_fingerprint: "fp_test" };
+  const base = {
+    id: "chatcmpl-s1",
+    object: "chat.completion.chunk",
+    created: CREATED,
+    model: MODEL,
+    system_fingerprint: "fp_test",
+  };
   if (options.usage) {
     const { prompt, completion } = options.usage;
-    return { ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
+    return {
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    };
   }
   const toolCalls = options.toolCalls?.map((t) => ({
     index: t.index,
@@ -34,7 +44,11 @@ export function chunk(options: {
     ...(options.content === undefined ? {} : { content: options.content }),
     ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
   };
-  return { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: options.finishReason ?? null }], usage: null };
+  return {
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: options.finishReason ?? null }],
+    usage: null,
+  };
 }
 
 /** A Responses API `response` object with text and/or function calls, shaped like the documented examples. */
@@ -57,7 +71,14 @@ export function responseObject(options: {
     });
   }
   for (const call of options.calls ?? []) {
-    output.push({ type: "function_call", id: `fc_${call.callId}`, call_id: call.callId, name: call.name, arguments: call.arguments, status: "completed" });
+    output.push({
+      type: "function_call",
+      id: `fc_${call.callId}`,
+      call_id: call.callId,
+      name: call.name,
+      arguments: call.arguments,
+      status: "completed",
+    });
   }
   const usage = options.usage;
   return {
@@ -90,7 +111,15 @@ export function responseEvents(final: Record<string, unknown>, deltas: readonly 
   const event = (type: string, fields: Record<string, unknown>) => ({ type, sequence_number: sequence++, ...fields });
   return [
     event("response.created", { response: { ...final, status: "in_progress", output: [], usage: null } }),
-    ...deltas.map((delta) => event("response.output_text.delta", { item_id: `msg_${String(final.id)}`, output_index: 0, content_index: 0, delta, logprobs: [] })),
+    ...deltas.map((delta) =>
+      event("response.output_text.delta", {
+        item_id: `msg_${String(final.id)}`,
+        output_index: 0,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      }),
+    ),
     event(final.status === "incomplete" ? "response.incomplete" : "response.completed", { response: final }),
   ];
 }

@@ -1,5 +1,10 @@
 import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { diagnosticsHarness } from "../../test/diagnostics-fixtures.js";
 import { ScriptedChatClient } from "../agent/index.js";
@@ -10,14 +15,18 @@ import { Tracing } from "./tracing.js";
 
 function otel() {
   const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("needlework-test");
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
+    "needlework-test",
+  );
   const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
   const named = (name: string): ReadableSpan[] => spans().filter((s) => s.name === name);
   return { tracer, spans, named };
 }
 
 /** A model client as a provider package would write one: it names its provider, server and request settings. */
-function providerClient(answers: (ChatResponse | Error)[]): ChatClient & { model: string; temperature: number; maxTokens: number } {
+function providerClient(
+  answers: (ChatResponse | Error)[],
+): ChatClient & { model: string; temperature: number; maxTokens: number } {
   return {
     provider: "acme",
     model: "acme-large",
@@ -43,7 +52,15 @@ describe("GenAI semantic conventions on chat and invoke_agent spans", () => {
   it("names the provider, server, request settings and the response's model and id", async () => {
     const { tracer, named } = otel();
     const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer }));
-    const chatClient = providerClient([{ message: { content: "Done." }, finishReason: "stop", model: "acme-large-2026-10", id: "resp_42", usage: { inputTokens: 9, outputTokens: 2, totalTokens: 11 } }]);
+    const chatClient = providerClient([
+      {
+        message: { content: "Done." },
+        finishReason: "stop",
+        model: "acme-large-2026-10",
+        id: "resp_42",
+        usage: { inputTokens: 9, outputTokens: 2, totalTokens: 11 },
+      },
+    ]);
     await factory.createAgent({ name: "crm-sync", instructions: "Sync.", chatClient }).run("go");
 
     const [chat] = named("chat acme-large");
@@ -59,23 +76,34 @@ describe("GenAI semantic conventions on chat and invoke_agent spans", () => {
       [A.responseId]: "resp_42",
       [A.finishReasons]: ["stop"],
     });
-    expect(named("invoke_agent crm-sync")[0]!.attributes).toMatchObject({ [A.operation]: "invoke_agent", [A.providerName]: "acme", [A.requestModel]: "acme-large" });
+    expect(named("invoke_agent crm-sync")[0]!.attributes).toMatchObject({
+      [A.operation]: "invoke_agent",
+      [A.providerName]: "acme",
+      [A.requestModel]: "acme-large",
+    });
   });
 
   it("falls back to provider 'unknown' for a client that does not name one, and sends no server or request attributes it does not know", async () => {
     const { tracer, named } = otel();
     const { factory } = diagnosticsHarness((b) => b.usingDiagnostics({ tracer }));
-    await factory.createAgent({ name: "a", instructions: "", chatClient: new ScriptedChatClient([{ text: "Hi." }]) }).run("go");
+    await factory
+      .createAgent({ name: "a", instructions: "", chatClient: new ScriptedChatClient([{ text: "Hi." }]) })
+      .run("go");
     const [chat] = named("chat");
     expect(chat!.attributes[A.providerName]).toBe("unknown");
     expect(named("invoke_agent a")[0]!.attributes[A.providerName]).toBe("unknown");
-    for (const key of [A.serverAddress, A.serverPort, A.requestTemperature, A.requestMaxTokens, A.responseId]) expect(chat!.attributes[key]).toBeUndefined();
+    for (const key of [A.serverAddress, A.serverPort, A.requestTemperature, A.requestMaxTokens, A.responseId])
+      expect(chat!.attributes[key]).toBeUndefined();
   });
 
   it("an HTTP 500 from the model server sets error.type '500' on the chat and invoke_agent spans", async () => {
     const { tracer, named } = otel();
     const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer }));
-    const agent = factory.createAgent({ name: "a", instructions: "", chatClient: providerClient([new ServerError("500 The server had an error")]) });
+    const agent = factory.createAgent({
+      name: "a",
+      instructions: "",
+      chatClient: providerClient([new ServerError("500 The server had an error")]),
+    });
     await expect(agent.run("go")).rejects.toBeInstanceOf(ServerError);
     const [chat] = named("chat acme-large");
     expect(chat!.attributes[A.errorType]).toBe("500");
@@ -86,23 +114,34 @@ describe("GenAI semantic conventions on chat and invoke_agent spans", () => {
 
   type Order = (b: AgentFrameworkBuilder, tracer: DiagnosticsTracer) => AgentFrameworkBuilder;
   const orders: [string, Order][] = [
-    ["result middleware, then diagnostics (recommended)", (b, tracer) => b.usingToolResultMiddleware().usingRedaction().usingDiagnostics({ tracer })],
-    ["diagnostics, then result middleware", (b, tracer) => b.usingRedaction().usingDiagnostics({ tracer }).usingToolResultMiddleware()],
+    [
+      "result middleware, then diagnostics (recommended)",
+      (b, tracer) => b.usingToolResultMiddleware().usingRedaction().usingDiagnostics({ tracer }),
+    ],
+    [
+      "diagnostics, then result middleware",
+      (b, tracer) => b.usingRedaction().usingDiagnostics({ tracer }).usingToolResultMiddleware(),
+    ],
   ];
-  it.each(orders)("a tool that throws leaves one exception event (type, redacted message) on its span: %s", async (_, order) => {
-    const { tracer, named } = otel();
-    const { world, factory } = diagnosticsHarness((b) => order(b, tracer));
-    world.on("updateContact", () => {
-      throw new TypeError("lookup failed for jane.doe@example.com");
-    });
-    const outcome = await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } });
-    expect(outcome).toMatchObject({ status: "error" });
-    const [span] = named("execute_tool updateContact");
-    expect(span!.status.code).toBe(2);
-    expect(span!.events.filter((e) => e.name === "exception")).toEqual([
-      expect.objectContaining({ attributes: { [A.exceptionType]: "TypeError", [A.exceptionMessage]: "lookup failed for [REDACTED:email]" } }),
-    ]);
-  });
+  it.each(orders)(
+    "a tool that throws leaves one exception event (type, redacted message) on its span: %s",
+    async (_, order) => {
+      const { tracer, named } = otel();
+      const { world, factory } = diagnosticsHarness((b) => order(b, tracer));
+      world.on("updateContact", () => {
+        throw new TypeError("lookup failed for jane.doe@example.com");
+      });
+      const outcome = await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } });
+      expect(outcome).toMatchObject({ status: "error" });
+      const [span] = named("execute_tool updateContact");
+      expect(span!.status.code).toBe(2);
+      expect(span!.events.filter((e) => e.name === "exception")).toEqual([
+        expect.objectContaining({
+          attributes: { [A.exceptionType]: "TypeError", [A.exceptionMessage]: "lookup failed for [REDACTED:email]" },
+        }),
+      ]);
+    },
+  );
 });
 
 describe("traced chat streams", () => {
@@ -126,7 +165,13 @@ describe("traced chat streams", () => {
       streamingClient([
         { type: "text-delta", delta: "Hi" },
         { type: "tool-call", toolCall: { id: "c1", name: "t", arguments: "{}" } },
-        { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 4, outputTokens: 3, totalTokens: 7 }, id: "chatcmpl-9", model: "acme-large-1" },
+        {
+          type: "finish",
+          finishReason: "tool_calls",
+          usage: { inputTokens: 4, outputTokens: 3, totalTokens: 7 },
+          id: "chatcmpl-9",
+          model: "acme-large-1",
+        },
       ]),
     );
     expect(client.provider).toBe("acme");
@@ -148,10 +193,14 @@ describe("traced chat streams", () => {
     const { tracer, named } = otel();
     const tracing = new Tracing(tracer);
     await tracing.ready();
-    const failing = tracing.instrumentChatClient(streamingClient([{ type: "text-delta", delta: "Hi" }], new ServerError("503")));
-    await expect((async () => {
-      for await (const _ of failing.stream!({ messages: [], tools: [] })) void _;
-    })()).rejects.toBeInstanceOf(ServerError);
+    const failing = tracing.instrumentChatClient(
+      streamingClient([{ type: "text-delta", delta: "Hi" }], new ServerError("503")),
+    );
+    await expect(
+      (async () => {
+        for await (const _ of failing.stream!({ messages: [], tools: [] })) void _;
+      })(),
+    ).rejects.toBeInstanceOf(ServerError);
     let closed = false;
     const left = tracing.instrumentChatClient(<ChatClient & { model: string }>{
       model: "other",

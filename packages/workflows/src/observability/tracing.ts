@@ -1,11 +1,25 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { errorTypeName, type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+import {
+  errorTypeName,
+  type InvokeInfo,
+  isToolOutcome,
+  isToolResult,
+  mapThrownError,
+  NeedleworkError,
+} from "@needlework/core";
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import { toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
-import { type DiagnosticsSpan, type DiagnosticsTracer, type OtelApi, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
+import {
+  type DiagnosticsSpan,
+  type DiagnosticsTracer,
+  type OtelApi,
+  SPAN_KIND,
+  SPAN_STATUS,
+  type TraceAttributes,
+} from "./otel-types.js";
 import { type RetryEvent, setRetryListener } from "./retry-listener.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
 
@@ -117,7 +131,12 @@ export class Tracing {
   }
 
   /** Wraps one agent run (or resume) in an `invoke_agent` span; `client` names the provider. */
-  async traceRun(agent: string, resumed: boolean, run: () => Promise<AgentRunResult>, client?: ChatClient): Promise<AgentRunResult> {
+  async traceRun(
+    agent: string,
+    resumed: boolean,
+    run: () => Promise<AgentRunResult>,
+    client?: ChatClient,
+  ): Promise<AgentRunResult> {
     if (this.pending) await this.pending;
     const { [A.providerName]: provider, [A.requestModel]: model } = clientAttributes(client);
     const attributes = this.clean({
@@ -153,7 +172,8 @@ export class Tracing {
           ...(SETTLED_RUN_STATUSES.has(result.status) ? {} : { [A.errorType]: result.status }),
         }),
       );
-      if (!SETTLED_RUN_STATUSES.has(result.status)) span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(result.reason ?? result.status) });
+      if (!SETTLED_RUN_STATUSES.has(result.status))
+        span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(result.reason ?? result.status) });
       span.end();
     });
     return result;
@@ -170,7 +190,9 @@ export class Tracing {
       ...(inner.endpoint === undefined ? {} : { endpoint: inner.endpoint }),
       ...(model === undefined ? {} : { model }),
       complete: (request) => this.traceChat(inner, request),
-      ...(typeof inner.stream === "function" ? { stream: (request: ChatRequest) => this.traceChatStream(inner, request) } : {}),
+      ...(typeof inner.stream === "function"
+        ? { stream: (request: ChatRequest) => this.traceChatStream(inner, request) }
+        : {}),
     };
   }
 
@@ -233,7 +255,11 @@ export class Tracing {
   private startChat(client: ChatClient): Started | undefined {
     const attributes = this.clean({ [A.operation]: "chat", ...clientAttributes(client) });
     const requestModel = attributes[A.requestModel];
-    return this.start(requestModel === undefined ? "chat" : `chat ${String(requestModel)}`, SPAN_KIND.CLIENT, attributes);
+    return this.start(
+      requestModel === undefined ? "chat" : `chat ${String(requestModel)}`,
+      SPAN_KIND.CLIENT,
+      attributes,
+    );
   }
 
   private endChat(span: DiagnosticsSpan, response: Omit<ChatResponse, "message">, toolCalls: number): void {
@@ -314,11 +340,23 @@ export class Tracing {
     });
   }
 
-  private endThrown(span: DiagnosticsSpan, error: unknown, cancelled: boolean, extra: TraceAttributes, errorType = (e: unknown) => mapThrownError(e).code): void {
+  private endThrown(
+    span: DiagnosticsSpan,
+    error: unknown,
+    cancelled: boolean,
+    extra: TraceAttributes,
+    errorType = (e: unknown) => mapThrownError(e).code,
+  ): void {
     this.guard(() => {
       const code = cancelled ? "CANCELLED" : errorType(error);
       const message = this.exceptionEvent(span, error);
-      span.setAttributes(this.clean({ ...extra, ...(extra[A.toolAttempts] === undefined ? {} : { [A.toolStatus]: cancelled ? "cancelled" : "error" }), [A.errorType]: code }));
+      span.setAttributes(
+        this.clean({
+          ...extra,
+          ...(extra[A.toolAttempts] === undefined ? {} : { [A.toolStatus]: cancelled ? "cancelled" : "error" }),
+          [A.errorType]: code,
+        }),
+      );
       span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(message || code) });
       span.end();
     });
@@ -332,7 +370,12 @@ export class Tracing {
     } catch {
       // An unprintable thrown value: its type is enough.
     }
-    this.guard(() => span.addEvent(TRACE_EVENTS.exception, this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: message })));
+    this.guard(() =>
+      span.addEvent(
+        TRACE_EVENTS.exception,
+        this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: message }),
+      ),
+    );
     return message;
   }
 
@@ -342,7 +385,12 @@ export class Tracing {
       const code = returned ? reason.error.code : mapThrownError(reason).code;
       span.addEvent(
         TRACE_EVENTS.retry,
-        this.clean({ [A.retryAttempt]: attempt, [A.retryDelayMs]: delayMs, [A.errorType]: code, ...(returned ? {} : { [A.exceptionType]: errorTypeName(reason) }) }),
+        this.clean({
+          [A.retryAttempt]: attempt,
+          [A.retryDelayMs]: delayMs,
+          [A.errorType]: code,
+          ...(returned ? {} : { [A.exceptionType]: errorTypeName(reason) }),
+        }),
       );
     });
   }
