@@ -45,7 +45,9 @@ function typeCheckDocBlocks(): { checked: number; skipped: number; errors: strin
       if (diagnostic.file && !diagnostic.file.fileName.startsWith(workDir)) continue;
       const unit = diagnostic.file ? files.get(diagnostic.file.fileName) : undefined;
       if (!unit || diagnostic.start === undefined) {
-        errors.push(`${diagnostic.file ? relative(root, diagnostic.file.fileName) : "(program)"}: TS${diagnostic.code} ${message}`);
+        errors.push(
+          `${diagnostic.file ? relative(root, diagnostic.file.fileName) : "(program)"}: TS${diagnostic.code} ${message}`,
+        );
         continue;
       }
       const line = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start).line - unit.prefixLines;
@@ -61,7 +63,19 @@ function typeCheckDocBlocks(): { checked: number; skipped: number; errors: strin
 
 describe("docs code blocks", () => {
   it("extracts ts blocks with their page line and flags, and removes list indentation", () => {
-    const md = ["# t", "```ts", "const a = 1;", "```", "- item:", "  ```ts no-check", "  foo(", "  ```", "```json", "{}", "```"].join("\n");
+    const md = [
+      "# t",
+      "```ts",
+      "const a = 1;",
+      "```",
+      "- item:",
+      "  ```ts no-check",
+      "  foo(",
+      "  ```",
+      "```json",
+      "{}",
+      "```",
+    ].join("\n");
     expect(extractTsBlocks("x.md", md)).toEqual([
       { file: "x.md", line: 3, flags: [], code: "const a = 1;" },
       { file: "x.md", line: 7, flags: ["no-check"], code: "foo(" },
@@ -70,15 +84,24 @@ describe("docs code blocks", () => {
 
   it("a block sees the declarations of the page's earlier blocks, the latest of each name", () => {
     const units = withPageContext([
-      { file: "p.md", line: 1, flags: [], code: 'import "reflect-metadata";\nimport { z } from "zod";\nimport { a, b } from "m";\nconst factory = make(a);\nconsole.log(1);' },
+      {
+        file: "p.md",
+        line: 1,
+        flags: [],
+        code: 'import "reflect-metadata";\nimport { z } from "zod";\nimport { a, b } from "m";\nconst factory = make(a);\nconsole.log(1);',
+      },
       { file: "p.md", line: 9, flags: [], code: "class Tools {}\nconst agent = factory.createAgent();" },
       { file: "p.md", line: 20, flags: [], code: 'import "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);' },
       { file: "q.md", line: 1, flags: [], code: "b;" },
     ]);
     expect(units.map((u) => u.prefixLines)).toEqual([0, 5, 3, 0]);
-    expect(units[1]!.code).toBe('import "reflect-metadata";\nimport { z } from "zod";\nimport { a } from "m";\nimport { b } from "m";\nconst factory = make(a);\nclass Tools {}\nconst agent = factory.createAgent();');
+    expect(units[1]!.code).toBe(
+      'import "reflect-metadata";\nimport { z } from "zod";\nimport { a } from "m";\nimport { b } from "m";\nconst factory = make(a);\nclass Tools {}\nconst agent = factory.createAgent();',
+    );
     // `a` is declared again, so the earlier `factory` (which used the old `a`) and `agent` (which used `factory`) are left out.
-    expect(units[2]!.code).toBe('import { z } from "zod";\nimport { b } from "m";\nclass Tools {}\nimport "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);');
+    expect(units[2]!.code).toBe(
+      'import { z } from "zod";\nimport { b } from "m";\nclass Tools {}\nimport "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);',
+    );
     expect(units[3]!.code).toBe("b;");
   });
 
