@@ -27,12 +27,17 @@ try {
     if (subpaths.length > 0) {
       // The subpath is still checked under node16 and bundler; only its node10 row is skipped.
       checks[1] = ["attw", [tarball, "--format", "ascii", "--no-color", "--exclude-entrypoints", ...subpaths]];
-      checks.push(["attw", [tarball, "--format", "ascii", "--no-color", "--profile", "node16", "--entrypoints", ...subpaths]]);
+      checks.push([
+        "attw",
+        [tarball, "--format", "ascii", "--no-color", "--profile", "node16", "--entrypoints", ...subpaths],
+      ]);
     }
     for (const [tool, args] of checks) {
       try {
         execFileSync(bin(tool), args, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
-        console.log(`ok   ${tool} ${name}${args.includes("--entrypoints") ? ` ${subpaths.join(" ")} (node16, bundler)` : ""}`);
+        console.log(
+          `ok   ${tool} ${name}${args.includes("--entrypoints") ? ` ${subpaths.join(" ")} (node16, bundler)` : ""}`,
+        );
       } catch (error) {
         failed = true;
         const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
