@@ -31,6 +31,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "examples/**/*.test.ts",
       "docs/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     typecheck: {
