@@ -8,9 +8,9 @@ export default defineConfig({
     demo: "demo.ts",
     "order-lookup": "order-lookup/cli.ts",
     "crm-sync-audit": "crm-sync-audit/cli.ts",
-    "ai-sdk": "ai-sdk/main.ts",
-    "mcp-server": "mcp/server.ts",
-    openai: "openai/main.ts",
+    "ai-sdk": "ai-sdk/cli.ts",
+    "mcp-server": "mcp/cli.ts",
+    openai: "openai/cli.ts",
   },
   format: ["esm"],
   // No shared chunks: each entry file runs on its own. Entries imported by the demo keep their

@@ -54,5 +54,3 @@ export async function runOpenAIExample(env: OpenAIExampleEnv = process.env, prin
   print(`status: ${result.status}, model turns: ${result.iterations}, tokens: ${result.usage.totalTokens}`);
   print(`answer: ${result.text}`);
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) await runOpenAIExample();
