@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { collectDocBlocks, type DocBlock, extractTsBlocks, withPageContext } from "./doc-check/extract.js";
+import { importOrderProblems, runDocPrograms } from "./doc-check/run-programs.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const checkDir = join(root, "docs", "doc-check");
@@ -111,4 +112,16 @@ describe("docs code blocks", () => {
     expect(skipped).toBeLessThanOrEqual(6);
     expect(errors, errors.join("\n")).toEqual([]);
   }, 120_000);
+
+  it("every block that imports tsyringe imports reflect-metadata before it", () => {
+    expect(importOrderProblems(collectDocBlocks(root))).toEqual([]);
+  });
+
+  it("every ```ts run block runs as written, on Node without the test setup (which imports reflect-metadata)", async () => {
+    const programs = collectDocBlocks(root).filter((block) => block.flags.includes("run"));
+    expect(programs.length).toBeGreaterThanOrEqual(10);
+    const runDir = join(root, "examples", "node_modules", ".cache", `doc-programs-${process.pid}`);
+    const failures = await runDocPrograms(programs, runDir, checkDir);
+    expect(failures, failures.map((f) => `${f.where}\n${f.output}`).join("\n\n")).toEqual([]);
+  }, 300_000);
 });
