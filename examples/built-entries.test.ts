@@ -12,13 +12,13 @@ const exec = promisify(execFile);
 const examples = fileURLToPath(new URL(".", import.meta.url));
 const node = (args: string[], cwd = examples) => exec(process.execPath, args, { cwd, encoding: "utf8" });
 
-/** The lines of the fenced block in docs/examples.md that starts with `firstLine`. */
+/** The lines of the fenced block in docs/examples.md whose first line starts with `firstLine`. */
 function docsBlock(firstLine: string): string[] {
-  const page = readFileSync(join(examples, "..", "docs", "examples.md"), "utf8");
-  const blocks = [...page.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]!.trimEnd().split("\n"));
-  const block = blocks.find((lines) => lines[0]?.startsWith(firstLine));
-  if (!block) throw new Error(`docs/examples.md has no block starting with "${firstLine}"`);
-  return block;
+  const lines = readFileSync(join(examples, "..", "docs", "examples.md"), "utf8").split("\n");
+  const start = lines.findIndex((line, i) => line.startsWith(firstLine) && lines[i - 1]?.startsWith("```"));
+  if (start < 0) throw new Error(`docs/examples.md has no block starting with "${firstLine}"`);
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("```"));
+  return lines.slice(start, end);
 }
 
 describe("the built examples", { timeout: 240_000 }, () => {
@@ -33,7 +33,7 @@ describe("the built examples", { timeout: 240_000 }, () => {
 
   afterAll(() => {
     if (linkRoot) rmSync(linkRoot, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it.concurrent("start through a symlinked path containing spaces", async () => {
     const [lookup, aiSdk] = await Promise.all([

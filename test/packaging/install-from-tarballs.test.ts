@@ -3,7 +3,8 @@
 // Node 24 and on the machine's Node 20), standard decorators under tsx, and a consumer type-check under
 // TypeScript 7. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
 // third-party dependencies. One npm install serves every app: they are folders of one consumer project.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,9 +91,9 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     await Promise.all(["esm", "cjs"].map((dir) => run(process.execPath, [tsc, "-p", "."], join(app, dir))));
   }, 600_000);
 
-  afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  }, 120_000);
 
   it.concurrent("runs the quick start as an ESM app compiled by tsc (legacy decorators + metadata)", async () => {
     const { stdout } = await run(process.execPath, ["out/app.js"], join(app, "esm"));
