@@ -19,11 +19,20 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp)$/, replacement: `${root}packages/$1/src/index.ts` },
-      { find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp)\/([a-z-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
+      {
+        find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp)\/([a-z-]+)$/,
+        replacement: `${root}packages/$1/src/$2.ts`,
+      },
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/**/*.test.ts", "docs/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "examples/**/*.test.ts",
+      "docs/**/*.test.ts",
+      "test/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     typecheck: {
       enabled: true,

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { collectDocBlocks, type DocBlock, extractTsBlocks, withPageContext } from "./doc-check/extract.js";
+import { importOrderProblems, runDocPrograms } from "./doc-check/run-programs.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const checkDir = join(root, "docs", "doc-check");
@@ -45,7 +46,9 @@ function typeCheckDocBlocks(): { checked: number; skipped: number; errors: strin
       if (diagnostic.file && !diagnostic.file.fileName.startsWith(workDir)) continue;
       const unit = diagnostic.file ? files.get(diagnostic.file.fileName) : undefined;
       if (!unit || diagnostic.start === undefined) {
-        errors.push(`${diagnostic.file ? relative(root, diagnostic.file.fileName) : "(program)"}: TS${diagnostic.code} ${message}`);
+        errors.push(
+          `${diagnostic.file ? relative(root, diagnostic.file.fileName) : "(program)"}: TS${diagnostic.code} ${message}`,
+        );
         continue;
       }
       const line = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start).line - unit.prefixLines;
@@ -61,7 +64,19 @@ function typeCheckDocBlocks(): { checked: number; skipped: number; errors: strin
 
 describe("docs code blocks", () => {
   it("extracts ts blocks with their page line and flags, and removes list indentation", () => {
-    const md = ["# t", "```ts", "const a = 1;", "```", "- item:", "  ```ts no-check", "  foo(", "  ```", "```json", "{}", "```"].join("\n");
+    const md = [
+      "# t",
+      "```ts",
+      "const a = 1;",
+      "```",
+      "- item:",
+      "  ```ts no-check",
+      "  foo(",
+      "  ```",
+      "```json",
+      "{}",
+      "```",
+    ].join("\n");
     expect(extractTsBlocks("x.md", md)).toEqual([
       { file: "x.md", line: 3, flags: [], code: "const a = 1;" },
       { file: "x.md", line: 7, flags: ["no-check"], code: "foo(" },
@@ -70,15 +85,24 @@ describe("docs code blocks", () => {
 
   it("a block sees the declarations of the page's earlier blocks, the latest of each name", () => {
     const units = withPageContext([
-      { file: "p.md", line: 1, flags: [], code: 'import "reflect-metadata";\nimport { z } from "zod";\nimport { a, b } from "m";\nconst factory = make(a);\nconsole.log(1);' },
+      {
+        file: "p.md",
+        line: 1,
+        flags: [],
+        code: 'import "reflect-metadata";\nimport { z } from "zod";\nimport { a, b } from "m";\nconst factory = make(a);\nconsole.log(1);',
+      },
       { file: "p.md", line: 9, flags: [], code: "class Tools {}\nconst agent = factory.createAgent();" },
       { file: "p.md", line: 20, flags: [], code: 'import "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);' },
       { file: "q.md", line: 1, flags: [], code: "b;" },
     ]);
     expect(units.map((u) => u.prefixLines)).toEqual([0, 5, 3, 0]);
-    expect(units[1]!.code).toBe('import "reflect-metadata";\nimport { z } from "zod";\nimport { a } from "m";\nimport { b } from "m";\nconst factory = make(a);\nclass Tools {}\nconst agent = factory.createAgent();');
+    expect(units[1]!.code).toBe(
+      'import "reflect-metadata";\nimport { z } from "zod";\nimport { a } from "m";\nimport { b } from "m";\nconst factory = make(a);\nclass Tools {}\nconst agent = factory.createAgent();',
+    );
     // `a` is declared again, so the earlier `factory` (which used the old `a`) and `agent` (which used `factory`) are left out.
-    expect(units[2]!.code).toBe('import { z } from "zod";\nimport { b } from "m";\nclass Tools {}\nimport "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);');
+    expect(units[2]!.code).toBe(
+      'import { z } from "zod";\nimport { b } from "m";\nclass Tools {}\nimport "reflect-metadata";\nconst a = 1;\nz.string(agent, Tools);',
+    );
     expect(units[3]!.code).toBe("b;");
   });
 
@@ -88,4 +112,16 @@ describe("docs code blocks", () => {
     expect(skipped).toBeLessThanOrEqual(6);
     expect(errors, errors.join("\n")).toEqual([]);
   }, 120_000);
+
+  it("every block that imports tsyringe imports reflect-metadata before it", () => {
+    expect(importOrderProblems(collectDocBlocks(root))).toEqual([]);
+  });
+
+  it("every ```ts run block runs as written, on Node without the test setup (which imports reflect-metadata)", async () => {
+    const programs = collectDocBlocks(root).filter((block) => block.flags.includes("run"));
+    expect(programs.length).toBeGreaterThanOrEqual(10);
+    const runDir = join(root, "examples", "node_modules", ".cache", `doc-programs-${process.pid}`);
+    const failures = await runDocPrograms(programs, runDir, checkDir);
+    expect(failures, failures.map((f) => `${f.where}\n${f.output}`).join("\n\n")).toEqual([]);
+  }, 300_000);
 });

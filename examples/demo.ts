@@ -13,6 +13,8 @@ const report = await runCrmSyncAudit();
 
 const sample = report.sample;
 if (sample) {
-  console.log(`\n== 3. one CRM run as needlework ran it (the raw build answered "${sample.raw.text}" with ${sample.raw.missing.length} write${sample.raw.missing.length === 1 ? "" : "s"} missing)\n`);
+  console.log(
+    `\n== 3. one CRM run as needlework ran it (the raw build answered "${sample.raw.text}" with ${sample.raw.missing.length} write${sample.raw.missing.length === 1 ? "" : "s"} missing)\n`,
+  );
   console.log(formatRunReport(sample.result));
 }

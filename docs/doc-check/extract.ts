@@ -33,7 +33,8 @@ export function extractTsBlocks(file: string, markdown: string): DocBlock[] {
       const line = lines[j]!;
       body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
     }
-    if (lang === "ts" || lang === "typescript") blocks.push({ file, line: i + 2, flags: rest.trim().split(/\s+/).filter(Boolean), code: body.join("\n") });
+    if (lang === "ts" || lang === "typescript")
+      blocks.push({ file, line: i + 2, flags: rest.trim().split(/\s+/).filter(Boolean), code: body.join("\n") });
     i = j;
   }
   return blocks;
@@ -87,22 +88,48 @@ function declarationsOf(source: ts.SourceFile): Declaration[] {
         continue;
       }
       const type = clause.isTypeOnly ? "type " : "";
-      if (clause.name) out.push({ names: [clause.name.text], text: `import ${type}${clause.name.text} from ${from};`, isImport: true });
+      if (clause.name)
+        out.push({
+          names: [clause.name.text],
+          text: `import ${type}${clause.name.text} from ${from};`,
+          isImport: true,
+        });
       const bindings = clause.namedBindings;
-      if (bindings && ts.isNamespaceImport(bindings)) out.push({ names: [bindings.name.text], text: `import ${type}* as ${bindings.name.text} from ${from};`, isImport: true });
-      if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) out.push({ names: [e.name.text], text: `import ${type}{ ${e.getText(source)} } from ${from};`, isImport: true });
+      if (bindings && ts.isNamespaceImport(bindings))
+        out.push({
+          names: [bindings.name.text],
+          text: `import ${type}* as ${bindings.name.text} from ${from};`,
+          isImport: true,
+        });
+      if (bindings && ts.isNamedImports(bindings))
+        for (const e of bindings.elements)
+          out.push({
+            names: [e.name.text],
+            text: `import ${type}{ ${e.getText(source)} } from ${from};`,
+            isImport: true,
+          });
       continue;
     }
     const names: string[] = [];
-    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) bindingNames(d.name, names);
-    else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) names.push(statement.name.text);
+    if (ts.isVariableStatement(statement))
+      for (const d of statement.declarationList.declarations) bindingNames(d.name, names);
+    else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      statement.name
+    )
+      names.push(statement.name.text);
     // Comments before a declaration stay with it (getFullText), so decorators and TSDoc come along.
     if (names.length > 0) out.push({ names, text: statement.getFullText(source).replace(/^\s*\n/, "") });
   }
   return out;
 }
 
-const mentions = (text: string, name: string): boolean => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
+const mentions = (text: string, name: string): boolean =>
+  new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
 
 /**
  * The code to compile for each block: the block, preceded by the top-level declarations of the same
@@ -146,6 +173,10 @@ export function withPageContext(blocks: readonly DocBlock[]): { block: DocBlock;
     }
     const prefix = before.filter((_, i) => keep[i]).map((d) => d.text.trimEnd());
     const text = prefix.join("\n");
-    return { block, code: prefix.length === 0 ? block.code : `${text}\n${block.code}`, prefixLines: prefix.length === 0 ? 0 : text.split("\n").length };
+    return {
+      block,
+      code: prefix.length === 0 ? block.code : `${text}\n${block.code}`,
+      prefixLines: prefix.length === 0 ? 0 : text.split("\n").length,
+    };
   });
 }

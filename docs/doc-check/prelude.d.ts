@@ -25,7 +25,9 @@ declare module "@ai-sdk/openai" {
 declare module "@opentelemetry/api" {
   export const trace: {
     getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
-    setGlobalTracerProvider(provider: { getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer }): boolean;
+    setGlobalTracerProvider(provider: {
+      getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
+    }): boolean;
   };
 }
 declare module "@opentelemetry/sdk-trace-base" {

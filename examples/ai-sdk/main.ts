@@ -52,5 +52,3 @@ export async function runAiSdkExample(print: (line: string) => void = console.lo
   }
   print(`answer: ${result.text}`);
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) await runAiSdkExample();

@@ -3,6 +3,7 @@ import { type AgentRunResult, type ChatClient, type ChatMessage, type DeadLetter
 import type { DependencyContainer } from "tsyringe";
 import { CrmTools } from "./crm-tools.js";
 import { CrmTimeoutError } from "./fake-crm.js";
+import { relativeStack } from "./relative-stack.js";
 
 /** The sync agent's system prompt (the scripted model does not read it; a real one would). */
 export const INSTRUCTIONS = "You sync customer changes to Salesforce and HubSpot with update_contact, create_task and post_note. Report what was and was not written.";
@@ -46,7 +47,7 @@ export async function runRaw(container: DependencyContainer, model: ChatClient, 
           const outcome = await invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.id });
           return outcome.status === "ok" ? JSON.stringify(outcome.data) : `${outcome.errorCode}: ${outcome.message}`;
         } catch (error) {
-          return error instanceof Error ? (error.stack ?? String(error)) : String(error);
+          return relativeStack(error);
         }
       }),
     );

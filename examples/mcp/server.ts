@@ -1,7 +1,6 @@
 import "reflect-metadata";
-import { createMcpServer, serveMcp } from "@needlework/mcp";
+import { createMcpServer } from "@needlework/mcp";
 import { usingAgentFramework } from "@needlework/workflows";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { container } from "tsyringe";
 import { OrderTools } from "../order-lookup/order-tools.js";
 
@@ -18,12 +17,4 @@ export function buildOrderFactory() {
 export function createOrderServer() {
   const factory = buildOrderFactory();
   return createMcpServer(factory.tools, { name: "needlework-orders", version: "0.1.0", format: factory.formatOutcome });
-}
-
-// Run it as an MCP server over stdio: `pnpm --filter @needlework/examples build && node examples/dist/mcp-server.js`.
-// stdout carries the protocol, so log to stderr only.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const factory = buildOrderFactory();
-  await serveMcp(factory.tools, new StdioServerTransport(), { name: "needlework-orders", version: "0.1.0", format: factory.formatOutcome });
-  console.error("needlework-orders MCP server listening on stdio");
 }

@@ -81,7 +81,3 @@ export async function runOpenAIExample(env: OpenAIExampleEnv = process.env, prin
   print(`answer: ${result.text}`);
   return true;
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  if (!(await runOpenAIExample(process.env, console.log))) process.exitCode = 1;
-}

@@ -13,7 +13,11 @@ export class OrderLookupTools {
 
 @AgentFunctionGroup(["orders", "billing"])
 export class RefundTools {
-  @AgentFunction({ description: "Refunds an order.", input: z.object({ orderId: z.string().describe("Order id.") }), idempotent: true })
+  @AgentFunction({
+    description: "Refunds an order.",
+    input: z.object({ orderId: z.string().describe("Order id.") }),
+    idempotent: true,
+  })
   refund({ orderId }: { orderId: string }) {
     return { orderId, refunded: true };
   }

@@ -1,0 +1,79 @@
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { DocBlock } from "./extract.js";
+
+const execFileAsync = promisify(execFile);
+
+/** A doc program that did not run: where it is and what it printed. */
+export interface ProgramFailure {
+  readonly where: string;
+  readonly output: string;
+}
+
+/**
+ * Runs each ```ts run block as its own program, exactly as written: swc compiles it (decorator metadata on)
+ * and a fresh Node process runs it, with no setup file, so an import-order bug fails here as it would for a user.
+ * Relative imports (./order-tools.js) find the modules of docs/doc-check/modules. `workDir` must lie where
+ * module resolution finds the packages (examples/node_modules/...). Packages run from their built dist/.
+ *
+ * @example
+ * const failures = await runDocPrograms(blocks.filter((b) => b.flags.includes("run")), workDir, checkDir);
+ */
+export async function runDocPrograms(
+  blocks: readonly DocBlock[],
+  workDir: string,
+  checkDir: string,
+  concurrency = 4,
+): Promise<ProgramFailure[]> {
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  try {
+    for (const file of readdirSync(join(checkDir, "modules")))
+      cpSync(join(checkDir, "modules", file), join(workDir, file));
+    const programs = blocks.map((block, i) => {
+      const file = join(workDir, `${block.file.replace(/[^a-z0-9]+/gi, "_")}_${block.line}_${i}.ts`);
+      writeFileSync(file, `${block.code}\n`);
+      return { where: `${block.file}:${block.line}`, file };
+    });
+    const failures: ProgramFailure[] = [];
+    const queue = [...programs];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        try {
+          await execFileAsync(process.execPath, ["--import", join(checkDir, "swc-hooks.mjs"), next.file], {
+            cwd: workDir,
+            encoding: "utf8",
+            timeout: 60_000,
+          });
+        } catch (error) {
+          const { stdout = "", stderr = "", message } = error as Error & { stdout?: string; stderr?: string };
+          failures.push({ where: next.where, output: `${message}\n${stdout}\n${stderr}`.trim() });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return failures;
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Blocks that import tsyringe (which needs the Reflect polyfill when it loads) without importing
+ * reflect-metadata first: "page:line" for each.
+ *
+ * @example
+ * importOrderProblems(blocks); // ["docs/getting-started.md:75"]
+ */
+export function importOrderProblems(blocks: readonly DocBlock[]): string[] {
+  return blocks
+    .filter((block) => {
+      const imports = [...block.code.matchAll(/^import\s+(?:[^"']*\sfrom\s+)?["']([^"']+)["']/gm)].map((m) => m[1]);
+      const tsyringe = imports.indexOf("tsyringe");
+      const polyfill = imports.indexOf("reflect-metadata");
+      return tsyringe >= 0 && (polyfill < 0 || polyfill > tsyringe);
+    })
+    .map((block) => `${block.file}:${block.line}`);
+}
