@@ -59,7 +59,7 @@ describe("toServerSentEvents", () => {
     const frames = await readFrames(toServerSentEvents(stream));
     expect(frames).toEqual([
       { event: "run-start", data: { type: "run-start", runId: "r", agent: "a" } },
-      { event: "error", data: { type: "error", code: "RUN_FAILED", message: "The run failed." } },
+      { event: "run-error", data: { type: "run-error", code: "RUN_FAILED", message: "The run failed." } },
     ]);
     await expect(stream.result).rejects.toThrow(/hunter2/);
   });

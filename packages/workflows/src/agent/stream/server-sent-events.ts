@@ -2,27 +2,26 @@ import { NeedleworkError, safeJsonStringify } from "@needlework/core";
 import type { AgentEvent } from "./agent-event.js";
 
 /**
- * The last frame of a stream whose run failed (`event: error`): a stable code and a fixed,
- * safe message, never the exception's own text.
+ * The last frame of a stream whose run failed (`event: run-error`, named apart from EventSource's
+ * own `error` event): a stable code and a fixed, safe message, never the exception's own text.
  *
  * @example
  * ```ts
- * source.addEventListener("error", (e) => {
- *   if (e instanceof MessageEvent) console.warn((JSON.parse(e.data as string) as RunErrorFrame).code);
- * });
+ * const source = new EventSource("/events");
+ * source.addEventListener("run-error", (e) => console.warn((JSON.parse((e as MessageEvent<string>).data) as RunErrorFrame).code));
  * ```
  */
 export interface RunErrorFrame {
-  readonly type: "error";
+  readonly type: "run-error";
   /** `ABORTED` when the run was cancelled, a needlework error's `code`, else `RUN_FAILED`. */
   readonly code: string;
   readonly message: string;
 }
 
 function errorFrame(error: unknown): RunErrorFrame {
-  if (error instanceof Error && error.name === "AbortError") return { type: "error", code: "ABORTED", message: "The run was cancelled." };
-  if (NeedleworkError.isInstance(error)) return { type: "error", code: error.code, message: `The run failed (${error.code}).` };
-  return { type: "error", code: "RUN_FAILED", message: "The run failed." };
+  if (error instanceof Error && error.name === "AbortError") return { type: "run-error", code: "ABORTED", message: "The run was cancelled." };
+  if (NeedleworkError.isInstance(error)) return { type: "run-error", code: error.code, message: `The run failed (${error.code}).` };
+  return { type: "run-error", code: "RUN_FAILED", message: "The run failed." };
 }
 
 /** One server-sent-events frame; JSON never holds a raw line break, so `data` is one line. */
@@ -33,7 +32,7 @@ function frame(type: string, data: unknown): string {
 /**
  * Turns a run's events into a web `ReadableStream` of server-sent events: one
  * `event: <type>` / `data: <json>` frame per {@link AgentEvent} (the event itself as JSON,
- * made JSON-safe), and a final `event: error` frame ({@link RunErrorFrame}) when the run fails.
+ * made JSON-safe), and a final `event: run-error` frame ({@link RunErrorFrame}) when the run fails.
  * Events are read as the client takes them (a slow client slows the run); cancelling the
  * `ReadableStream` (the client went away) cancels the run.
  *
@@ -55,7 +54,7 @@ export function toServerSentEvents(stream: AsyncIterable<AgentEvent>): ReadableS
           if (next.done) return controller.close();
           controller.enqueue(encoder.encode(frame(next.value.type, next.value)));
         } catch (error) {
-          controller.enqueue(encoder.encode(frame("error", errorFrame(error))));
+          controller.enqueue(encoder.encode(frame("run-error", errorFrame(error))));
           controller.close();
         }
       },
