@@ -4,7 +4,7 @@ import { defineConfig } from "tsup";
 // swc (tsup switches to it when the tsconfig sets emitDecoratorMetadata): esbuild would not emit the
 // `design:paramtypes` metadata tsyringe needs.
 export default defineConfig({
-  entry: { demo: "demo.ts", "order-lookup": "order-lookup/cli.ts", "crm-sync-audit": "crm-sync-audit/cli.ts", "ai-sdk": "ai-sdk/main.ts", "mcp-server": "mcp/server.ts", openai: "openai/main.ts" },
+  entry: { demo: "demo.ts", "order-lookup": "order-lookup/cli.ts", "crm-sync-audit": "crm-sync-audit/cli.ts", "ai-sdk": "ai-sdk/main.ts", "mcp-server": "mcp/server.ts", openai: "openai/main.ts", "live-run": "live-run/cli.ts" },
   format: ["esm"],
   // No shared chunks: each entry file runs on its own. Entries imported by the demo keep their
   // "run me" line in a separate cli.ts, since a bundled import shares the entry's import.meta.url.
