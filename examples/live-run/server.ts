@@ -36,7 +36,7 @@ async function readPage(file: string): Promise<Buffer> {
 export async function startLiveRunServer(options: { port?: number; pace?: LivePace } = {}): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const pace = options.pace ?? HUMAN_PACE;
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
     if (path === "/events") {
       const { agent, input } = createLiveRun(pace);
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
