@@ -1,4 +1,11 @@
-/** Where progress goes: a terminal (`isTTY`) gets one line redrawn in place, anything else plain lines. */
+/**
+ * Where progress goes: a terminal (`isTTY`) gets one line redrawn in place, anything else plain lines.
+ *
+ * @example
+ * ```ts
+ * const out: ProgressOutput = process.stderr;
+ * ```
+ */
 export interface ProgressOutput {
   write(text: string): unknown;
   readonly isTTY?: boolean;

@@ -6,7 +6,14 @@ import { faultPlans, type RunPlan } from "../crm-sync-audit/fault-plan.js";
 import { CRM_ERROR_MAP, INSTRUCTIONS, MAX_ITERATIONS } from "../crm-sync-audit/modes.js";
 import { syncRequest } from "../crm-sync-audit/optimistic-model.js";
 
-/** How fast the live run goes; all 0 makes it run at full speed (tests). */
+/**
+ * How fast the live run goes; all 0 makes it run at full speed (tests).
+ *
+ * @example
+ * ```ts
+ * const fullSpeed: LivePace = { wordDelayMs: 0, toolDelayMs: 0, retryDelayMs: 0 };
+ * ```
+ */
 export interface LivePace {
   /** Pause before each word the model writes. */
   readonly wordDelayMs: number;
@@ -16,7 +23,14 @@ export interface LivePace {
   readonly retryDelayMs: number;
 }
 
-/** A pace a person can follow. */
+/**
+ * A pace a person can follow: the server's default.
+ *
+ * @example
+ * ```ts
+ * const { agent, input } = createLiveRun(HUMAN_PACE);
+ * ```
+ */
 export const HUMAN_PACE: LivePace = { wordDelayMs: 45, toolDelayMs: 350, retryDelayMs: 600 };
 
 /**

@@ -19,8 +19,19 @@ export interface AgentRunStream extends AsyncIterable<AgentEvent> {
 }
 
 /**
- * Where the loop hands its events. `emit` waits while the stream's buffer is full (so a slow
- * consumer slows the run, never loses events) and rejects once the run is cancelled. @internal
+ * Where a run hands its events (see {@link createAgentRunStream}). `emit` waits while the stream's
+ * buffer is full (so a slow consumer slows the run, never loses events) and rejects once the run is
+ * cancelled: await it.
+ *
+ * @example
+ * ```ts
+ * const stream = createAgentRunStream(async (sink: RunEventSink) => {
+ *   await sink.emit({ type: "run-start", runId: "r1", agent: "custom" });
+ *   const result = await agent.run("hi");
+ *   await sink.emit({ type: "run-end", result });
+ *   return result;
+ * });
+ * ```
  */
 export interface RunEventSink {
   emit(event: AgentEvent): Promise<void> | undefined;
@@ -46,7 +57,14 @@ export interface AgentRunStreamOptions {
   readonly bufferSize?: number;
 }
 
-/** The default bound of a stream's buffer. */
+/**
+ * The default bound of a stream's buffer, in events.
+ *
+ * @example
+ * ```ts
+ * agent.stream("hi", { bufferSize: DEFAULT_STREAM_BUFFER * 2 });
+ * ```
+ */
 export const DEFAULT_STREAM_BUFFER = 64;
 
 interface Waiter {
