@@ -64,4 +64,5 @@ export type {
 export { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream, DEFAULT_STREAM_BUFFER, type RunEventSink } from "./stream/agent-run-stream.js";
 export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
 export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
+export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";
