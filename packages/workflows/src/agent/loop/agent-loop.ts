@@ -4,7 +4,7 @@ import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "../agent-ru
 import type { ResolvedAgentOptions } from "../agent.options.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
 import { answerNowNote, type BudgetState, callsOverLimit, notRunOutcome, tokenPressureNote, tokensSpent, toolCallLimitOutcome, toolsWithdrawn, underTokenPressure } from "../policies/budgets.js";
-import type { ChatAssistantMessage, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from "@needlework/core";
+import type { ChatAssistantMessage, ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from "@needlework/core";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "../persistence/checkpoint.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
 import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
@@ -68,6 +68,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
 export class AgentRun {
   /** The current turn's model usage, for its `turn-end` event. */
   private turnUsage: ChatUsage | undefined;
+  /** Why `conclude` just asked for a correction, for the `correction` event. */
+  private correction: string | undefined;
 
   constructor(
     private readonly runtime: AgentRuntime,
@@ -78,27 +80,30 @@ export class AgentRun {
 
   /** Loops until a final answer, a pause or a limit. */
   loop(): Promise<AgentRunResult> {
-    return this.bracket(() => this.turns());
+    // Without a stream, not even an await more than before: run()'s timing stays as it was.
+    return this.events ? this.bracket(() => this.turns()) : this.turns();
   }
 
   /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
   resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
-    return this.bracket(async () => {
-      const callsBefore = this.state.calls.length;
-      this.turnUsage = undefined;
-      const outcome = await this.round(calls, preset);
-      await this.iterationEnd(callsBefore, outcome);
-      await this.emit({ type: "turn-end", turn: this.state.iteration });
-      return outcome ?? this.turns();
-    });
+    return this.events ? this.bracket(() => this.resumed(calls, preset)) : this.resumed(calls, preset);
+  }
+
+  private async resumed(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+    const callsBefore = this.state.calls.length;
+    this.turnUsage = undefined;
+    const outcome = await this.round(calls, preset);
+    await this.iterationEnd(callsBefore, outcome);
+    if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration });
+    return outcome ?? this.turns();
   }
 
   /** `run-start` first; `approval-required` for a pause; `run-end` last. */
   private async bracket(body: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
-    await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
+    if (this.events) await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
     const result = await body();
-    if (result.checkpoint) await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
-    await this.emit({ type: "run-end", result });
+    if (this.events && result.checkpoint) await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
+    if (this.events) await this.emit({ type: "run-end", result });
     return result;
   }
 
@@ -119,7 +124,7 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const outcome = await this.turn();
       await this.iterationEnd(callsBefore, outcome);
-      await this.emit({ type: "turn-end", turn: this.state.iteration, ...(this.turnUsage ? { usage: this.turnUsage } : {}) });
+      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration, ...(this.turnUsage ? { usage: this.turnUsage } : {}) });
       if (outcome) return outcome;
     }
   }
@@ -129,7 +134,7 @@ export class AgentRun {
     const { options, invoker } = this.runtime;
     this.state.iteration++;
     this.turnUsage = undefined;
-    await this.emit({ type: "turn-start", turn: this.state.iteration });
+    if (this.events) await this.emit({ type: "turn-start", turn: this.state.iteration });
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(this.state.budget, options.limits);
     const response = await this.ask({ messages: [...this.state.messages], tools: withdrawn === undefined ? invoker.definitions : [], ...(this.signal ? { signal: this.signal } : {}) });
@@ -151,7 +156,10 @@ export class AgentRun {
       // A text answer ends the iteration: tool rounds and stall series start again after it.
       this.state.budget.roundsInIteration = 0;
       resetStall(this.state.stall);
-      return await this.conclude(content ?? "");
+      const concluded = this.conclude(content ?? "");
+      if (this.events && this.correction !== undefined) await this.emit({ type: "correction", turn: this.state.iteration, reason: this.correction });
+      this.correction = undefined;
+      return concluded;
     }
     if (withdrawn !== undefined) {
       return this.refuse(calls, "TOOLS_WITHDRAWN", `tools were withdrawn because ${withdrawn}`, `The model called tools after they were withdrawn because ${withdrawn}`);
@@ -172,10 +180,14 @@ export class AgentRun {
    * One model call. A stream reads `chatClient.stream()` when the client has it (a text-delta event
    * per delta); otherwise, or for `run()`, `complete()` (a stream then gets the text as one delta).
    */
-  private async ask(request: ChatRequest): Promise<ChatResponse> {
+  private ask(request: ChatRequest): Promise<ChatResponse> {
     const client = this.runtime.options.chatClient;
+    return this.events ? this.askStreaming(client, request) : raceAbort(client.complete(request), this.signal);
+  }
+
+  private async askStreaming(client: ChatClient, request: ChatRequest): Promise<ChatResponse> {
     const turn = this.state.iteration;
-    if (this.events && typeof client.stream === "function") {
+    if (typeof client.stream === "function") {
       return collectChatStream(client.stream(request), this.signal, (delta) => this.emit({ type: "text-delta", turn, delta }));
     }
     const response = await raceAbort(client.complete(request), this.signal);
@@ -186,17 +198,16 @@ export class AgentRun {
 
   /** `tool-call` for each call of a round, in the model's order, before any of them runs. */
   private async announce(calls: readonly RoundCall[], turn: number): Promise<void> {
-    if (!this.events) return;
     for (const call of calls) await this.emit({ type: "tool-call", turn, callId: call.callId, tool: call.name, arguments: call.arguments });
   }
 
-  /** A call's tool message, and its `tool-result` event carrying the outcome the message renders. */
-  private async report(call: RoundCall, outcome: ToolOutcome, turn: number): Promise<void> {
+  /** A call's tool message, and (streaming) its `tool-result` event carrying the outcome the message renders. */
+  private report(call: RoundCall, outcome: ToolOutcome, turn: number): Promise<void> | undefined {
     this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: this.runtime.formatOutcome(outcome) });
-    if (!this.events) return;
+    if (!this.events) return undefined;
     // The outcome as the model reads it: shaped and redacted by the pipeline; the exception is never part of it.
     const { exception: _exception, ...seen } = outcome;
-    await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
+    return this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
   }
 
   /**
@@ -221,12 +232,13 @@ export class AgentRun {
       compensationInvoker: runtimeInvoker,
       ...(events ? { items: toolRetryItems((event) => events.emitNow(event)) } : {}),
     };
-    await this.announce(calls, turn);
+    if (this.events) await this.announce(calls, turn);
     const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
     const reported: { record: ToolCallRecord; arguments: unknown; outcome: ToolOutcome }[] = [];
     for (const { call, outcome } of settled) {
-      await this.report(call, outcome, turn);
+      const reporting = this.report(call, outcome, turn);
+      if (reporting) await reporting;
       reported.push({ record: this.record(call.name, call.callId, outcome, turn), arguments: call.arguments, outcome });
     }
     for (const undo of compensations) reported.push({ record: this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId), arguments: undo.arguments, outcome: undo.outcome });
@@ -235,7 +247,7 @@ export class AgentRun {
     if (counts.failed + counts.notCalled > 0) {
       const blocking = this.state.ledger.blocking.length > 0;
       this.state.messages.push(runHealthMessage(counts, blocking));
-      await this.emit({ type: "run-health", turn, health: runHealthBlock(counts, blocking) });
+      if (this.events) await this.emit({ type: "run-health", turn, health: runHealthBlock(counts, blocking) });
     }
     if (poisoned.length > 0) {
       await this.deadLetter(poisoned);
@@ -262,9 +274,10 @@ export class AgentRun {
     const { options } = this.runtime;
     const turn = this.state.iteration;
     const settled: SettledCall[] = calls.map((call, order) => ({ call, outcome: notRunOutcome(call, code, why), order }));
-    await this.announce(calls, turn);
+    if (this.events) await this.announce(calls, turn);
     for (const { call, outcome } of settled) {
-      await this.report(call, outcome, turn);
+      const reporting = this.report(call, outcome, turn);
+      if (reporting) await reporting;
       const record = this.record(call.name, call.callId, outcome, turn);
       await this.hook("onToolCall", { iteration: turn, record, arguments: call.arguments, outcome });
     }
@@ -299,7 +312,7 @@ export class AgentRun {
   }
 
   /** Judges a final answer: accept, ask for the run's one correction, or escalate. */
-  private async conclude(text: string): Promise<AgentRunResult | undefined> {
+  private conclude(text: string): AgentRunResult | undefined {
     const { options } = this.runtime;
     const { blocking } = this.state.ledger;
     const settledStatus: AgentRunStatus = blocking.length > 0 ? "completed_with_failures" : "completed";
@@ -318,7 +331,7 @@ export class AgentRun {
     if (!this.state.corrected) {
       this.state.corrected = true;
       this.state.messages.push(correction!);
-      await this.emit({ type: "correction", turn: this.state.iteration, reason: problem });
+      this.correction = problem;
       return undefined;
     }
     return this.result("escalated", { reason: `After one correction turn, ${problem}.` });

@@ -26,7 +26,7 @@ describe("toUiMessageStream", () => {
       { text: "c1 is updated; c2 was not found (NOT_FOUND)." },
     ]);
     const run = agent.stream("Sync c1 and c2", { runId: "run-ui" });
-    const message = await lastMessage(toUiMessageStream(run) as ReadableStream<UIMessageChunk>);
+    const message = await lastMessage(toUiMessageStream(run));
     const result = await run.result;
     expect(message.id).toBe("run-ui");
     expect(message.role).toBe("assistant");
@@ -49,7 +49,7 @@ describe("toUiMessageStream", () => {
     const { world, factory } = diagnosticsHarness((b) => b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware());
     world.on("postNote", () => (locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true }));
     const agent = factory.createAgent({ name: "r", instructions: "", chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "x" } }] }, { text: "Posted." }]) });
-    const message = await lastMessage(toUiMessageStream(agent.stream("post")) as ReadableStream<UIMessageChunk>);
+    const message = await lastMessage(toUiMessageStream(agent.stream("post")));
     expect(message.parts.find((p) => p.type === "data-tool-retry")).toMatchObject({ data: { callId: "call_1_1", tool: "postNote", attempt: 1, errorCode: "LOCKED" } });
   });
 
