@@ -23,6 +23,12 @@ describe("audit progress", () => {
     const progress = createProgress("audit", 1000, out);
     for (let i = 1; i <= 1000; i++) progress.update(i);
     progress.done();
-    expect(writes).toEqual(["audit: 1/1000 runs\n", "audit: 250/1000 runs\n", "audit: 500/1000 runs\n", "audit: 750/1000 runs\n", "audit: 1000/1000 runs\n"]);
+    expect(writes).toEqual([
+      "audit: 1/1000 runs\n",
+      "audit: 250/1000 runs\n",
+      "audit: 500/1000 runs\n",
+      "audit: 750/1000 runs\n",
+      "audit: 1000/1000 runs\n",
+    ]);
   });
 });

@@ -22,7 +22,11 @@ export interface ProgressOutput {
  * progress.done();
  * ```
  */
-export function createProgress(label: string, total: number, out: ProgressOutput): { update(done: number): void; done(): void } {
+export function createProgress(
+  label: string,
+  total: number,
+  out: ProgressOutput,
+): { update(done: number): void; done(): void } {
   const tty = out.isTTY === true;
   const width = 30;
   let shown = -1;

@@ -1,4 +1,11 @@
-import { type Agent, type ChatMessage, type ChatRequest, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
+import {
+  type Agent,
+  type ChatMessage,
+  type ChatRequest,
+  ScriptedChatClient,
+  type ScriptedTurn,
+  usingAgentFramework,
+} from "@needlework/workflows";
 import { container } from "tsyringe";
 import { CrmTools } from "../crm-sync-audit/crm-tools.js";
 import { CrmDirectory, FakeCrm } from "../crm-sync-audit/fake-crm.js";
@@ -66,7 +73,10 @@ function honestSummary(request: ChatRequest, plan: RunPlan): ScriptedTurn {
     const index = Number(/-w(\d+)$/.exec(message.toolCallId)?.[1]);
     const write = plan.writes[index];
     const code = /"error_code":"([A-Z_]+)"/.exec(message.content)?.[1] ?? "an error";
-    if (write) failures.push(`the ${write.crm === "hubspot" ? "HubSpot" : "Salesforce"} ${write.tool.replace("_", " ")} for ${write.record} failed with ${code}`);
+    if (write)
+      failures.push(
+        `the ${write.crm === "hubspot" ? "HubSpot" : "Salesforce"} ${write.tool.replace("_", " ")} for ${write.record} failed with ${code}`,
+      );
   }
   const landed = plan.writes.length - failures.length;
   return {
@@ -91,7 +101,10 @@ function honestSummary(request: ChatRequest, plan: RunPlan): ScriptedTurn {
  */
 export function createLiveRun(pace: LivePace): { agent: Agent; input: string; plan: RunPlan } {
   const plan = livePlan();
-  const directory = new CrmDirectory({ salesforce: new FakeCrm("salesforce", plan), hubspot: new FakeCrm("hubspot", plan) });
+  const directory = new CrmDirectory({
+    salesforce: new FakeCrm("salesforce", plan),
+    hubspot: new FakeCrm("hubspot", plan),
+  });
   const runContainer = container.createChildContainer();
   runContainer.registerInstance(CrmDirectory, directory);
   const factory = usingAgentFramework(runContainer)
@@ -101,7 +114,11 @@ export function createLiveRun(pace: LivePace): { agent: Agent; input: string; pl
       if (pace.toolDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pace.toolDelayMs));
       return next();
     })
-    .usingResilience({ retry: { maxAttempts: 3, baseDelayMs: pace.retryDelayMs, maxDelayMs: pace.retryDelayMs }, random: () => 0.5, circuitBreaker: false })
+    .usingResilience({
+      retry: { maxAttempts: 3, baseDelayMs: pace.retryDelayMs, maxDelayMs: pace.retryDelayMs },
+      random: () => 0.5,
+      circuitBreaker: false,
+    })
     .usingToolResultMiddleware({ errorMap: CRM_ERROR_MAP })
     .usingTruncation()
     .usingRedaction()
@@ -110,14 +127,26 @@ export function createLiveRun(pace: LivePace): { agent: Agent; input: string; pl
     [
       {
         text: "I'll write both customers' changes to Salesforce and HubSpot in one round.",
-        toolCalls: plan.writes.map((write, i) => ({ id: `t1-w${i}`, name: write.tool, arguments: JSON.stringify(write.arguments) })),
+        toolCalls: plan.writes.map((write, i) => ({
+          id: `t1-w${i}`,
+          name: write.tool,
+          arguments: JSON.stringify(write.arguments),
+        })),
         usage: { inputTokens: 812, outputTokens: 240, totalTokens: 1052 },
       },
-      { text: "All changes are synced successfully.", usage: { inputTokens: 1290, outputTokens: 7, totalTokens: 1297 } },
+      {
+        text: "All changes are synced successfully.",
+        usage: { inputTokens: 1290, outputTokens: 7, totalTokens: 1297 },
+      },
       (request) => honestSummary(request, plan),
     ],
     { wordDelayMs: pace.wordDelayMs },
   );
-  const agent = factory.createAgent({ name: "crm-sync", instructions: INSTRUCTIONS, chatClient: model, maxIterations: MAX_ITERATIONS });
+  const agent = factory.createAgent({
+    name: "crm-sync",
+    instructions: INSTRUCTIONS,
+    chatClient: model,
+    maxIterations: MAX_ITERATIONS,
+  });
   return { agent, input: syncRequest(plan.writes), plan };
 }

@@ -33,15 +33,26 @@ async function readPage(file: string): Promise<Buffer> {
  * await close();
  * ```
  */
-export async function startLiveRunServer(options: { port?: number; pace?: LivePace } = {}): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startLiveRunServer(
+  options: { port?: number; pace?: LivePace } = {},
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const pace = options.pace ?? HUMAN_PACE;
   const server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0] ?? "/";
     if (path === "/events") {
       const { agent, input } = createLiveRun(pace);
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       // pipeline destroys the body when the browser disconnects, which cancels the stream and the run.
-      pipeline(Readable.fromWeb(toServerSentEvents(agent.stream(input)) as import("node:stream/web").ReadableStream<Uint8Array>), response).catch(() => undefined);
+      pipeline(
+        Readable.fromWeb(
+          toServerSentEvents(agent.stream(input)) as import("node:stream/web").ReadableStream<Uint8Array>,
+        ),
+        response,
+      ).catch(() => undefined);
       return;
     }
     const page = FILES[path];

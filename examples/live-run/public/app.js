@@ -96,7 +96,11 @@ const handlers = {
   },
   "run-health": (e) => {
     const h = e.health;
-    const note = el("p", "note health", `run_health: ${h.tools_ok} ok, ${h.tools_failed} failed, ${h.tools_not_called} not called${h.blocking_failure ? " · blocking failure" : ""}`);
+    const note = el(
+      "p",
+      "note health",
+      `run_health: ${h.tools_ok} ok, ${h.tools_failed} failed, ${h.tools_not_called} not called${h.blocking_failure ? " · blocking failure" : ""}`,
+    );
     turnOf(e.turn).section.append(note);
   },
   correction: (e) => {
@@ -117,7 +121,8 @@ const handlers = {
     const h = result.health;
     $("final-status").textContent = result.status;
     $("final-status").dataset.status = result.status;
-    $("final-health").textContent = `${h.tools_ok} tool calls ok, ${h.tools_failed} failed${h.blocking_failure ? ", a failure is still blocking" : ""}`;
+    $("final-health").textContent =
+      `${h.tools_ok} tool calls ok, ${h.tools_failed} failed${h.blocking_failure ? ", a failure is still blocking" : ""}`;
     $("final-answer").textContent = result.text;
     $("final").hidden = false;
   },

@@ -76,7 +76,11 @@ export interface Agent {
    * {@link Agent.resume} as a stream: the resumed round's calls, then the rest of the run. Checkpoint
    * and decision errors reject `result` (and the iteration) before anything runs.
    */
-  resumeStream(checkpoint: AgentCheckpoint | string, decisions: ApprovalDecisions, options?: ResumeStreamOptions): AgentRunStream;
+  resumeStream(
+    checkpoint: AgentCheckpoint | string,
+    decisions: ApprovalDecisions,
+    options?: ResumeStreamOptions,
+  ): AgentRunStream;
 }
 
 /**
@@ -122,8 +126,16 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   };
   const resumedCheckpoints = resolved.resumedCheckpoints ?? defaultResumedCheckpoints;
 
-  async function startRun(input: string, runId: string | undefined, signal: AbortSignal | undefined, sink: RunEventSink | undefined): Promise<AgentRunResult> {
-    if (typeof input !== "string") throw new TypeError(`agent.${sink ? "stream" : "run"}: input must be the user's message as a string.`);
+  /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
+  async function startRun(
+    input: string,
+    runId: string | undefined,
+    signal: AbortSignal | undefined,
+    sink: RunEventSink | undefined,
+  ): Promise<AgentRunResult> {
+    if (typeof input !== "string") {
+      throw new TypeError(`agent.${sink ? "stream" : "run"}: input must be the user's message as a string.`);
+    }
     if (signal?.aborted) throw abortReason(signal);
     const state: RunState = {
       runId: runId ?? nextId("run"),
@@ -143,7 +155,12 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   }
 
   /** Verifies and claims the checkpoint; the returned function continues the run. */
-  async function prepareResume(input: AgentCheckpoint | string, decisions: ApprovalDecisions, signal: AbortSignal | undefined, sink: RunEventSink | undefined): Promise<() => Promise<AgentRunResult>> {
+  async function prepareResume(
+    input: AgentCheckpoint | string,
+    decisions: ApprovalDecisions,
+    signal: AbortSignal | undefined,
+    sink: RunEventSink | undefined,
+  ): Promise<() => Promise<AgentRunResult>> {
     const checkpoint = verifyCheckpoint(input, runtime.key);
     const decided = checkDecisions(checkpoint.pending, decisions);
     if (signal?.aborted) throw abortReason(signal);
@@ -180,7 +197,10 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
 
     stream(input, streamOptions = {}) {
       const { signal, runId, bufferSize } = streamOptions;
-      return createAgentRunStream((sink, runSignal) => startRun(input, runId, runSignal, sink), { ...(signal ? { signal } : {}), ...(bufferSize === undefined ? {} : { bufferSize }) });
+      return createAgentRunStream((sink, runSignal) => startRun(input, runId, runSignal, sink), {
+        ...(signal ? { signal } : {}),
+        ...(bufferSize === undefined ? {} : { bufferSize }),
+      });
     },
 
     resumeStream(input, decisions, streamOptions = {}) {

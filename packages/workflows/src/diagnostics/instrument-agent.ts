@@ -2,7 +2,8 @@ import { errorTypeName } from "@needlework/core";
 import type { Agent } from "../agent/agent.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { CreateAgentOptions } from "../agent/agent.options.js";
-import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall } from "@needlework/core";
+import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
+import { ChatResponseAssembler } from "../agent/stream/collect-chat-stream.js";
 import { type AgentRunStream, createAgentRunStream } from "../agent/stream/agent-run-stream.js";
 import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
 import type { Tracing } from "../observability/tracing.js";
@@ -31,7 +32,8 @@ export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, 
   if (!tracing && !logger) return create(options);
   const inner = options?.chatClient;
   // An invalid client is left as it is so createAgent reports it.
-  const chatClient: ChatClient | undefined = tracing && typeof inner?.complete === "function" ? tracedChatClient(tracing, inner) : undefined;
+  const traced = tracing && typeof inner?.complete === "function";
+  const chatClient: ChatClient | undefined = traced ? tracedChatClient(tracing, inner) : undefined;
   const agent = create(chatClient ? { ...options, chatClient } : options);
 
   const observe = async (resumed: boolean, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> => {
@@ -61,13 +63,26 @@ export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, 
     run: (input, runOptions) => observe(false, () => agent.run(input, runOptions)),
     resume: (checkpoint, decisions, resumeOptions) => observe(true, () => agent.resume(checkpoint, decisions, resumeOptions)),
     // A relay: the inner stream starts inside the run's span, and its events pass through.
-    stream: (input, streamOptions = {}) => relay(streamOptions.bufferSize, (signal) => agent.stream(input, { ...streamOptions, signal }), (body) => observe(false, body)),
+    stream: (input, streamOptions = {}) =>
+      relay(
+        streamOptions.bufferSize,
+        (signal) => agent.stream(input, { ...streamOptions, signal }),
+        (body) => observe(false, body),
+      ),
     resumeStream: (checkpoint, decisions, streamOptions = {}) =>
-      relay(streamOptions.bufferSize, (signal) => agent.resumeStream(checkpoint, decisions, { ...streamOptions, signal }), (body) => observe(true, body)),
+      relay(
+        streamOptions.bufferSize,
+        (signal) => agent.resumeStream(checkpoint, decisions, { ...streamOptions, signal }),
+        (body) => observe(true, body),
+      ),
   };
 }
 
-function relay(bufferSize: number | undefined, open: (signal: AbortSignal) => AgentRunStream, observe: (body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>): AgentRunStream {
+function relay(
+  bufferSize: number | undefined,
+  open: (signal: AbortSignal) => AgentRunStream,
+  observe: (body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>,
+): AgentRunStream {
   return createAgentRunStream(
     (sink, signal) =>
       observe(async () => {
@@ -85,26 +100,29 @@ function tracedChatClient(tracing: Tracing, inner: ChatClient): ChatClient {
   return {
     ...(inner.provider === undefined ? {} : { provider: inner.provider }),
     complete: (request) => tracing.traceChat(inner, request),
-    ...(typeof stream === "function" ? { stream: (request: ChatRequest) => tracedStream(tracing, inner, stream.call(inner, request), request) } : {}),
+    ...(typeof stream === "function"
+      ? { stream: (request: ChatRequest) => tracedStream(tracing, inner, stream.call(inner, request), request) }
+      : {}),
   };
 }
 
 /** The span opens with the stream and ends with the response it assembled (or its error). */
-async function* tracedStream(tracing: Tracing, inner: ChatClient, parts: AsyncIterable<ChatStreamPart>, request: ChatRequest): AsyncGenerator<ChatStreamPart> {
+async function* tracedStream(
+  tracing: Tracing,
+  inner: ChatClient,
+  parts: AsyncIterable<ChatStreamPart>,
+  request: ChatRequest,
+): AsyncGenerator<ChatStreamPart> {
   let settle!: { resolve(response: ChatResponse): void; reject(error: unknown): void };
   const done = new Promise<ChatResponse>((resolve, reject) => (settle = { resolve, reject }));
   const traced = tracing.traceChat({ ...inner, complete: () => done }, request).catch(() => undefined);
-  let content: string | undefined;
-  const toolCalls: ChatToolCall[] = [];
-  let finish: ChatFinishPart | undefined;
+  const assembled = new ChatResponseAssembler();
   try {
     for await (const part of parts) {
-      if (part.type === "text-delta") content = (content ?? "") + part.delta;
-      else if (part.type === "tool-call") toolCalls.push(part.toolCall);
-      else finish = part;
+      assembled.add(part);
       yield part;
     }
-    settle.resolve({ message: { ...(content === undefined ? {} : { content }), toolCalls }, ...(finish?.usage ? { usage: finish.usage } : {}), ...(finish?.finishReason ? { finishReason: finish.finishReason } : {}) });
+    settle.resolve(assembled.response());
   } catch (error) {
     settle.reject(error);
     throw error;

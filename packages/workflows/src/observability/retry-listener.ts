@@ -59,7 +59,10 @@ export function setRetryListener(call: Pick<ToolCallContext, "items">, listener:
  * ```
  * @internal
  */
-export function notifyRetry(call: Pick<ToolCallContext, "items"> & Partial<Pick<ToolCallContext, "callId" | "name">>, event: RetryEvent): void {
+export function notifyRetry(
+  call: Pick<ToolCallContext, "items"> & Partial<Pick<ToolCallContext, "callId" | "name">>,
+  event: RetryEvent,
+): void {
   const listener = listeners.get(call.items);
   const run = call.items.get(RUN_RETRY_ITEM);
   try {

@@ -15,7 +15,7 @@ export interface ScriptedChatClientOptions {
   readonly wordDelayMs?: number;
 }
 
-/** The words of a text, each with the whitespace after it (leading whitespace is its own piece): they join back exactly. */
+/** The words of a text, each with the whitespace after it (leading whitespace apart): they join back exactly. */
 function words(text: string): string[] {
   return text.match(/\s+|\S+\s*/g) ?? [];
 }
@@ -111,7 +111,9 @@ export class ScriptedChatClient implements ChatClient {
   constructor(steps: readonly ScriptedStep[], options: ScriptedChatClientOptions = {}) {
     this.steps = [...steps];
     const delay = options.wordDelayMs ?? 0;
-    if (!Number.isFinite(delay) || delay < 0) throw new RangeError(`ScriptedChatClient: wordDelayMs must be a number >= 0 (got ${String(delay)}).`);
+    if (!Number.isFinite(delay) || delay < 0) {
+      throw new RangeError(`ScriptedChatClient: wordDelayMs must be a number >= 0 (got ${String(delay)}).`);
+    }
     this.wordDelayMs = delay;
   }
 
@@ -154,12 +156,14 @@ export class ScriptedChatClient implements ChatClient {
     if (content !== undefined) {
       // An empty text is still a text: one empty delta keeps `content: ""` as complete() gives it.
       for (const delta of content === "" ? [""] : words(content)) {
-        if (this.wordDelayMs > 0) await sleep(this.wordDelayMs, undefined, request.signal ? { signal: request.signal } : {});
+        const signal = request.signal ? { signal: request.signal } : {};
+        if (this.wordDelayMs > 0) await sleep(this.wordDelayMs, undefined, signal);
         if (request.signal?.aborted) throw abortReason(request.signal);
         yield { type: "text-delta", delta };
       }
     }
     for (const toolCall of toolCalls) yield { type: "tool-call", toolCall };
-    yield { type: "finish", ...(response.usage === undefined ? {} : { usage: response.usage }), ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }) };
+    const { usage, finishReason } = response;
+    yield { type: "finish", ...(usage === undefined ? {} : { usage }), ...(finishReason === undefined ? {} : { finishReason }) };
   }
 }

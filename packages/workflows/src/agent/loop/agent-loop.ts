@@ -89,7 +89,7 @@ export class AgentRun {
     return this.events ? this.bracket(() => this.resumed(calls, preset)) : this.resumed(calls, preset);
   }
 
-  private async resumed(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+  private async resumed(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>) {
     const callsBefore = this.state.calls.length;
     this.turnUsage = undefined;
     const outcome = await this.round(calls, preset);
@@ -102,7 +102,9 @@ export class AgentRun {
   private async bracket(body: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
     if (this.events) await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
     const result = await body();
-    if (this.events && result.checkpoint) await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
+    if (this.events && result.checkpoint) {
+      await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
+    }
     if (this.events) await this.emit({ type: "run-end", result });
     return result;
   }
@@ -124,7 +126,8 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const outcome = await this.turn();
       await this.iterationEnd(callsBefore, outcome);
-      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration, ...(this.turnUsage ? { usage: this.turnUsage } : {}) });
+      const usage = this.turnUsage ? { usage: this.turnUsage } : {};
+      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration, ...usage });
       if (outcome) return outcome;
     }
   }
@@ -137,7 +140,8 @@ export class AgentRun {
     if (this.events) await this.emit({ type: "turn-start", turn: this.state.iteration });
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(this.state.budget, options.limits);
-    const response = await this.ask({ messages: [...this.state.messages], tools: withdrawn === undefined ? invoker.definitions : [], ...(this.signal ? { signal: this.signal } : {}) });
+    const tools = withdrawn === undefined ? invoker.definitions : [];
+    const response = await this.ask({ messages: [...this.state.messages], tools, ...(this.signal ? { signal: this.signal } : {}) });
     this.turnUsage = response.usage;
     if (response.usage) {
       this.state.usage.inputTokens += response.usage.inputTokens;
@@ -157,7 +161,8 @@ export class AgentRun {
       this.state.budget.roundsInIteration = 0;
       resetStall(this.state.stall);
       const concluded = this.conclude(content ?? "");
-      if (this.events && this.correction !== undefined) await this.emit({ type: "correction", turn: this.state.iteration, reason: this.correction });
+      const reason = this.correction;
+      if (this.events && reason !== undefined) await this.emit({ type: "correction", turn: this.state.iteration, reason });
       this.correction = undefined;
       return concluded;
     }
@@ -188,7 +193,8 @@ export class AgentRun {
   private async askStreaming(client: ChatClient, request: ChatRequest): Promise<ChatResponse> {
     const turn = this.state.iteration;
     if (typeof client.stream === "function") {
-      return collectChatStream(client.stream(request), this.signal, (delta) => this.emit({ type: "text-delta", turn, delta }));
+      const onDelta = (delta: string) => this.emit({ type: "text-delta", turn, delta });
+      return collectChatStream(client.stream(request), this.signal, onDelta);
     }
     const response = await raceAbort(client.complete(request), this.signal);
     const text = response.message.content;
@@ -198,12 +204,15 @@ export class AgentRun {
 
   /** `tool-call` for each call of a round, in the model's order, before any of them runs. */
   private async announce(calls: readonly RoundCall[], turn: number): Promise<void> {
-    for (const call of calls) await this.emit({ type: "tool-call", turn, callId: call.callId, tool: call.name, arguments: call.arguments });
+    for (const { callId, name, arguments: args } of calls) {
+      await this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+    }
   }
 
   /** A call's tool message, and (streaming) its `tool-result` event carrying the outcome the message renders. */
   private report(call: RoundCall, outcome: ToolOutcome, turn: number): Promise<void> | undefined {
-    this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: this.runtime.formatOutcome(outcome) });
+    const content = this.runtime.formatOutcome(outcome);
+    this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content });
     if (!this.events) return undefined;
     // The outcome as the model reads it: shaped and redacted by the pipeline; the exception is never part of it.
     const { exception: _exception, ...seen } = outcome;

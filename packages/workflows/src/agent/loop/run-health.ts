@@ -30,7 +30,8 @@ export function runHealthMessage(counts: RoundCounts, blocking: boolean): ChatUs
 
 /** The counts of a round's `run_health` block, as the model reads them. @internal */
 export function runHealthBlock(counts: RoundCounts, blocking: boolean): RunHealth {
-  return { tools_ok: counts.ok, tools_failed: counts.failed, tools_not_called: counts.notCalled, blocking_failure: blocking };
+  const { ok, failed, notCalled } = counts;
+  return { tools_ok: ok, tools_failed: failed, tools_not_called: notCalled, blocking_failure: blocking };
 }
 
 /** Lists blocking failures, telling "failed" apart from "not called". @internal */

@@ -85,7 +85,8 @@ export function runRound(context: RoundContext, calls: readonly RoundCall[], pre
       const controller = new AbortController();
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
-      invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, { signal: controller.signal, runId, ...(items ? { items } : {}) }).then(
+      const options = { signal: controller.signal, runId, ...(items ? { items } : {}) };
+      invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;
           inFlight.delete(call.callId);

@@ -92,7 +92,8 @@ export function createAgentRunStream(
   options: AgentRunStreamOptions = {},
 ): AgentRunStream {
   const capacity = options.bufferSize ?? DEFAULT_STREAM_BUFFER;
-  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`createAgentRunStream: bufferSize must be a positive integer (got ${String(capacity)}).`);
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError(`createAgentRunStream: bufferSize must be a positive integer (got ${String(capacity)}).`);
   const stopped = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
   const queue: AgentEvent[] = [];
@@ -177,7 +178,8 @@ export function createAgentRunStream(
       // The consumer stopped reading: a run still going is cancelled (its tools' signals abort).
       detached = true;
       queue.length = 0;
-      if (!ended) stopped.abort(new DOMException("The stream's consumer stopped reading; the run was cancelled.", "AbortError"));
+      if (!ended)
+        stopped.abort(new DOMException("The stream's consumer stopped reading; the run was cancelled.", "AbortError"));
       return Promise.resolve({ value: undefined, done: true });
     },
   };

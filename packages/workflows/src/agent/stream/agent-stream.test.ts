@@ -43,8 +43,18 @@ function expectWellFormed(events: readonly AgentEvent[]): void {
 }
 
 const syncScript = (): ScriptedStep[] => [
-  { text: "Syncing c1 and c2.", toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }, { name: "updateContact", arguments: { contactId: "c2" } }], usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 } },
-  { text: "  Updated c1; c2 was not found (NOT_FOUND), so it is not synced.\n", usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 } },
+  {
+    text: "Syncing c1 and c2.",
+    toolCalls: [
+      { name: "updateContact", arguments: { contactId: "c1" } },
+      { name: "updateContact", arguments: { contactId: "c2" } },
+    ],
+    usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 },
+  },
+  {
+    text: "  Updated c1; c2 was not found (NOT_FOUND), so it is not synced.\n",
+    usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 },
+  },
 ];
 
 function failingC2(h: ReturnType<typeof harness>): void {
@@ -90,13 +100,28 @@ describe("agent.stream()", () => {
     expect(finalDeltas.length).toBeGreaterThan(5);
     expect(finalDeltas.join("")).toBe(streamed.text);
     expect(finalDeltas[0]).toBe("  ");
-    expect(events.find((e) => e.type === "tool-call")).toEqual({ type: "tool-call", turn: 1, callId: "call_1_1", tool: "updateContact", arguments: { contactId: "c1" } });
+    expect(events.find((e) => e.type === "tool-call")).toEqual({
+      type: "tool-call",
+      turn: 1,
+      callId: "call_1_1",
+      tool: "updateContact",
+      arguments: { contactId: "c1" },
+    });
     const failed = events.find((e) => e.type === "tool-result" && e.callId === "call_1_2");
-    expect(failed).toMatchObject({ type: "tool-result", turn: 1, tool: "updateContact", outcome: { status: "error", errorCode: "NOT_FOUND" } });
+    expect(failed).toMatchObject({
+      type: "tool-result",
+      turn: 1,
+      tool: "updateContact",
+      outcome: { status: "error", errorCode: "NOT_FOUND" },
+    });
     // As the model reads it: never the exception or its text.
     expect(JSON.stringify(failed)).not.toMatch(/tenant 77|sk_live/);
     expect(failed && "outcome" in failed && "exception" in failed.outcome).toBe(false);
-    expect(events.find((e) => e.type === "run-health")).toEqual({ type: "run-health", turn: 1, health: { tools_ok: 1, tools_failed: 1, tools_not_called: 0, blocking_failure: true } });
+    expect(events.find((e) => e.type === "run-health")).toEqual({
+      type: "run-health",
+      turn: 1,
+      health: { tools_ok: 1, tools_failed: 1, tools_not_called: 0, blocking_failure: true },
+    });
     expect(events.filter((e) => e.type === "turn-end")).toEqual([
       { type: "turn-end", turn: 1, usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 } },
       { type: "turn-end", turn: 2, usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 } },
@@ -107,7 +132,12 @@ describe("agent.stream()", () => {
     const h = harness();
     h.world.on("createAccount", () => ToolResult.fail("Account name taken", { code: "CONFLICT" }));
     const { agent } = h.agent([
-      { toolCalls: [{ name: "createAccount", arguments: { name: "Acme" } }, { name: "addToAccount", arguments: { contactId: "c1" } }] },
+      {
+        toolCalls: [
+          { name: "createAccount", arguments: { name: "Acme" } },
+          { name: "addToAccount", arguments: { contactId: "c1" } },
+        ],
+      },
       { text: "All done, everything was created successfully." },
       { text: "Creating the account failed (CONFLICT); c1 was not added." },
     ]);
@@ -115,9 +145,17 @@ describe("agent.stream()", () => {
     const events = await collect(stream);
     const result = await stream.result;
     expectWellFormed(events);
-    expect(events.find((e) => e.type === "tool-result" && e.tool === "addToAccount")).toMatchObject({ outcome: { status: "skipped", errorCode: "SKIPPED_DEPENDENCY_FAILED" } });
-    expect(events.find((e) => e.type === "correction")).toMatchObject({ type: "correction", turn: 2, reason: expect.stringMatching(/claims success/) });
-    expect(events.flatMap((e) => (e.type === "text-delta" && e.turn === 3 ? [e.delta] : [])).join("")).toBe(result.text);
+    expect(events.find((e) => e.type === "tool-result" && e.tool === "addToAccount")).toMatchObject({
+      outcome: { status: "skipped", errorCode: "SKIPPED_DEPENDENCY_FAILED" },
+    });
+    expect(events.find((e) => e.type === "correction")).toMatchObject({
+      type: "correction",
+      turn: 2,
+      reason: expect.stringMatching(/claims success/),
+    });
+    expect(events.flatMap((e) => (e.type === "text-delta" && e.turn === 3 ? [e.delta] : [])).join("")).toBe(
+      result.text,
+    );
     expect(result.status).toBe("completed_with_failures");
   });
 
@@ -126,7 +164,9 @@ describe("agent.stream()", () => {
     const chatClient: ChatClient = { complete: async () => ({ message: { content: "Hello there." } }) };
     const stream = createAgent({ invoker }, { name: "plain", instructions: "", chatClient }).stream("hi");
     const events = await collect(stream);
-    expect(events.filter((e) => e.type === "text-delta")).toEqual([{ type: "text-delta", turn: 1, delta: "Hello there." }]);
+    expect(events.filter((e) => e.type === "text-delta")).toEqual([
+      { type: "text-delta", turn: 1, delta: "Hello there." },
+    ]);
     expect((await stream.result).text).toBe("Hello there.");
   });
 
@@ -154,7 +194,10 @@ describe("agent.stream()", () => {
       toolSignal = ctx.signal;
       return untilAborted(ctx.signal);
     });
-    const { agent, model } = h.agent([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }, { text: "never asked" }]);
+    const { agent, model } = h.agent([
+      { toolCalls: [{ name: "postNote", arguments: { note: "n" } }] },
+      { text: "never asked" },
+    ]);
     const stream = agent.stream("post");
     for await (const event of stream) {
       if (event.type === "tool-call") {
@@ -182,7 +225,10 @@ describe("agent.stream()", () => {
     const h = harness();
     h.world.on("postNote", (_args, ctx) => untilAborted(ctx.signal));
     const controller = new AbortController();
-    const { agent, model } = h.agent([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }, { text: "never" }]);
+    const { agent, model } = h.agent([
+      { toolCalls: [{ name: "postNote", arguments: { note: "n" } }] },
+      { text: "never" },
+    ]);
     const stream = agent.stream("post", { signal: controller.signal });
     const seen: string[] = [];
     const iterated = (async () => {
@@ -212,8 +258,15 @@ describe("agent.stream()", () => {
     expectWellFormed(events);
     const result = await stream.result;
     expect(result.status).toBe("completed");
-    expect(events.filter((e) => e.type === "text-delta" && e.turn === 1).map((e) => (e.type === "text-delta" ? e.delta : "")).join("")).toBe("one two three four five six");
-    expect(events.flatMap((e) => (e.type === "text-delta" && e.turn === 2 ? [e.delta] : [])).join("")).toBe(result.text);
+    expect(
+      events
+        .filter((e) => e.type === "text-delta" && e.turn === 1)
+        .map((e) => (e.type === "text-delta" ? e.delta : ""))
+        .join(""),
+    ).toBe("one two three four five six");
+    expect(events.flatMap((e) => (e.type === "text-delta" && e.turn === 2 ? [e.delta] : [])).join("")).toBe(
+      result.text,
+    );
   });
 
   it("a model stream that ends without its finish part fails the run with CHAT_STREAM_INCOMPLETE", async () => {
@@ -227,13 +280,20 @@ describe("agent.stream()", () => {
     const stream = createAgent({ invoker }, { name: "a", instructions: "", chatClient }).stream("x");
     const error = await collect(stream).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChatStreamIncompleteError);
-    expect(await stream.result.catch((e: unknown) => (e as ChatStreamIncompleteError).code)).toBe("CHAT_STREAM_INCOMPLETE");
+    expect(await stream.result.catch((e: unknown) => (e as ChatStreamIncompleteError).code)).toBe(
+      "CHAT_STREAM_INCOMPLETE",
+    );
   });
 
   it("streams approvals, and resumeStream streams the resumed round and the rest of the run", async () => {
     const h = harness();
     const { agent } = h.agent([
-      { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o1", amount: 40 } }] },
+      {
+        toolCalls: [
+          { name: "lookupOrder", arguments: { orderId: "o1" } },
+          { name: "refund", arguments: { orderId: "o1", amount: 40 } },
+        ],
+      },
       { text: "The refund of 40 was issued." },
     ]);
     const first = agent.stream("Refund o1", { runId: "run-r" });
@@ -242,34 +302,65 @@ describe("agent.stream()", () => {
     expect(result.status).toBe("awaiting_approval");
     expectWellFormed(paused);
     expect(paused.map((e) => e.type)).toEqual(["run-start", "turn-start", "turn-end", "approval-required", "run-end"]);
-    expect(paused[3]).toEqual({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals });
+    expect(paused[3]).toEqual({
+      type: "approval-required",
+      checkpoint: result.checkpoint,
+      pending: result.pendingApprovals,
+    });
     expect(h.world.log).toEqual([]);
 
     const resumed = agent.resumeStream(JSON.stringify(result.checkpoint), { call_1_2: "approved" });
     const events = await collect(resumed);
     expectWellFormed(events);
-    expect(events.slice(0, 6).map((e) => e.type)).toEqual(["run-start", "tool-call", "tool-call", "tool-result", "tool-result", "turn-end"]);
+    expect(events.slice(0, 6).map((e) => e.type)).toEqual([
+      "run-start",
+      "tool-call",
+      "tool-call",
+      "tool-result",
+      "tool-result",
+      "turn-end",
+    ]);
     expect(events[0]).toEqual({ type: "run-start", runId: "run-r", agent: "test-agent" });
     const done = await resumed.result;
     expect(done).toMatchObject({ status: "completed", text: "The refund of 40 was issued." });
     expect(h.world.log.map((e) => e.tool)).toEqual(["lookupOrder", "refund"]);
     // A checkpoint resumes once, streamed or not.
-    await expect(agent.resumeStream(result.checkpoint!, { call_1_2: "approved" }).result).rejects.toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    await expect(agent.resumeStream(result.checkpoint!, { call_1_2: "approved" }).result).rejects.toMatchObject({
+      code: "CHECKPOINT_ALREADY_RESUMED",
+    });
   });
 
   it("streams tool-retry events between a call and its result, with the failed attempt's code", async () => {
     let locked = 1;
     const { world, factory } = diagnosticsHarness((b) => b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware());
-    world.on("postNote", () => (locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true }));
-    const agent = factory.createAgent({ name: "r", instructions: "", chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "x" } }] }, { text: "Posted." }]) });
+    world.on("postNote", () =>
+      locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true },
+    );
+    const agent = factory.createAgent({
+      name: "r",
+      instructions: "",
+      chatClient: new ScriptedChatClient([
+        { toolCalls: [{ name: "postNote", arguments: { note: "x" } }] },
+        { text: "Posted." },
+      ]),
+    });
     const stream = agent.stream("post");
     const events = await collect(stream);
     expectWellFormed(events);
     const types = events.map((e) => e.type);
     expect(types.indexOf("tool-call")).toBeLessThan(types.indexOf("tool-retry"));
     expect(types.indexOf("tool-retry")).toBeLessThan(types.indexOf("tool-result"));
-    expect(events.find((e) => e.type === "tool-retry")).toEqual({ type: "tool-retry", callId: "call_1_1", tool: "postNote", attempt: 1, delayMs: 0, errorCode: "LOCKED" });
-    expect(events.find((e) => e.type === "tool-result")).toMatchObject({ outcome: { status: "ok", metadata: { attempts: 2 } } });
+    expect(events.find((e) => e.type === "tool-retry")).toEqual({
+      type: "tool-retry",
+      callId: "call_1_1",
+      tool: "postNote",
+      attempt: 1,
+      delayMs: 0,
+      errorCode: "LOCKED",
+    });
+    expect(events.find((e) => e.type === "tool-result")).toMatchObject({
+      outcome: { status: "ok", metadata: { attempts: 2 } },
+    });
     expect((await stream.result).status).toBe("completed");
   });
 
@@ -278,10 +369,24 @@ describe("agent.stream()", () => {
     const tracer = {
       startSpan(name: string) {
         spans.push(name);
-        return { setAttribute() {}, setAttributes() {}, addEvent() {}, recordException() {}, setStatus() {}, end() {}, spanContext: () => ({ traceId: "t", spanId: "s", traceFlags: 1 }), isRecording: () => true, updateName() {}, addLink() {}, addLinks() {} };
+        return {
+          setAttribute() {},
+          setAttributes() {},
+          addEvent() {},
+          recordException() {},
+          setStatus() {},
+          end() {},
+          spanContext: () => ({ traceId: "t", spanId: "s", traceFlags: 1 }),
+          isRecording: () => true,
+          updateName() {},
+          addLink() {},
+          addLinks() {},
+        };
       },
     };
-    const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer: tracer as never }));
+    const { factory } = diagnosticsHarness((b) =>
+      b.usingToolResultMiddleware().usingDiagnostics({ tracer: tracer as never }),
+    );
     const model = new ScriptedChatClient([{ text: "Hello from a traced stream." }]);
     const stream = factory.createAgent({ name: "t", instructions: "", chatClient: model }).stream("hi");
     const events = await collect(stream);
@@ -292,7 +397,9 @@ describe("agent.stream()", () => {
   });
 
   it("can be iterated once", () => {
-    const stream = harness().agent([{ text: "x" }]).agent.stream("x");
+    const stream = harness()
+      .agent([{ text: "x" }])
+      .agent.stream("x");
     stream[Symbol.asyncIterator]();
     expect(() => stream[Symbol.asyncIterator]()).toThrow(/iterated once/);
   });

@@ -36,15 +36,23 @@ describe("toServerSentEvents", () => {
   it("writes one event/data frame per event, JSON-safe, ending with run-end", async () => {
     const h = harness();
     h.world.on("postNote", () => ({ at: new Date(0), count: 10n, tags: new Set(["a"]) }));
-    const { agent } = h.agent([{ toolCalls: [{ name: "postNote", arguments: { note: "line one\nline two" } }] }, { text: "Posted the note.\nDone." }]);
+    const { agent } = h.agent([
+      { toolCalls: [{ name: "postNote", arguments: { note: "line one\nline two" } }] },
+      { text: "Posted the note.\nDone." },
+    ]);
     const stream = agent.stream("post");
     const frames = await readFrames(toServerSentEvents(stream));
     const result = await stream.result;
-    expect(frames[0]).toEqual({ event: "run-start", data: { type: "run-start", runId: result.runId, agent: "test-agent" } });
+    expect(frames[0]).toEqual({
+      event: "run-start",
+      data: { type: "run-start", runId: result.runId, agent: "test-agent" },
+    });
     for (const frame of frames) expect((frame.data as { type: string }).type).toBe(frame.event);
     expect(frames.at(-1)?.event).toBe("run-end");
     expect((frames.at(-1)?.data as { result: AgentRunResult }).result.text).toBe("Posted the note.\nDone.");
-    expect(frames.find((f) => f.event === "tool-call")?.data).toMatchObject({ arguments: { note: "line one\nline two" } });
+    expect(frames.find((f) => f.event === "tool-call")?.data).toMatchObject({
+      arguments: { note: "line one\nline two" },
+    });
     const outcome = (frames.find((f) => f.event === "tool-result")?.data as { outcome: { data: unknown } }).outcome;
     expect(outcome.data).toMatchObject({ at: "1970-01-01T00:00:00.000Z" });
     const deltas = frames.filter((f) => f.event === "text-delta").map((f) => (f.data as { delta: string }).delta);
@@ -72,7 +80,10 @@ describe("toServerSentEvents", () => {
       return untilAborted(ctx.signal);
     });
     h.world.on("updateContact", () => ToolResult.ok("never"));
-    const { agent, model } = h.agent([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }, { text: "never" }]);
+    const { agent, model } = h.agent([
+      { toolCalls: [{ name: "postNote", arguments: { note: "n" } }] },
+      { text: "never" },
+    ]);
     const stream = agent.stream("post");
     const reader = toServerSentEvents(stream).getReader();
     const decoder = new TextDecoder();

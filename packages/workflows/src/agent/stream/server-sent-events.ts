@@ -8,7 +8,10 @@ import type { AgentEvent } from "./agent-event.js";
  * @example
  * ```ts
  * const source = new EventSource("/events");
- * source.addEventListener("run-error", (e) => console.warn((JSON.parse((e as MessageEvent<string>).data) as RunErrorFrame).code));
+ * source.addEventListener("run-error", (e) => {
+ *   const frame = JSON.parse((e as MessageEvent<string>).data) as RunErrorFrame;
+ *   console.warn(frame.code);
+ * });
  * ```
  */
 export interface RunErrorFrame {
@@ -19,8 +22,10 @@ export interface RunErrorFrame {
 }
 
 function errorFrame(error: unknown): RunErrorFrame {
-  if (error instanceof Error && error.name === "AbortError") return { type: "run-error", code: "ABORTED", message: "The run was cancelled." };
-  if (NeedleworkError.isInstance(error)) return { type: "run-error", code: error.code, message: `The run failed (${error.code}).` };
+  if (error instanceof Error && error.name === "AbortError")
+    return { type: "run-error", code: "ABORTED", message: "The run was cancelled." };
+  if (NeedleworkError.isInstance(error))
+    return { type: "run-error", code: error.code, message: `The run failed (${error.code}).` };
   return { type: "run-error", code: "RUN_FAILED", message: "The run failed." };
 }
 
@@ -39,7 +44,8 @@ function frame(type: string, data: unknown): string {
  * @example
  * ```ts
  * const body = toServerSentEvents(agent.stream("Where is ORD-1?"));
- * const response = new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+ * const headers = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+ * const response = new Response(body, { headers });
  * ```
  */
 export function toServerSentEvents(stream: AsyncIterable<AgentEvent>): ReadableStream<Uint8Array> {

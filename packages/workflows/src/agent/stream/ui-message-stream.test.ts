@@ -21,7 +21,13 @@ describe("toUiMessageStream", () => {
       return { updated: contactId };
     });
     const { agent } = h.agent([
-      { text: "Syncing both.", toolCalls: [{ name: "updateContact", arguments: '{"contactId":"c1"}' }, { name: "updateContact", arguments: { contactId: "c2" } }] },
+      {
+        text: "Syncing both.",
+        toolCalls: [
+          { name: "updateContact", arguments: '{"contactId":"c1"}' },
+          { name: "updateContact", arguments: { contactId: "c2" } },
+        ],
+      },
       { text: "All synced successfully." },
       { text: "c1 is updated; c2 was not found (NOT_FOUND)." },
     ]);
@@ -34,30 +40,60 @@ describe("toUiMessageStream", () => {
     expect(texts).toEqual(["Syncing both.", "All synced successfully.", result.text]);
     const tools = message.parts.filter((p) => p.type === "dynamic-tool");
     expect(tools).toEqual([
-      expect.objectContaining({ toolCallId: "call_1_1", toolName: "updateContact", input: { contactId: "c1" }, state: "output-available", output: expect.objectContaining({ status: "ok" }) }),
-      expect.objectContaining({ toolCallId: "call_1_2", toolName: "updateContact", state: "output-error", errorText: expect.stringMatching(/^NOT_FOUND: /) }),
+      expect.objectContaining({
+        toolCallId: "call_1_1",
+        toolName: "updateContact",
+        input: { contactId: "c1" },
+        state: "output-available",
+        output: expect.objectContaining({ status: "ok" }),
+      }),
+      expect.objectContaining({
+        toolCallId: "call_1_2",
+        toolName: "updateContact",
+        state: "output-error",
+        errorText: expect.stringMatching(/^NOT_FOUND: /),
+      }),
     ]);
     expect(JSON.stringify(message)).not.toContain("tenant 77");
     expect(message.parts.filter((p) => p.type === "step-start")).toHaveLength(3);
-    expect(message.parts.find((p) => p.type === "data-run-health")).toMatchObject({ data: { turn: 1, health: { tools_failed: 1, blocking_failure: true } } });
+    expect(message.parts.find((p) => p.type === "data-run-health")).toMatchObject({
+      data: { turn: 1, health: { tools_failed: 1, blocking_failure: true } },
+    });
     expect(message.parts.find((p) => p.type === "data-correction")).toMatchObject({ data: { turn: 2 } });
-    expect(message.metadata).toEqual(JSON.parse(JSON.stringify({ runId: "run-ui", status: result.status, health: result.health, usage: result.usage })));
+    expect(message.metadata).toEqual(
+      JSON.parse(
+        JSON.stringify({ runId: "run-ui", status: result.status, health: result.health, usage: result.usage }),
+      ),
+    );
   });
 
   it("carries retries as data parts", async () => {
     let locked = 1;
     const { world, factory } = diagnosticsHarness((b) => b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware());
-    world.on("postNote", () => (locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true }));
-    const agent = factory.createAgent({ name: "r", instructions: "", chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "x" } }] }, { text: "Posted." }]) });
+    world.on("postNote", () =>
+      locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true },
+    );
+    const agent = factory.createAgent({
+      name: "r",
+      instructions: "",
+      chatClient: new ScriptedChatClient([
+        { toolCalls: [{ name: "postNote", arguments: { note: "x" } }] },
+        { text: "Posted." },
+      ]),
+    });
     const message = await lastMessage(toUiMessageStream(agent.stream("post")));
-    expect(message.parts.find((p) => p.type === "data-tool-retry")).toMatchObject({ data: { callId: "call_1_1", tool: "postNote", attempt: 1, errorCode: "LOCKED" } });
+    expect(message.parts.find((p) => p.type === "data-tool-retry")).toMatchObject({
+      data: { callId: "call_1_1", tool: "postNote", attempt: 1, errorCode: "LOCKED" },
+    });
   });
 
   it("ends with abort when the run is cancelled, and cancelling the stream cancels the run", async () => {
     const h = harness();
     h.world.on("postNote", (_args, ctx) => untilAborted(ctx.signal));
     const controller = new AbortController();
-    const run = h.agent([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }]).agent.stream("post", { signal: controller.signal });
+    const run = h
+      .agent([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }])
+      .agent.stream("post", { signal: controller.signal });
     const reader = toUiMessageStream(run).getReader();
     const chunks: string[] = [];
     for (;;) {

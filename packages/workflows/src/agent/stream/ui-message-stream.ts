@@ -20,9 +20,25 @@ export type UiMessageChunk =
   | { readonly type: "text-start"; readonly id: string }
   | { readonly type: "text-delta"; readonly id: string; readonly delta: string }
   | { readonly type: "text-end"; readonly id: string }
-  | { readonly type: "tool-input-available"; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly dynamic: true }
-  | { readonly type: "tool-output-available"; readonly toolCallId: string; readonly output: JsonValue; readonly dynamic: true }
-  | { readonly type: "tool-output-error"; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }
+  | {
+      readonly type: "tool-input-available";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly dynamic: true;
+    }
+  | {
+      readonly type: "tool-output-available";
+      readonly toolCallId: string;
+      readonly output: JsonValue;
+      readonly dynamic: true;
+    }
+  | {
+      readonly type: "tool-output-error";
+      readonly toolCallId: string;
+      readonly errorText: string;
+      readonly dynamic: true;
+    }
   | { readonly type: `data-${string}`; readonly data: JsonValue }
   | { readonly type: "finish"; readonly finishReason: "stop"; readonly messageMetadata: JsonValue }
   | { readonly type: "abort" }
@@ -61,12 +77,17 @@ function createEncoder(): (event: AgentEvent) => UiMessageChunk[] {
       }
       case "tool-call": {
         const input = toJsonSafe(inputOf(event.arguments));
-        return [...closeText(), { type: "tool-input-available", toolCallId: event.callId, toolName: event.tool, input, dynamic: true }];
+        return [
+          ...closeText(),
+          { type: "tool-input-available", toolCallId: event.callId, toolName: event.tool, input, dynamic: true },
+        ];
       }
       case "tool-result": {
         const { outcome } = event;
         if (outcome.status === "ok" || outcome.status === "partial") {
-          return [{ type: "tool-output-available", toolCallId: event.callId, output: toJsonSafe(outcome), dynamic: true }];
+          return [
+            { type: "tool-output-available", toolCallId: event.callId, output: toJsonSafe(outcome), dynamic: true },
+          ];
         }
         const errorText = `${outcome.errorCode ?? outcome.status.toUpperCase()}: ${outcome.message ?? outcome.status}`;
         return [{ type: "tool-output-error", toolCallId: event.callId, errorText, dynamic: true }];
@@ -82,7 +103,10 @@ function createEncoder(): (event: AgentEvent) => UiMessageChunk[] {
         return [...closeText(), { type: "finish-step" }];
       case "run-end": {
         const { runId, status, health, usage } = event.result;
-        return [...closeText(), { type: "finish", finishReason: "stop", messageMetadata: toJsonSafe({ runId, status, health, usage }) }];
+        return [
+          ...closeText(),
+          { type: "finish", finishReason: "stop", messageMetadata: toJsonSafe({ runId, status, health, usage }) },
+        ];
       }
     }
   };
@@ -118,7 +142,11 @@ export function toUiMessageStream(stream: AsyncIterable<AgentEvent>): ReadableSt
           for (const chunk of encode(next.value)) controller.enqueue(chunk);
         } catch (error) {
           if (error instanceof Error && error.name === "AbortError") controller.enqueue({ type: "abort" });
-          else controller.enqueue({ type: "error", errorText: NeedleworkError.isInstance(error) ? `The run failed (${error.code}).` : "The run failed." });
+          else
+            controller.enqueue({
+              type: "error",
+              errorText: NeedleworkError.isInstance(error) ? `The run failed (${error.code}).` : "The run failed.",
+            });
           controller.close();
         }
       },
