@@ -11,6 +11,7 @@ export default defineConfig({
     "ai-sdk": "ai-sdk/cli.ts",
     "mcp-server": "mcp/cli.ts",
     openai: "openai/cli.ts",
+    "live-run": "live-run/cli.ts",
   },
   format: ["esm"],
   // No shared chunks: each entry file runs on its own. Entries imported by the demo keep their

@@ -56,6 +56,8 @@ export interface AuditOptions {
   readonly runs?: number;
   /** Default 2024. */
   readonly seed?: number;
+  /** Told after each run (both modes) with how many of `runs` are done. */
+  readonly onProgress?: (done: number, runs: number) => void;
 }
 
 function crmsFor(plan: RunPlan) {
@@ -129,6 +131,7 @@ export async function runAudit(options: AuditOptions = {}): Promise<AuditReport>
     // The demo's sample: a run the raw build reported as "Sync complete." over a missing write, in
     // which needlework both recovered something and escalated what it could not.
     if (!sample && rawMeasure.silentFailure && result.status === "escalated" && result.recoveries.length > 0) sample = { plan, raw: rawMeasure, result };
+    options.onProgress?.(plan.run, runs);
   }
 
   const faultsByKind: Record<FaultKind, number> = { forbidden: 0, locked: 0, rate_limited: 0, server_error: 0, timeout: 0 };

@@ -14,6 +14,28 @@ import { emptyBudget } from "./policies/budgets.js";
 import { emptyStall } from "./policies/stall.js";
 import { approvalDenied } from "./loop/synthetic-outcomes.js";
 import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
+import type { RunEventSink } from "./stream/agent-run-stream.js";
+import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
+
+/**
+ * Options of `agent.stream()`: those of `run()`, and the stream's buffer size.
+ *
+ * @example
+ * ```ts
+ * const stream = agent.stream("Where is ORD-1?", { signal: AbortSignal.timeout(60_000), bufferSize: 16 });
+ * ```
+ */
+export interface StreamOptions extends RunOptions, Pick<AgentRunStreamOptions, "bufferSize"> {}
+
+/**
+ * Options of `agent.resumeStream()`: those of `resume()`, and the stream's buffer size.
+ *
+ * @example
+ * ```ts
+ * const stream = agent.resumeStream(checkpoint, { call_1_1: "approved" }, { bufferSize: 16 });
+ * ```
+ */
+export interface ResumeStreamOptions extends ResumeOptions, Pick<AgentRunStreamOptions, "bufferSize"> {}
 
 /**
  * An agent: runs the iterative tool loop over the factory's tools.
@@ -45,6 +67,20 @@ export interface Agent {
    * checkpoint, or decisions that do not match it.
    */
   resume(checkpoint: AgentCheckpoint | string, decisions: ApprovalDecisions, options?: ResumeOptions): Promise<AgentRunResult>;
+  /**
+   * Runs the loop like {@link Agent.run}, as a stream of events (see `AgentEvent`): iterate it, then
+   * await `stream.result`. Breaking out of the iteration, or aborting `signal`, cancels the run.
+   */
+  stream(input: string, options?: StreamOptions): AgentRunStream;
+  /**
+   * {@link Agent.resume} as a stream: the resumed round's calls, then the rest of the run. Checkpoint
+   * and decision errors reject `result` (and the iteration) before anything runs.
+   */
+  resumeStream(
+    checkpoint: AgentCheckpoint | string,
+    decisions: ApprovalDecisions,
+    options?: ResumeStreamOptions,
+  ): AgentRunStream;
 }
 
 /**
@@ -90,53 +126,89 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   };
   const resumedCheckpoints = resolved.resumedCheckpoints ?? defaultResumedCheckpoints;
 
+  /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
+  async function startRun(
+    input: string,
+    runId: string | undefined,
+    signal: AbortSignal | undefined,
+    sink: RunEventSink | undefined,
+  ): Promise<AgentRunResult> {
+    if (typeof input !== "string") {
+      throw new TypeError(`agent.${sink ? "stream" : "run"}: input must be the user's message as a string.`);
+    }
+    if (signal?.aborted) throw abortReason(signal);
+    const state: RunState = {
+      runId: runId ?? nextId("run"),
+      messages: [
+        { role: "system", content: resolved.instructions },
+        { role: "user", content: input },
+      ],
+      iteration: 0,
+      corrected: false,
+      calls: [],
+      ledger: emptyLedger(),
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      budget: emptyBudget(),
+      stall: emptyStall(),
+    };
+    return new AgentRun(runtime, state, signal, sink).loop();
+  }
+
+  /** Verifies and claims the checkpoint; the returned function continues the run. */
+  async function prepareResume(
+    input: AgentCheckpoint | string,
+    decisions: ApprovalDecisions,
+    signal: AbortSignal | undefined,
+    sink: RunEventSink | undefined,
+  ): Promise<() => Promise<AgentRunResult>> {
+    const checkpoint = verifyCheckpoint(input, runtime.key);
+    const decided = checkDecisions(checkpoint.pending, decisions);
+    if (signal?.aborted) throw abortReason(signal);
+    if (!(await resumedCheckpoints.claim(checkpoint.id))) {
+      throw new CheckpointError("CHECKPOINT_ALREADY_RESUMED", `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`);
+    }
+    // A deep copy: the caller's checkpoint object must stay as it was signed.
+    const state = { ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">), runId: checkpoint.runId } as RunState;
+    // Checkpoints written before budgets and stall detection existed carry neither.
+    state.budget ??= emptyBudget();
+    state.stall ??= emptyStall();
+    const calls = prepareRound(
+      checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
+      runtime.invoker,
+      resolved.roundPolicy,
+    );
+    const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
+    return () => new AgentRun(runtime, state, signal, sink).resume(calls, preset);
+  }
+
   return {
     name: resolved.name,
     description: resolved.description,
     tools: runtime.invoker,
     deadLetters: runtime.deadLetters,
 
-    async run(input, runOptions = {}) {
-      if (typeof input !== "string") throw new TypeError("agent.run: input must be the user's message as a string.");
-      const { signal } = runOptions;
-      if (signal?.aborted) throw abortReason(signal);
-      const state: RunState = {
-        runId: runOptions.runId ?? nextId("run"),
-        messages: [
-          { role: "system", content: resolved.instructions },
-          { role: "user", content: input },
-        ],
-        iteration: 0,
-        corrected: false,
-        calls: [],
-        ledger: emptyLedger(),
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-        budget: emptyBudget(),
-        stall: emptyStall(),
-      };
-      return new AgentRun(runtime, state, signal).loop();
+    run(input, runOptions = {}) {
+      return startRun(input, runOptions.runId, runOptions.signal, undefined);
     },
 
     async resume(input, decisions, resumeOptions = {}) {
-      const checkpoint = verifyCheckpoint(input, runtime.key);
-      const decided = checkDecisions(checkpoint.pending, decisions);
-      const { signal } = resumeOptions;
-      if (signal?.aborted) throw abortReason(signal);
-      if (!(await resumedCheckpoints.claim(checkpoint.id))) {
-        throw new CheckpointError("CHECKPOINT_ALREADY_RESUMED", `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`);
-      }
-      // A deep copy: the caller's checkpoint object must stay as it was signed.
-      const state = { ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">), runId: checkpoint.runId } as RunState;
-      // Checkpoints written before budgets and stall detection existed carry neither.
-      state.budget ??= emptyBudget();
-      state.stall ??= emptyStall();
-      const calls = prepareRound(
-        checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
-        runtime.invoker,
-        resolved.roundPolicy,
-      );
-      const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
-      return new AgentRun(runtime, state, signal).resume(calls, preset);
+      return (await prepareResume(input, decisions, resumeOptions.signal, undefined))();
+    },
+
+    stream(input, streamOptions = {}) {
+      const { signal, runId, bufferSize } = streamOptions;
+      return createAgentRunStream((sink, runSignal) => startRun(input, runId, runSignal, sink), {
+        ...(signal ? { signal } : {}),
+        ...(bufferSize === undefined ? {} : { bufferSize }),
+      });
+    },
+
+    resumeStream(input, decisions, streamOptions = {}) {
+      const { signal, bufferSize } = streamOptions;
+      return createAgentRunStream(async (sink, runSignal) => (await prepareResume(input, decisions, runSignal, sink))(), {
+        ...(signal ? { signal } : {}),
+        ...(bufferSize === undefined ? {} : { bufferSize }),
+      });
     },
   };
 }

@@ -37,5 +37,32 @@ export type { FinalAnswerOptions } from "./policies/final-answer.js";
 export { AgentHookError, type AgentHookName, type AgentHooks, type IterationEndInfo, type IterationStartInfo, type ToolCallInfo } from "./hooks.js";
 export { TOKEN_BUDGET_DEFAULTS, type TokenBudget } from "./policies/budgets.js";
 export { FileResumedCheckpointStore, InMemoryResumedCheckpointStore, type ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
-export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./chat/scripted-chat-client.js";
+export {
+  ScriptedChatClient,
+  type ScriptedChatClientOptions,
+  ScriptExhaustedError,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./chat/scripted-chat-client.js";
+export type { ResumeStreamOptions, StreamOptions } from "./agent.js";
+export type {
+  AgentEvent,
+  AgentEventType,
+  ApprovalRequiredEvent,
+  CorrectionEvent,
+  RunEndEvent,
+  RunHealthEvent,
+  RunStartEvent,
+  TextDeltaEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  ToolRetryEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+} from "./stream/agent-event.js";
+export { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream, DEFAULT_STREAM_BUFFER, type RunEventSink } from "./stream/agent-run-stream.js";
+export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
+export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
+export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";

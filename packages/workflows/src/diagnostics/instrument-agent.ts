@@ -3,6 +3,7 @@ import type { Agent } from "../agent/agent.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { CreateAgentOptions } from "../agent/agent.options.js";
 import type { ChatClient } from "@needlework/core";
+import { type AgentRunStream, createAgentRunStream } from "../agent/stream/agent-run-stream.js";
 import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
 import type { Tracing } from "../observability/tracing.js";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";
@@ -59,5 +60,34 @@ export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, 
     ...agent,
     run: (input, runOptions) => observe(false, () => agent.run(input, runOptions)),
     resume: (checkpoint, decisions, resumeOptions) => observe(true, () => agent.resume(checkpoint, decisions, resumeOptions)),
+    // A relay: the inner stream starts inside the run's span, and its events pass through.
+    stream: (input, streamOptions = {}) =>
+      relay(
+        streamOptions.bufferSize,
+        (signal) => agent.stream(input, { ...streamOptions, signal }),
+        (body) => observe(false, body),
+      ),
+    resumeStream: (checkpoint, decisions, streamOptions = {}) =>
+      relay(
+        streamOptions.bufferSize,
+        (signal) => agent.resumeStream(checkpoint, decisions, { ...streamOptions, signal }),
+        (body) => observe(true, body),
+      ),
   };
+}
+
+function relay(
+  bufferSize: number | undefined,
+  open: (signal: AbortSignal) => AgentRunStream,
+  observe: (body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>,
+): AgentRunStream {
+  return createAgentRunStream(
+    (sink, signal) =>
+      observe(async () => {
+        const inner = open(signal);
+        for await (const event of inner) await sink.emit(event);
+        return inner.result;
+      }),
+    bufferSize === undefined ? {} : { bufferSize },
+  );
 }

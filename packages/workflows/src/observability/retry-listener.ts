@@ -59,12 +59,58 @@ export function setRetryListener(call: Pick<ToolCallContext, "items">, listener:
  * ```
  * @internal
  */
-export function notifyRetry(call: Pick<ToolCallContext, "items">, event: RetryEvent): void {
+export function notifyRetry(
+  call: Pick<ToolCallContext, "items"> & Partial<Pick<ToolCallContext, "callId" | "name">>,
+  event: RetryEvent,
+): void {
   const listener = listeners.get(call.items);
-  if (listener === undefined) return;
+  const run = call.items.get(RUN_RETRY_ITEM);
   try {
-    listener(event);
+    listener?.(event);
   } catch {
     // A broken listener must not turn a retry into a crash.
   }
+  if (typeof run !== "function" || !runListeners.has(run as RunRetryListener)) return;
+  try {
+    (run as RunRetryListener)({ ...event, callId: call.callId ?? "", tool: call.name ?? "" });
+  } catch {
+    // As above.
+  }
+}
+
+/**
+ * A retry of one of a run's calls, as a run-wide listener sees it. @internal
+ *
+ * @example
+ * ```ts
+ * const log = (event: RunRetryEvent) => console.log(`${event.tool} (${event.callId}) retry ${event.attempt}`);
+ * ```
+ */
+export interface RunRetryEvent extends RetryEvent {
+  readonly callId: string;
+  readonly tool: string;
+}
+
+/** @internal */
+export type RunRetryListener = (event: RunRetryEvent) => void;
+
+// A run (agent.stream) hands one listener to all its calls through `items` (every call copies the
+// invoke options' items, so the WeakMap above cannot carry it). Only listeners made here count,
+// so a value a tool puts under the key is ignored.
+const RUN_RETRY_ITEM = "needlework.runRetryListener";
+const runListeners = new WeakSet<RunRetryListener>();
+
+/**
+ * The `items` to pass to `invoker.invoke(call, { items })` so that every retry of that call is told
+ * to `listener` (besides the call's own listener). Used by the agent loop to stream `tool-retry`.
+ *
+ * @example
+ * ```ts
+ * await invoker.invoke(call, { items: runRetryItems((event) => console.log(event.callId, event.attempt)) });
+ * ```
+ * @internal
+ */
+export function runRetryItems(listener: RunRetryListener): ReadonlyMap<string, unknown> {
+  runListeners.add(listener);
+  return new Map([[RUN_RETRY_ITEM, listener]]);
 }

@@ -42,3 +42,38 @@ describe("ScriptedChatClient", () => {
     await expect(new ScriptedChatClient([{ text: "x" }]).complete({ ...request("hi"), signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
   });
 });
+
+describe("ScriptedChatClient.stream", () => {
+  it("streams the text word by word (whitespace kept), then the tool calls, then finish with usage", async () => {
+    const model = new ScriptedChatClient([{ text: " Looking  it up.\n", toolCalls: [{ name: "a", arguments: { x: 1 } }], usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } }, { text: "" }]);
+    const parts = [];
+    for await (const part of model.stream(request("hi"))) parts.push(part);
+    expect(parts).toEqual([
+      { type: "text-delta", delta: " " },
+      { type: "text-delta", delta: "Looking  " },
+      { type: "text-delta", delta: "it " },
+      { type: "text-delta", delta: "up.\n" },
+      { type: "tool-call", toolCall: { id: "call_1_1", name: "a", arguments: { x: 1 } } },
+      { type: "finish", finishReason: "tool_calls", usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
+    ]);
+    const empty = [];
+    for await (const part of model.stream(request("again"))) empty.push(part);
+    expect(empty).toEqual([{ type: "text-delta", delta: "" }, { type: "finish", finishReason: "stop" }]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("paces the words with wordDelayMs and stops when the signal aborts", async () => {
+    const model = new ScriptedChatClient([{ text: "one two three" }], { wordDelayMs: 5 });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const part of model.stream({ ...request("hi"), signal: controller.signal })) {
+        if (part.type === "text-delta") seen.push(part.delta);
+        controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(["one "]);
+    expect(error).toMatchObject({ name: "AbortError" });
+    expect(() => new ScriptedChatClient([], { wordDelayMs: -1 })).toThrow(/wordDelayMs/);
+  });
+});

@@ -1,5 +1,24 @@
 import { abortReason, NeedleworkError } from "@needlework/core";
-import type { ChatClient, ChatRequest, ChatResponse, ChatToolCall, ChatUsage } from "@needlework/core";
+import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "@needlework/core";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * Options of {@link ScriptedChatClient}.
+ *
+ * @example
+ * ```ts
+ * const model = new ScriptedChatClient([{ text: "Synced all five contacts." }], { wordDelayMs: 40 });
+ * ```
+ */
+export interface ScriptedChatClientOptions {
+  /** Pause before each streamed word, so a person watching sees the text being written. Default 0. */
+  readonly wordDelayMs?: number;
+}
+
+/** The words of a text, each with the whitespace after it (leading whitespace apart): they join back exactly. */
+function words(text: string): string[] {
+  return text.match(/\s+|\S+\s*/g) ?? [];
+}
 
 /**
  * A tool call in a script; `id` is generated (`call_<step>_<n>`) when omitted.
@@ -87,8 +106,15 @@ export class ScriptedChatClient implements ChatClient {
   readonly requests: ChatRequest[] = [];
   private readonly steps: readonly ScriptedStep[];
 
-  constructor(steps: readonly ScriptedStep[]) {
+  private readonly wordDelayMs: number;
+
+  constructor(steps: readonly ScriptedStep[], options: ScriptedChatClientOptions = {}) {
     this.steps = [...steps];
+    const delay = options.wordDelayMs ?? 0;
+    if (!Number.isFinite(delay) || delay < 0) {
+      throw new RangeError(`ScriptedChatClient: wordDelayMs must be a number >= 0 (got ${String(delay)}).`);
+    }
+    this.wordDelayMs = delay;
   }
 
   /** How many steps have not been played yet. */
@@ -117,5 +143,27 @@ export class ScriptedChatClient implements ChatClient {
       ...(turn.usage === undefined ? {} : { usage: turn.usage }),
       finishReason: toolCalls && toolCalls.length > 0 ? "tool_calls" : "stop",
     };
+  }
+
+  /**
+   * Plays the next step as a stream: its text word by word (whitespace kept, so the deltas join to
+   * the text), then its tool calls, then a `finish` part with its usage. Same script, same turn as
+   * {@link ScriptedChatClient.complete}.
+   */
+  async *stream(request: ChatRequest): AsyncGenerator<ChatStreamPart> {
+    const response = await this.complete(request);
+    const { content, toolCalls = [] } = response.message;
+    if (content !== undefined) {
+      // An empty text is still a text: one empty delta keeps `content: ""` as complete() gives it.
+      for (const delta of content === "" ? [""] : words(content)) {
+        const signal = request.signal ? { signal: request.signal } : {};
+        if (this.wordDelayMs > 0) await sleep(this.wordDelayMs, undefined, signal);
+        if (request.signal?.aborted) throw abortReason(request.signal);
+        yield { type: "text-delta", delta };
+      }
+    }
+    for (const toolCall of toolCalls) yield { type: "tool-call", toolCall };
+    const { usage, finishReason } = response;
+    yield { type: "finish", ...(usage === undefined ? {} : { usage }), ...(finishReason === undefined ? {} : { finishReason }) };
   }
 }

@@ -4,20 +4,24 @@ import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "../agent-ru
 import type { ResolvedAgentOptions } from "../agent.options.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
 import { answerNowNote, type BudgetState, callsOverLimit, notRunOutcome, tokenPressureNote, tokensSpent, toolCallLimitOutcome, toolsWithdrawn, underTokenPressure } from "../policies/budgets.js";
-import type { ChatAssistantMessage, ChatMessage } from "@needlework/core";
+import type { ChatAssistantMessage, ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from "@needlework/core";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "../persistence/checkpoint.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
 import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
 import { checkFinalAnswer } from "../policies/final-answer.js";
 import { type AgentHookName, type AgentHooks, callHook } from "../hooks.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
-import { runHealthMessage, successClaimCorrection } from "./run-health.js";
+import { runHealthBlock, runHealthMessage, successClaimCorrection } from "./run-health.js";
 import { bookRound, type LedgerState, type PoisonCount, runHealth } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
 import { resetStall, type StallState, trackStall } from "../policies/stall.js";
 import { claimsSuccess } from "../policies/success-claim.js";
 import { wasNotCalled } from "./synthetic-outcomes.js";
 import { raceAbort } from "./race-abort.js";
+import type { AgentEvent } from "../stream/agent-event.js";
+import type { RunEventSink } from "../stream/agent-run-stream.js";
+import { collectChatStream } from "../stream/collect-chat-stream.js";
+import { toolRetryItems } from "../stream/tool-retry-adapter.js";
 
 /** Everything a run needs from its agent. @internal */
 export interface AgentRuntime {
@@ -55,17 +59,62 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
  * stall detection, hooks and tracing can attach around them. Budgets and limits end a run with a
  * result (`budget_exhausted`), never an abort: they act only between steps, so nothing in flight
  * is cut off.
+ *
+ * `run()` and `stream()` share it: with an event sink (a stream), each step also emits its
+ * {@link AgentEvent}s, awaited so a slow consumer slows the run, and the model is read through
+ * `chatClient.stream()` when it has one; without a sink nothing is emitted.
  * @internal
  */
 export class AgentRun {
+  /** The current turn's model usage, for its `turn-end` event. */
+  private turnUsage: ChatUsage | undefined;
+  /** Why `conclude` just asked for a correction, for the `correction` event. */
+  private correction: string | undefined;
+
   constructor(
     private readonly runtime: AgentRuntime,
     private readonly state: RunState,
     private readonly signal: AbortSignal | undefined,
+    private readonly events?: RunEventSink,
   ) {}
 
   /** Loops until a final answer, a pause or a limit. */
-  async loop(): Promise<AgentRunResult> {
+  loop(): Promise<AgentRunResult> {
+    // Without a stream, not even an await more than before: run()'s timing stays as it was.
+    return this.events ? this.bracket(() => this.turns()) : this.turns();
+  }
+
+  /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
+  resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+    return this.events ? this.bracket(() => this.resumed(calls, preset)) : this.resumed(calls, preset);
+  }
+
+  private async resumed(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>) {
+    const callsBefore = this.state.calls.length;
+    this.turnUsage = undefined;
+    const outcome = await this.round(calls, preset);
+    await this.iterationEnd(callsBefore, outcome);
+    if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration });
+    return outcome ?? this.turns();
+  }
+
+  /** `run-start` first; `approval-required` for a pause; `run-end` last. */
+  private async bracket(body: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
+    if (this.events) await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
+    const result = await body();
+    if (this.events && result.checkpoint) {
+      await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
+    }
+    if (this.events) await this.emit({ type: "run-end", result });
+    return result;
+  }
+
+  /** Hands an event to the stream, if any; waits while its buffer is full. */
+  private emit(event: AgentEvent): Promise<void> | undefined {
+    return this.events?.emit(event);
+  }
+
+  private async turns(): Promise<AgentRunResult> {
     const { options } = this.runtime;
     for (;;) {
       if (this.signal?.aborted) throw abortReason(this.signal);
@@ -77,28 +126,23 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const outcome = await this.turn();
       await this.iterationEnd(callsBefore, outcome);
+      const usage = this.turnUsage ? { usage: this.turnUsage } : {};
+      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration, ...usage });
       if (outcome) return outcome;
     }
-  }
-
-  /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
-  async resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
-    const callsBefore = this.state.calls.length;
-    const outcome = await this.round(calls, preset);
-    await this.iterationEnd(callsBefore, outcome);
-    return outcome ?? this.loop();
   }
 
   /** One model turn and whatever it asks for; a result when the run ends here. */
   private async turn(): Promise<AgentRunResult | undefined> {
     const { options, invoker } = this.runtime;
     this.state.iteration++;
+    this.turnUsage = undefined;
+    if (this.events) await this.emit({ type: "turn-start", turn: this.state.iteration });
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(this.state.budget, options.limits);
-    const response = await raceAbort(
-      options.chatClient.complete({ messages: [...this.state.messages], tools: withdrawn === undefined ? invoker.definitions : [], ...(this.signal ? { signal: this.signal } : {}) }),
-      this.signal,
-    );
+    const tools = withdrawn === undefined ? invoker.definitions : [];
+    const response = await this.ask({ messages: [...this.state.messages], tools, ...(this.signal ? { signal: this.signal } : {}) });
+    this.turnUsage = response.usage;
     if (response.usage) {
       this.state.usage.inputTokens += response.usage.inputTokens;
       this.state.usage.outputTokens += response.usage.outputTokens;
@@ -116,7 +160,11 @@ export class AgentRun {
       // A text answer ends the iteration: tool rounds and stall series start again after it.
       this.state.budget.roundsInIteration = 0;
       resetStall(this.state.stall);
-      return this.conclude(content ?? "");
+      const concluded = this.conclude(content ?? "");
+      const reason = this.correction;
+      if (this.events && reason !== undefined) await this.emit({ type: "correction", turn: this.state.iteration, reason });
+      this.correction = undefined;
+      return concluded;
     }
     if (withdrawn !== undefined) {
       return this.refuse(calls, "TOOLS_WITHDRAWN", `tools were withdrawn because ${withdrawn}`, `The model called tools after they were withdrawn because ${withdrawn}`);
@@ -134,11 +182,49 @@ export class AgentRun {
   }
 
   /**
+   * One model call. A stream reads `chatClient.stream()` when the client has it (a text-delta event
+   * per delta); otherwise, or for `run()`, `complete()` (a stream then gets the text as one delta).
+   */
+  private ask(request: ChatRequest): Promise<ChatResponse> {
+    const client = this.runtime.options.chatClient;
+    return this.events ? this.askStreaming(client, request) : raceAbort(client.complete(request), this.signal);
+  }
+
+  private async askStreaming(client: ChatClient, request: ChatRequest): Promise<ChatResponse> {
+    const turn = this.state.iteration;
+    if (typeof client.stream === "function") {
+      const onDelta = (delta: string) => this.emit({ type: "text-delta", turn, delta });
+      return collectChatStream(client.stream(request), this.signal, onDelta);
+    }
+    const response = await raceAbort(client.complete(request), this.signal);
+    const text = response.message.content;
+    if (text !== undefined && text !== "") await this.emit({ type: "text-delta", turn, delta: text });
+    return response;
+  }
+
+  /** `tool-call` for each call of a round, in the model's order, before any of them runs. */
+  private async announce(calls: readonly RoundCall[], turn: number): Promise<void> {
+    for (const { callId, name, arguments: args } of calls) {
+      await this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+    }
+  }
+
+  /** A call's tool message, and (streaming) its `tool-result` event carrying the outcome the message renders. */
+  private report(call: RoundCall, outcome: ToolOutcome, turn: number): Promise<void> | undefined {
+    const content = this.runtime.formatOutcome(outcome);
+    this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content });
+    if (!this.events) return undefined;
+    // The outcome as the model reads it: shaped and redacted by the pipeline; the exception is never part of it.
+    const { exception: _exception, ...seen } = outcome;
+    return this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
+  }
+
+  /**
    * Runs one round and books it: outcomes become tool messages in the model's order, a
    * `run_health` block follows a failing round, and poison ends the run `dead_lettered`.
    */
   private async round(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult | undefined> {
-    const { invoker, runtimeInvoker, options, formatOutcome } = this.runtime;
+    const { invoker, runtimeInvoker, options } = this.runtime;
     const { budget } = this.state;
     const turn = this.state.iteration;
     const over = callsOverLimit(calls, budget, options.limits);
@@ -146,18 +232,32 @@ export class AgentRun {
     for (const call of calls) if (over.has(call.callId)) presets.set(call.callId, toolCallLimitOutcome(call, options.limits.maxTotalToolCalls!));
     budget.toolCalls += calls.length - over.size;
     budget.roundsInIteration++;
-    const context: RoundContext = { invoker, runId: this.state.runId, signal: this.signal, maxConcurrency: options.maxConcurrency, compensationInvoker: runtimeInvoker };
+    const events = this.events;
+    const context: RoundContext = {
+      invoker,
+      runId: this.state.runId,
+      signal: this.signal,
+      maxConcurrency: options.maxConcurrency,
+      compensationInvoker: runtimeInvoker,
+      ...(events ? { items: toolRetryItems((event) => events.emitNow(event)) } : {}),
+    };
+    if (this.events) await this.announce(calls, turn);
     const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
     const reported: { record: ToolCallRecord; arguments: unknown; outcome: ToolOutcome }[] = [];
     for (const { call, outcome } of settled) {
-      this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: formatOutcome(outcome) });
+      const reporting = this.report(call, outcome, turn);
+      if (reporting) await reporting;
       reported.push({ record: this.record(call.name, call.callId, outcome, turn), arguments: call.arguments, outcome });
     }
     for (const undo of compensations) reported.push({ record: this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId), arguments: undo.arguments, outcome: undo.outcome });
     for (const report of reported) await this.hook("onToolCall", { iteration: turn, ...report });
     const { counts, poisoned } = bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
-    if (counts.failed + counts.notCalled > 0) this.state.messages.push(runHealthMessage(counts, this.state.ledger.blocking.length > 0));
+    if (counts.failed + counts.notCalled > 0) {
+      const blocking = this.state.ledger.blocking.length > 0;
+      this.state.messages.push(runHealthMessage(counts, blocking));
+      if (this.events) await this.emit({ type: "run-health", turn, health: runHealthBlock(counts, blocking) });
+    }
     if (poisoned.length > 0) {
       await this.deadLetter(poisoned);
       const first = poisoned[0]!;
@@ -180,11 +280,13 @@ export class AgentRun {
    * outcome with `code`, so the conversation stays well formed and `result.calls` shows them.
    */
   private async refuse(calls: readonly RoundCall[], code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN", why: string, reason: string): Promise<AgentRunResult> {
-    const { options, formatOutcome } = this.runtime;
+    const { options } = this.runtime;
     const turn = this.state.iteration;
     const settled: SettledCall[] = calls.map((call, order) => ({ call, outcome: notRunOutcome(call, code, why), order }));
+    if (this.events) await this.announce(calls, turn);
     for (const { call, outcome } of settled) {
-      this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content: formatOutcome(outcome) });
+      const reporting = this.report(call, outcome, turn);
+      if (reporting) await reporting;
       const record = this.record(call.name, call.callId, outcome, turn);
       await this.hook("onToolCall", { iteration: turn, record, arguments: call.arguments, outcome });
     }
@@ -238,6 +340,7 @@ export class AgentRun {
     if (!this.state.corrected) {
       this.state.corrected = true;
       this.state.messages.push(correction!);
+      this.correction = problem;
       return undefined;
     }
     return this.result("escalated", { reason: `After one correction turn, ${problem}.` });

@@ -1,4 +1,5 @@
 import type { ChatUserMessage } from "@needlework/core";
+import type { RunHealth } from "../agent-run-result.js";
 import type { BlockingFailure, RoundCounts } from "./run-ledger.js";
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -23,8 +24,14 @@ export function failureReminder(counts: RoundCounts, blocking: boolean): string 
  * @internal
  */
 export function runHealthMessage(counts: RoundCounts, blocking: boolean): ChatUserMessage {
-  const block = { tools_ok: counts.ok, tools_failed: counts.failed, tools_not_called: counts.notCalled, blocking_failure: blocking };
+  const block = runHealthBlock(counts, blocking);
   return { role: "user", kind: "run_health", content: `run_health ${JSON.stringify(block)}\n${failureReminder(counts, blocking)}` };
+}
+
+/** The counts of a round's `run_health` block, as the model reads them. @internal */
+export function runHealthBlock(counts: RoundCounts, blocking: boolean): RunHealth {
+  const { ok, failed, notCalled } = counts;
+  return { tools_ok: ok, tools_failed: failed, tools_not_called: notCalled, blocking_failure: blocking };
 }
 
 /** Lists blocking failures, telling "failed" apart from "not called". @internal */
