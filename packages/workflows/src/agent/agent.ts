@@ -14,6 +14,7 @@ import { emptyBudget } from "./policies/budgets.js";
 import { emptyStall } from "./policies/stall.js";
 import { approvalDenied } from "./loop/synthetic-outcomes.js";
 import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
+import { resumeJournaled, runJournaled } from "./durable/journaled-run.js";
 
 /**
  * An agent: runs the iterative tool loop over the factory's tools.
@@ -45,6 +46,32 @@ export interface Agent {
    * checkpoint, or decisions that do not match it.
    */
   resume(checkpoint: AgentCheckpoint | string, decisions: ApprovalDecisions, options?: ResumeOptions): Promise<AgentRunResult>;
+  /**
+   * Continues a run of this agent whose process died, from the `store`'s journal, on any instance:
+   * recorded turns and tool outcomes are reused, never re-executed; a call that started but has no
+   * recorded outcome runs again only if its tool is `idempotent` (same `idempotencyKey`), otherwise
+   * the model gets `OUTCOME_UNKNOWN`. A finished run returns its recorded result. Throws
+   * {@link RunStoreError} (`RUN_NOT_FOUND`, `RUN_AGENT_MISMATCH`) and `TypeError` without a `store`.
+   */
+  resumeRun(runId: string, options?: ResumeOptions): Promise<AgentRunResult>;
+}
+
+/** A run's first state: the system prompt and the user's message. */
+function newRunState(runId: string, instructions: string, input: string): RunState {
+  return {
+    runId,
+    messages: [
+      { role: "system", content: instructions },
+      { role: "user", content: input },
+    ],
+    iteration: 0,
+    corrected: false,
+    calls: [],
+    ledger: emptyLedger(),
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    budget: emptyBudget(),
+    stall: emptyStall(),
+  };
 }
 
 /**
@@ -85,10 +112,11 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     runtimeInvoker: pipeline,
     redact: deps.redact ?? ((value) => value),
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
-    deadLetters: resolved.deadLetters ?? new InMemoryDeadLetterQueue(),
+    deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
-  const resumedCheckpoints = resolved.resumedCheckpoints ?? defaultResumedCheckpoints;
+  const resumedCheckpoints = resolved.resumedCheckpoints ?? resolved.store?.resumedCheckpoints ?? defaultResumedCheckpoints;
+  const journal = resolved.store?.journal;
 
   return {
     name: resolved.name,
@@ -100,20 +128,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
       if (typeof input !== "string") throw new TypeError("agent.run: input must be the user's message as a string.");
       const { signal } = runOptions;
       if (signal?.aborted) throw abortReason(signal);
-      const state: RunState = {
-        runId: runOptions.runId ?? nextId("run"),
-        messages: [
-          { role: "system", content: resolved.instructions },
-          { role: "user", content: input },
-        ],
-        iteration: 0,
-        corrected: false,
-        calls: [],
-        ledger: emptyLedger(),
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-        budget: emptyBudget(),
-        stall: emptyStall(),
-      };
+      const state = newRunState(runOptions.runId ?? nextId("run"), resolved.instructions, input);
+      if (journal !== undefined) return runJournaled(runtime, journal, state, input, signal);
       return new AgentRun(runtime, state, signal).loop();
     },
 
@@ -137,6 +153,13 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
       );
       const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
       return new AgentRun(runtime, state, signal).resume(calls, preset);
+    },
+
+    resumeRun(runId, resumeOptions = {}) {
+      if (journal === undefined) {
+        return Promise.reject(new TypeError(`agent.resumeRun: agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store }) to journal its runs.`));
+      }
+      return resumeJournaled(runtime, journal, runId, resumeOptions.signal, newRunState);
     },
   };
 }

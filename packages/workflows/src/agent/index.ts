@@ -39,3 +39,17 @@ export { TOKEN_BUDGET_DEFAULTS, type TokenBudget } from "./policies/budgets.js";
 export { FileResumedCheckpointStore, InMemoryResumedCheckpointStore, type ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
 export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./chat/scripted-chat-client.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";
+export { FileRunJournal, FileRunStore } from "./durable/file-run-store.js";
+export { InMemoryRunJournal, InMemoryRunStore } from "./durable/in-memory-run-store.js";
+export type {
+  AgentStore,
+  JournaledCall,
+  JournaledCallStart,
+  JournaledOutcome,
+  JournaledRun,
+  JournaledRunEnd,
+  JournaledRunStart,
+  JournaledTurn,
+  RunJournal,
+} from "./durable/run-journal.js";
+export { RunStoreError, type RunStoreErrorCode } from "./durable/run-store-error.js";
