@@ -1,5 +1,5 @@
 // Shared test scenarios for every AgentStore (memory, file, PostgreSQL): imported by their tests.
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type ToolContext } from "@needlework/core";
+import { AgentFunction, AgentFunctionGroup, type ChatClient, createToolInvoker, type ToolContext } from "@needlework/core";
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -59,14 +59,24 @@ class ResumeCrmTools {
   }
 }
 
-/** An agent over the fake CRM tools, a scripted model and `store`. */
-export function resumeAgent(crm: FakeCrm, store: AgentStore, steps: readonly ScriptedStep[]): { agent: Agent; model: ScriptedChatClient } {
+/** An agent over the fake CRM tools, a scripted model (or the given one) and `store`. */
+export function resumeAgent(crm: FakeCrm, store: AgentStore, steps: readonly ScriptedStep[], chatClient?: ChatClient): { agent: Agent; model: ScriptedChatClient } {
   const scope = container.createChildContainer();
   scope.registerInstance(FakeCrm, crm);
   const invoker = createToolInvoker(scope, { functions: [ResumeCrmTools] });
   const model = new ScriptedChatClient([...steps]);
-  return { agent: createAgent({ invoker }, { name: "crm-sync", instructions: "Sync contacts.", chatClient: model, store }), model };
+  return { agent: createAgent({ invoker }, { name: "crm-sync", instructions: "Sync contacts.", chatClient: chatClient ?? model, store }), model };
 }
+
+/** A model for many concurrent runs: upserts the contact named in the user message, then answers. */
+export const upsertThenAnswer: ChatClient = {
+  async complete({ messages }) {
+    if (messages.some((m) => m.role === "tool")) return { message: { content: "Done." } };
+    const user = messages.find((m) => m.role === "user");
+    const id = /c\d+/.exec(user?.role === "user" ? user.content : "")?.[0] ?? "c0";
+    return { message: { toolCalls: [{ id: "call_1", name: "upsertContact", arguments: { id } }] } };
+  },
+};
 
 const round: ScriptedStep = {
   toolCalls: [
