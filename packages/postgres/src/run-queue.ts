@@ -24,9 +24,9 @@ export interface RunQueueOptions {
   /** pg-boss's own schema on the same database. Default `<store schema>_queue`. */
   readonly bossSchema?: string;
   /**
-   * How long one attempt of a run may take. A worker aborts its attempt at this limit and hands the
-   * run back; pg-boss treats a job active for longer (its worker died) as failed and retries it on
-   * another worker, which resumes from the journal. Default 300.
+   * How long one attempt of a run may take (set on each run by `enqueue`). A worker aborts its
+   * attempt at this limit and hands the run back; pg-boss treats a job active for longer (its worker
+   * died) as failed and retries it on another worker, which resumes from the journal. Default 300.
    */
   readonly runTimeoutSeconds?: number;
   /** Attempts after the first before a run is given up (`RUN_FAILED`). Default 10. */
@@ -94,7 +94,12 @@ interface RunJob {
   readonly runId: string;
   readonly agent: string;
   readonly input: string;
+  /** The enqueuer's `runTimeoutSeconds`: the job's expiry is set from it, so workers honour it too. */
+  readonly timeoutSeconds?: number;
 }
+
+/** pg-boss expires a job this long after its attempt's deadline: time for a live worker to hand it back first. */
+const expiryMargin = (timeoutSeconds: number): number => Math.min(15, Math.max(2, Math.ceil(timeoutSeconds / 2)));
 
 const optionsSchema = z.strictObject({
   store: z.custom<PostgresStore>((v) => typeof (v as PostgresStore | null)?.journal?.read === "function" && typeof (v as PostgresStore).pool?.query === "function", "must be a PostgresStore"),
@@ -143,13 +148,13 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     (started ??= (async () => {
       await boss.start();
       // The margin lets a worker hand a run back (abort at runTimeoutSeconds) before pg-boss expires it.
-      await boss.createQueue(queue, { name: queue, retryLimit: parsed.retryLimit ?? 10, retryDelay: 1, expireInSeconds: runTimeoutSeconds + 15 });
+      await boss.createQueue(queue, { name: queue, retryLimit: parsed.retryLimit ?? 10, retryDelay: 1 });
     })());
 
   const runOnce = async (job: RunJob): Promise<{ status: string }> => {
     const agent = agents.get(job.agent);
     if (agent === undefined) throw new RunQueueError("UNKNOWN_AGENT", `Run ${job.runId} needs agent '${job.agent}', which this worker does not have (it has ${[...agents.keys()].join(", ")}).`);
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(runTimeoutSeconds * 1000)]);
+    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout((job.timeoutSeconds ?? runTimeoutSeconds) * 1000)]);
     if ((await store.journal.read(job.runId)) !== undefined) return { status: (await agent.resumeRun(job.runId, { signal })).status };
     try {
       return { status: (await agent.run(job.input, { runId: job.runId, signal })).status };
@@ -166,7 +171,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (typeof input !== "string") throw new TypeError("queue.enqueue: input must be the user's message as a string.");
       await start();
       const runId = randomUUID();
-      await boss.send(queue, { runId, agent: agentName, input } satisfies RunJob, { id: runId });
+      const job: RunJob = { runId, agent: agentName, input, timeoutSeconds: runTimeoutSeconds };
+      await boss.send(queue, job, { id: runId, expireInSeconds: runTimeoutSeconds + expiryMargin(runTimeoutSeconds) });
       return runId;
     },
 
