@@ -43,6 +43,11 @@ export function freshSchema(prefix = "nw_test"): string {
   return schema;
 }
 
+/** Drops `schema` (with everything in it) after the test, e.g. a schema a child process created. */
+export function dropAfterTest(schema: string): void {
+  schemas.push(schema);
+}
+
 const schemas: string[] = [];
 afterEach(async () => {
   if (schemas.length === 0) return;
