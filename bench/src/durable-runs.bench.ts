@@ -36,7 +36,8 @@ async function dropSchemas(...schemas: string[]): Promise<void> {
 
 async function ensureCompleted(agent: Agent): Promise<void> {
   const run = await agent.run("Sync the contacts.");
-  if (run.status !== "completed" || run.calls.length !== DURABLE_CALLS) throw new Error(`durable bench run: ${run.status}, ${run.calls.length} calls`);
+  if (run.status !== "completed" || run.calls.length !== DURABLE_CALLS)
+    throw new Error(`durable bench run: ${run.status}, ${run.calls.length} calls`);
 }
 
 /** Runs `total` runs with at most `slots` at once in this process, without a store: the reference rate. */
@@ -44,9 +45,11 @@ async function inProcessRate(total: number, slots: number): Promise<number> {
   const agent = durableAgent();
   let next = 0;
   const began = performance.now();
-  await Promise.all(Array.from({ length: slots }, async () => {
-    while (next++ < total) await agent.run("Sync the contacts.");
-  }));
+  await Promise.all(
+    Array.from({ length: slots }, async () => {
+      while (next++ < total) await agent.run("Sync the contacts.");
+    }),
+  );
   return total / ((performance.now() - began) / 1000);
 }
 
@@ -59,21 +62,34 @@ async function queueRate(workers: number): Promise<number> {
   const queue = createRunQueue({ store, agents: [durableAgent(store)] });
   await queue.enqueue("bench-crm", "warm-up: creates pg-boss's schema and the queue");
   const children = Array.from({ length: workers }, () =>
-    fork(WORKER, [], { execArgv: process.execArgv, env: { ...process.env, NEEDLEWORK_BENCH_QUEUE: JSON.stringify({ databaseUrl: DATABASE_URL, schema, concurrency: SLOTS }) } }),
+    fork(WORKER, [], {
+      execArgv: process.execArgv,
+      env: {
+        ...process.env,
+        NEEDLEWORK_BENCH_QUEUE: JSON.stringify({ databaseUrl: DATABASE_URL, schema, concurrency: SLOTS }),
+      },
+    }),
   );
   try {
     await Promise.all(children.map((child) => new Promise((resolve) => child.once("message", resolve))));
     const began = performance.now();
     await Promise.all(Array.from({ length: QUEUE_RUNS }, () => queue.enqueue("bench-crm", "Sync the contacts.")));
     for (;;) {
-      const { rows } = await store.pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".runs WHERE ended_at IS NOT NULL`);
+      const { rows } = await store.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM "${schema}".runs WHERE ended_at IS NOT NULL`,
+      );
       if (Number(rows[0]!.n) >= QUEUE_RUNS + 1) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return QUEUE_RUNS / ((performance.now() - began) / 1000);
   } finally {
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(undefined)))));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(undefined))),
+      ),
+    );
     await queue.stop({ timeoutMs: 500 });
     await store.close();
     await dropSchemas(schema, `${schema}_queue`);
@@ -86,7 +102,10 @@ const pgSchema = `bench_journal_${process.pid}`;
 
 export default defineBenchmark({
   name: "durable-runs",
-  description: `Journal cost per tool call (one run of a ${DURABLE_CALLS}-call round and an answer, each store beside the run without one), and runs per second through createRunQueue with 1, 2 and 4 worker processes of ${SLOTS} slots, as a ratio to the same runs in one process without a store.`,
+  description:
+    `Journal cost per tool call (one run of a ${DURABLE_CALLS}-call round and an answer, each store beside the run ` +
+    `without one), and runs per second through createRunQueue with 1, 2 and 4 worker processes of ${SLOTS} ` +
+    "slots, as a ratio to the same runs in one process without a store.",
   options: { time: 2000, iterations: 20, warmupTime: 300 },
   async cases() {
     const withoutStore = durableAgent();
@@ -104,9 +123,15 @@ export default defineBenchmark({
       await postgresStore.migrate();
       const onPostgres = durableAgent(postgresStore);
       await ensureCompleted(onPostgres);
-      cases.push({ name: "PostgresStore (local server)", calls: DURABLE_CALLS, fn: () => onPostgres.run("Sync the contacts.") });
+      cases.push({
+        name: "PostgresStore (local server)",
+        calls: DURABLE_CALLS,
+        fn: () => onPostgres.run("Sync the contacts."),
+      });
     } else {
-      console.warn(`durable-runs: no PostgreSQL at ${DATABASE_URL}; the PostgresStore case and the queue figures are skipped.`);
+      console.warn(
+        `durable-runs: no PostgreSQL at ${DATABASE_URL}; the PostgresStore case and the queue figures are skipped.`,
+      );
     }
     return cases;
   },
@@ -119,9 +144,19 @@ export default defineBenchmark({
     for (const workers of [1, 2, 4]) {
       const reference = await inProcessRate(QUEUE_RUNS, SLOTS * workers);
       const rate = await queueRate(workers);
-      rows.push({ name: `queue, ${workers} worker process${workers === 1 ? "" : "es"} × ${SLOTS} slots`, "runs/s": round(rate, 1), "no-store runs/s (same slots, 1 process)": round(reference, 1), "× no store": round(rate / reference, 4) });
+      rows.push({
+        name: `queue, ${workers} worker process${workers === 1 ? "" : "es"} × ${SLOTS} slots`,
+        "runs/s": round(rate, 1),
+        "no-store runs/s (same slots, 1 process)": round(reference, 1),
+        "× no store": round(rate / reference, 4),
+      });
     }
     return rows;
   },
-  notes: () => ({ toolCallsPerRun: DURABLE_CALLS, queueRuns: QUEUE_RUNS, slotsPerWorker: SLOTS, pgBossPollingSeconds: 0.5 }),
+  notes: () => ({
+    toolCallsPerRun: DURABLE_CALLS,
+    queueRuns: QUEUE_RUNS,
+    slotsPerWorker: SLOTS,
+    pgBossPollingSeconds: 0.5,
+  }),
 });

@@ -1,4 +1,10 @@
-import { AgentFunction, AgentFunctionGroup, type ChatClient, createToolInvoker, type ToolContext } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  type ChatClient,
+  createToolInvoker,
+  type ToolContext,
+} from "@needlework/core";
 import { type AgentStore, createAgent, type Agent } from "@needlework/workflows";
 import type pg from "pg";
 import { container } from "tsyringe";
@@ -33,7 +39,8 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 /** Creates the effects table. */
 export async function createEffectsTable(pool: pg.Pool, schema: string): Promise<void> {
   await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".effects (
-    idempotency_key text PRIMARY KEY, run_id text NOT NULL, tool text NOT NULL, target text NOT NULL, attempts integer NOT NULL DEFAULT 1)`);
+    idempotency_key text PRIMARY KEY, run_id text NOT NULL, tool text NOT NULL, target text NOT NULL,
+    attempts integer NOT NULL DEFAULT 1)`);
 }
 
 async function effect(ctx: ToolContext, tool: string, target: string): Promise<void> {
@@ -75,7 +82,10 @@ export class CrmTools {
     return { contactId, logged: true };
   }
 
-  @AgentFunction({ description: "Sends the welcome email. Not idempotent: the mail server sends every request.", input: Contact })
+  @AgentFunction({
+    description: "Sends the welcome email. Not idempotent: the mail server sends every request.",
+    input: Contact,
+  })
   async sendWelcomeEmail({ contactId }: z.infer<typeof Contact>, ctx: ToolContext) {
     await effect(ctx, "sendWelcomeEmail", contactId);
     return { contactId, sent: true };
@@ -93,7 +103,10 @@ export function crmModel(delay: () => number): ChatClient {
       if (turns === 0) return { message: { toolCalls: [call("lookupContact"), call("upsertContact")] } };
       if (turns === 1) return { message: { toolCalls: [call("sendWelcomeEmail"), call("logActivity")] } };
       const unknown = messages.some((m) => m.role === "tool" && m.content.includes("OUTCOME_UNKNOWN"));
-      const text = unknown ? `Contact ${contactId} upserted and logged; the welcome email's outcome is unknown, so check the mail log before resending.` : `Contact ${contactId} synced.`;
+      const text = unknown
+        ? `Contact ${contactId} upserted and logged; the welcome email's outcome is unknown, ` +
+          "so check the mail log before resending."
+        : `Contact ${contactId} synced.`;
       return { message: { content: text } };
     },
   };
@@ -102,5 +115,14 @@ export function crmModel(delay: () => number): ChatClient {
 /** The CRM agent over `store`. */
 export function crmAgent(store: AgentStore, delay: () => number): Agent {
   const invoker = createToolInvoker(container.createChildContainer(), { functions: [CrmTools] });
-  return createAgent({ invoker }, { name: "crm-sync", instructions: "Sync the contact to the CRM.", chatClient: crmModel(delay), store, guardrail: false });
+  return createAgent(
+    { invoker },
+    {
+      name: "crm-sync",
+      instructions: "Sync the contact to the CRM.",
+      chatClient: crmModel(delay),
+      store,
+      guardrail: false,
+    },
+  );
 }

@@ -102,17 +102,26 @@ function spawnWorker(config: DurableRunsConfig, index: number): Worker {
  * have tool calls in flight (starting a replacement each time), waits for every run, and counts
  * lost runs and duplicate effects.
  */
-export async function runDurableRuns(config: DurableRunsConfig, log: (line: string) => void = console.log): Promise<DurableRunsSummary> {
+export async function runDurableRuns(
+  config: DurableRunsConfig,
+  log: (line: string) => void = console.log,
+): Promise<DurableRunsSummary> {
   const started = performance.now();
   const random = mulberry32(config.seed);
   const admin = new pg.Client({ connectionString: config.databaseUrl });
   await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE; DROP SCHEMA IF EXISTS "${config.schema}_queue" CASCADE`);
+  await admin.query(
+    `DROP SCHEMA IF EXISTS "${config.schema}" CASCADE; DROP SCHEMA IF EXISTS "${config.schema}_queue" CASCADE`,
+  );
   await admin.end();
   const store = new PostgresStore({ connectionString: config.databaseUrl, schema: config.schema });
   await store.migrate();
   await createEffectsTable(store.pool, config.schema);
-  const queue = createRunQueue({ store, agents: [crmAgent(store, () => 0)], runTimeoutSeconds: config.runTimeoutSeconds });
+  const queue = createRunQueue({
+    store,
+    agents: [crmAgent(store, () => 0)],
+    runTimeoutSeconds: config.runTimeoutSeconds,
+  });
   const runIds: string[] = [];
   for (let i = 0; i < config.runs; i++) runIds.push(await queue.enqueue("crm-sync", `Sync contact c${i} to the CRM.`));
   log(`enqueued ${config.runs} runs; starting ${config.workers} workers`);
@@ -147,7 +156,9 @@ export async function runDurableRuns(config: DurableRunsConfig, log: (line: stri
         victim.child.kill("SIGKILL");
         await victim.exited;
         killed++;
-        log(`SIGKILLed worker ${victim.child.pid} with ${victim.inFlight} tool call(s) in flight; starting a replacement`);
+        log(
+          `SIGKILLed worker ${victim.child.pid} with ${victim.inFlight} tool call(s) in flight; starting a replacement`,
+        );
         const replacement = spawnWorker(config, spawned++);
         workers.splice(workers.indexOf(victim), 1, replacement);
         await replacement.ready;
@@ -161,10 +172,15 @@ export async function runDurableRuns(config: DurableRunsConfig, log: (line: stri
   await Promise.all(workers.map((w) => w.exited));
   const { rows: dup } = await store.pool.query<{ n: string }>(
     `SELECT (SELECT count(*) FROM "${config.schema}".effects WHERE tool = 'sendWelcomeEmail' AND attempts > 1)
-          + (SELECT count(*) FROM (SELECT run_id, tool, target FROM "${config.schema}".effects GROUP BY 1, 2, 3 HAVING count(*) > 1) AS twice) AS n`,
+          + (SELECT count(*) FROM (SELECT run_id, tool, target FROM "${config.schema}".effects
+                                 GROUP BY 1, 2, 3 HAVING count(*) > 1) AS twice) AS n`,
   );
-  const { rows: retried } = await store.pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${config.schema}".effects WHERE attempts > 1`);
-  const { rows: unknown } = await store.pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${config.schema}".run_calls WHERE outcome->>'errorCode' = 'OUTCOME_UNKNOWN'`);
+  const { rows: retried } = await store.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM "${config.schema}".effects WHERE attempts > 1`,
+  );
+  const { rows: unknown } = await store.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM "${config.schema}".run_calls WHERE outcome->>'errorCode' = 'OUTCOME_UNKNOWN'`,
+  );
   await queue.stop({ timeoutMs: 1_000 });
   await store.close();
   const summary: DurableRunsSummary = {
@@ -180,7 +196,13 @@ export async function runDurableRuns(config: DurableRunsConfig, log: (line: stri
   const statuses = new Map<string, number>();
   for (const status of finished.values()) statuses.set(status, (statuses.get(status) ?? 0) + 1);
   log(`statuses: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(", ")}`);
-  log(`idempotent calls re-run with their key after a kill: ${summary.dedupedRetries}; calls answered OUTCOME_UNKNOWN: ${summary.outcomeUnknown}; ${summary.seconds.toFixed(1)} s`);
-  log(`durable runs: ${summary.finished} finished, ${summary.lost} lost, ${summary.duplicateEffects} duplicate effects (${summary.workers} workers, ${summary.killed} killed)`);
+  log(
+    `idempotent calls re-run with their key after a kill: ${summary.dedupedRetries}; ` +
+      `calls answered OUTCOME_UNKNOWN: ${summary.outcomeUnknown}; ${summary.seconds.toFixed(1)} s`,
+  );
+  log(
+    `durable runs: ${summary.finished} finished, ${summary.lost} lost, ${summary.duplicateEffects} duplicate effects ` +
+      `(${summary.workers} workers, ${summary.killed} killed)`,
+  );
   return summary;
 }

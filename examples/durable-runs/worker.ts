@@ -19,7 +19,11 @@ export type WorkerMessage = { readonly kind: "ready" } | { readonly kind: "in-fl
 export async function runWorker(config: WorkerConfig): Promise<void> {
   const random = mulberry32(config.seed);
   const delay = (): number => Math.floor(random() * config.maxDelayMs);
-  const store = new PostgresStore({ connectionString: config.databaseUrl, schema: config.schema, maxConnections: config.concurrency + 4 });
+  const store = new PostgresStore({
+    connectionString: config.databaseUrl,
+    schema: config.schema,
+    maxConnections: config.concurrency + 4,
+  });
   let inFlight = 0;
   useCrmWorld({
     pool: store.pool,
@@ -30,7 +34,13 @@ export async function runWorker(config: WorkerConfig): Promise<void> {
       process.send?.({ kind: "in-flight", calls: inFlight } satisfies WorkerMessage);
     },
   });
-  const queue = createRunQueue({ store, agents: [crmAgent(store, delay)], runTimeoutSeconds: config.runTimeoutSeconds, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+  const queue = createRunQueue({
+    store,
+    agents: [crmAgent(store, delay)],
+    runTimeoutSeconds: config.runTimeoutSeconds,
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 1,
+  });
   await queue.work({ concurrency: config.concurrency });
   process.once("SIGTERM", () => {
     void (async () => {

@@ -81,14 +81,20 @@ export async function applyMigrations(pool: Pool, schema: string, lockKey: strin
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${schema}.migrations`);
     const done = new Set(rows.map((r) => r.version));
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;
       await client.query(migration.sql(schema));
-      await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
       applied.push(migration.version);
     }
     await client.query("COMMIT");

@@ -19,11 +19,16 @@ export class PostgresCheckpointClaims implements ResumedCheckpointStore {
   ) {}
 
   async claim(checkpointId: string): Promise<boolean> {
-    if (typeof checkpointId !== "string" || checkpointId === "") throw new TypeError("PostgresCheckpointClaims.claim: pass the checkpoint id.");
+    if (typeof checkpointId !== "string" || checkpointId === "")
+      throw new TypeError("PostgresCheckpointClaims.claim: pass the checkpoint id.");
     // Retried after a broken connection too: a claim that did commit then reads as taken, which
     // refuses the resume (safe), never runs it twice.
     const { rowCount } = await withStoreRetry("claiming a checkpoint", true, () =>
-      this.pool.query(`INSERT INTO ${this.schema}.resumed_checkpoints (checkpoint_id) VALUES ($1) ON CONFLICT (checkpoint_id) DO NOTHING`, [checkpointId]),
+      this.pool.query(
+        `INSERT INTO ${this.schema}.resumed_checkpoints (checkpoint_id) VALUES ($1)
+         ON CONFLICT (checkpoint_id) DO NOTHING`,
+        [checkpointId],
+      ),
     );
     return rowCount === 1;
   }

@@ -71,16 +71,14 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
   ) {}
 
   async append(entry: DeadLetterEntry): Promise<void> {
-    // Not retried after a broken connection: the insert may have committed, and a second copy would be a duplicate letter.
+    // Not retried after a broken connection: the insert may have committed, and a second copy
+    // would be a duplicate letter.
     await withStoreRetry("writing a dead letter", false, () =>
-      this.pool.query(`INSERT INTO ${this.schema}.dead_letters (run_id, agent, tool, error_code, entry, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-        entry.runId,
-        entry.agent,
-        entry.tool,
-        entry.errorCode,
-        JSON.stringify(entry),
-        entry.time,
-      ]),
+      this.pool.query(
+        `INSERT INTO ${this.schema}.dead_letters (run_id, agent, tool, error_code, entry, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [entry.runId, entry.agent, entry.tool, entry.errorCode, JSON.stringify(entry), entry.time],
+      ),
     );
   }
 
@@ -97,11 +95,15 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     if (filter.errorCode !== undefined) add("error_code = ?", filter.errorCode);
     if (filter.runId !== undefined) add("run_id = ?", filter.runId);
     if (filter.since !== undefined) add("created_at >= ?", filter.since);
-    if (filter.acknowledged !== undefined) where.push(filter.acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL");
+    if (filter.acknowledged !== undefined)
+      where.push(filter.acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL");
     const limit = filter.limit ?? 1000;
-    if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`PostgresDeadLetterQueue.list: limit must be a positive integer, got ${String(limit)}.`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new TypeError(`PostgresDeadLetterQueue.list: limit must be a positive integer, got ${String(limit)}.`);
     values.push(limit);
-    const sql = `SELECT id::text AS id, entry, acknowledged_at, replayed_at FROM ${this.schema}.dead_letters ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${values.length}`;
+    const filters = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const sql = `SELECT id::text AS id, entry, acknowledged_at, replayed_at FROM ${this.schema}.dead_letters ${filters}
+      ORDER BY id LIMIT $${values.length}`;
     const { rows } = await withStoreRetry("listing dead letters", true, () => this.pool.query<LetterRow>(sql, values));
     return rows.map(toLetter);
   }
@@ -109,7 +111,11 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
   /** Marks a letter handled; `false` when there is no such letter or it already was. */
   async acknowledge(id: string): Promise<boolean> {
     const { rowCount } = await withStoreRetry("acknowledging a dead letter", true, () =>
-      this.pool.query(`UPDATE ${this.schema}.dead_letters SET acknowledged_at = now() WHERE id = $1::bigint AND acknowledged_at IS NULL`, [id]),
+      this.pool.query(
+        `UPDATE ${this.schema}.dead_letters SET acknowledged_at = now()
+         WHERE id = $1::bigint AND acknowledged_at IS NULL`,
+        [id],
+      ),
     );
     return rowCount === 1;
   }
@@ -123,7 +129,8 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
   async replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean> {
     const { rows } = await withStoreRetry("claiming a dead letter for replay", false, () =>
       this.pool.query<LetterRow>(
-        `UPDATE ${this.schema}.dead_letters SET replayed_at = now() WHERE id = $1::bigint AND acknowledged_at IS NULL AND replayed_at IS NULL
+        `UPDATE ${this.schema}.dead_letters SET replayed_at = now()
+         WHERE id = $1::bigint AND acknowledged_at IS NULL AND replayed_at IS NULL
          RETURNING id::text AS id, entry, acknowledged_at, replayed_at`,
         [id],
       ),
@@ -133,7 +140,9 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     try {
       await handler(toLetter(row));
     } catch (error) {
-      await withStoreRetry("releasing a dead letter", true, () => this.pool.query(`UPDATE ${this.schema}.dead_letters SET replayed_at = NULL WHERE id = $1::bigint`, [id]));
+      await withStoreRetry("releasing a dead letter", true, () =>
+        this.pool.query(`UPDATE ${this.schema}.dead_letters SET replayed_at = NULL WHERE id = $1::bigint`, [id]),
+      );
       throw error;
     }
     await this.acknowledge(id);

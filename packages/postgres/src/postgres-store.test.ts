@@ -37,12 +37,14 @@ describePostgres("PostgresStore", () => {
     const a = open(schema);
     await a.migrate();
     const others = [a, open(schema), open(schema)];
-    const claims = await Promise.all(others.flatMap((s) => [s.resumedCheckpoints.claim("cp_1"), s.resumedCheckpoints.claim("cp_1")]));
+    const claims = await Promise.all(
+      others.flatMap((s) => [s.resumedCheckpoints.claim("cp_1"), s.resumedCheckpoints.claim("cp_1")]),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await others[2]!.resumedCheckpoints.claim("cp_2")).toBe(true);
   });
 
-  it("dead letters: list with filters, acknowledge, and replay (claimed once, released when the handler throws)", async () => {
+  it("dead letters: filters, acknowledge, replay (claimed once, released when the handler throws)", async () => {
     const store = open(freshSchema());
     await store.migrate();
     const entry = (tool: string, errorCode: string, agent = "crm-sync") => ({
@@ -64,7 +66,9 @@ describePostgres("PostgresStore", () => {
     expect(forbidden).toEqual([expect.objectContaining({ ...entry("upsert", "FORBIDDEN"), id: expect.any(String) })]);
     const id = forbidden[0]!.id;
 
-    await expect(store.deadLetters.replay(id, async () => Promise.reject(new Error("still broken")))).rejects.toThrow("still broken");
+    await expect(store.deadLetters.replay(id, async () => Promise.reject(new Error("still broken")))).rejects.toThrow(
+      "still broken",
+    );
     expect((await store.deadLetters.list({ acknowledged: false })).map((l) => l.id)).toContain(id);
     const handled: string[] = [];
     expect(await store.deadLetters.replay(id, async (letter) => void handled.push(letter.tool))).toBe(true);
@@ -80,11 +84,18 @@ describePostgres("PostgresStore", () => {
   it("an unreachable server is STORE_UNAVAILABLE, after retries", async () => {
     const store = new PostgresStore({ connectionString: "postgres://postgres@127.0.0.1:1/test", schema: "nowhere" });
     stores.push(store);
-    await expect(store.journal.read("run_1")).rejects.toMatchObject({ name: "RunStoreError", code: "STORE_UNAVAILABLE" });
+    await expect(store.journal.read("run_1")).rejects.toMatchObject({
+      name: "RunStoreError",
+      code: "STORE_UNAVAILABLE",
+    });
   });
 
   it("refuses a schema name that is not a plain identifier, and unknown options", () => {
-    expect(() => new PostgresStore({ connectionString: DATABASE_URL, schema: 'x"; DROP TABLE runs; --' })).toThrow(/option 'schema' must be a lower-case identifier/);
-    expect(() => new PostgresStore({ connectionString: DATABASE_URL, scheme: "x" } as never)).toThrow(/unknown option 'scheme'/);
+    expect(() => new PostgresStore({ connectionString: DATABASE_URL, schema: 'x"; DROP TABLE runs; --' })).toThrow(
+      /option 'schema' must be a lower-case identifier/,
+    );
+    expect(() => new PostgresStore({ connectionString: DATABASE_URL, scheme: "x" } as never)).toThrow(
+      /unknown option 'scheme'/,
+    );
   });
 });

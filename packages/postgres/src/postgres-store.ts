@@ -30,7 +30,9 @@ export interface PostgresStoreOptions {
 
 const optionsSchema = z.strictObject({
   connectionString: z.string().min(1).optional(),
-  pool: z.custom<pg.Pool>((value) => typeof (value as { query?: unknown } | null)?.query === "function", "must be a pg Pool").optional(),
+  pool: z
+    .custom<pg.Pool>((value) => typeof (value as { query?: unknown } | null)?.query === "function", "must be a pg Pool")
+    .optional(),
   schema: z.string().optional(),
   maxConnections: z.int().min(1).max(1000).optional(),
 });
@@ -81,7 +83,9 @@ export class PostgresStore implements AgentStore {
    * serialized across instances by `pg_advisory_xact_lock`. Resolves with the versions it applied.
    */
   migrate(): Promise<number[]> {
-    return withStoreRetry("migrating", true, () => applyMigrations(this.pool, this.quoted, `needlework:${this.schema}`));
+    return withStoreRetry("migrating", true, () =>
+      applyMigrations(this.pool, this.quoted, `needlework:${this.schema}`),
+    );
   }
 
   /** Ends the pool the store created (a `pool` you passed stays open). */

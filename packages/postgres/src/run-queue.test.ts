@@ -19,9 +19,21 @@ async function openStore(schema: string): Promise<PostgresStore> {
   return store;
 }
 
-function queueOver(store: PostgresStore, crm: FakeCrm, steps: readonly ScriptedStep[], bossSchema: string, model?: ChatClient): RunQueue {
+function queueOver(
+  store: PostgresStore,
+  crm: FakeCrm,
+  steps: readonly ScriptedStep[],
+  bossSchema: string,
+  model?: ChatClient,
+): RunQueue {
   const { agent } = resumeAgent(crm, store, steps, model);
-  const queue = createRunQueue({ store, agents: [agent], bossSchema, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+  const queue = createRunQueue({
+    store,
+    agents: [agent],
+    bossSchema,
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 1,
+  });
   queues.push(queue);
   return queue;
 }
@@ -45,7 +57,9 @@ describePostgres("createRunQueue", () => {
     await expect(a.result(runIds[0]!)).resolves.toBeUndefined();
     await Promise.all([a.work({ concurrency: 2 }), b.work({ concurrency: 2 })]);
     for (const runId of runIds) {
-      await expect.poll(() => b.result(runId), { timeout: 60_000, interval: 250 }).toMatchObject({ status: "completed", runId });
+      await expect
+        .poll(() => b.result(runId), { timeout: 60_000, interval: 250 })
+        .toMatchObject({ status: "completed", runId });
     }
     expect(crm.count("upsertContact")).toBe(6);
     expect(new Set(crm.executions.map((e) => e.key)).size).toBe(6);
@@ -65,9 +79,16 @@ describePostgres("createRunQueue", () => {
     await a.stop({ timeoutMs: 200 });
 
     const survivor = new FakeCrm();
-    const b = queueOver(await openStore(schema), survivor, [{ text: "c1 synced; the email may not have been sent." }], bossSchema);
+    const b = queueOver(
+      await openStore(schema),
+      survivor,
+      [{ text: "c1 synced; the email may not have been sent." }],
+      bossSchema,
+    );
     await b.work({ concurrency: 1 });
-    await expect.poll(() => b.result(runId), { timeout: 60_000, interval: 250 }).toMatchObject({ status: "completed_with_failures" });
+    await expect
+      .poll(() => b.result(runId), { timeout: 60_000, interval: 250 })
+      .toMatchObject({ status: "completed_with_failures" });
     expect(dying.count("lookupContact") + survivor.count("lookupContact")).toBe(1);
     expect(survivor.executions).toEqual([{ tool: "upsertContact", key: `${runId}:call_1_2` }]);
     expect(dying.count("sendEmail") + survivor.count("sendEmail")).toBe(1);

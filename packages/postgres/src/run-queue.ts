@@ -80,7 +80,8 @@ export interface RunQueue {
  *
  * @example
  * ```ts
- * await queue.result(runId).catch((e) => e instanceof RunQueueError && e.code === "RUN_FAILED" ? undefined : Promise.reject(e));
+ * const isFailed = (e: unknown) => e instanceof RunQueueError && e.code === "RUN_FAILED";
+ * const failed = await queue.result(runId).then(() => false, isFailed);
  * ```
  */
 export class RunQueueError extends NeedleworkError {
@@ -102,9 +103,23 @@ interface RunJob {
 const expiryMargin = (timeoutSeconds: number): number => Math.min(15, Math.max(2, Math.ceil(timeoutSeconds / 2)));
 
 const optionsSchema = z.strictObject({
-  store: z.custom<PostgresStore>((v) => typeof (v as PostgresStore | null)?.journal?.read === "function" && typeof (v as PostgresStore).pool?.query === "function", "must be a PostgresStore"),
-  agents: z.union([z.array(z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent")), z.record(z.string(), z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent"))]),
-  queue: z.string().regex(/^[A-Za-z0-9_.-]{1,50}$/).optional(),
+  store: z.custom<PostgresStore>(
+    (v) =>
+      typeof (v as PostgresStore | null)?.journal?.read === "function" &&
+      typeof (v as PostgresStore).pool?.query === "function",
+    "must be a PostgresStore",
+  ),
+  agents: z.union([
+    z.array(z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent")),
+    z.record(
+      z.string(),
+      z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent"),
+    ),
+  ]),
+  queue: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,50}$/)
+    .optional(),
   bossSchema: z.string().optional(),
   runTimeoutSeconds: z.int().min(1).max(86_400).optional(),
   retryLimit: z.int().min(0).max(1_000).optional(),
@@ -122,14 +137,17 @@ const optionsSchema = z.strictObject({
  * ```ts
  * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL });
  * await store.migrate();
- * const queue = createRunQueue({ store, agents: [factory.createAgent({ name: "crm-sync", instructions, chatClient, store })] });
+ * const crmAgent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
+ * const queue = createRunQueue({ store, agents: [crmAgent] });
  * await queue.work({ concurrency: 4 });
  * ```
  */
 export function createRunQueue(options: RunQueueOptions): RunQueue {
   const parsed = parseOptions("createRunQueue", optionsSchema, options);
   const { store } = parsed;
-  const agents = new Map<string, Agent>(Array.isArray(parsed.agents) ? parsed.agents.map((a) => [a.name, a]) : Object.entries(parsed.agents));
+  const agents = new Map<string, Agent>(
+    Array.isArray(parsed.agents) ? parsed.agents.map((a) => [a.name, a]) : Object.entries(parsed.agents),
+  );
   const queue = parsed.queue ?? "needlework-runs";
   const bossSchema = parsed.bossSchema ?? `${store.schema}_queue`;
   quotedSchema("createRunQueue", bossSchema);
@@ -140,7 +158,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     maintenanceIntervalSeconds: parsed.maintenanceIntervalSeconds ?? 30,
     schedule: false,
   });
-  // pg-boss reports background errors (a lost connection during polling) as events; without a listener they would crash the process.
+  // pg-boss reports background errors (a lost connection during polling) as events; without a
+  // listener they would crash the process.
   boss.on("error", () => undefined);
   const stopping = new AbortController();
   let started: Promise<void> | undefined;
@@ -153,22 +172,37 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
 
   const runOnce = async (job: RunJob): Promise<{ status: string }> => {
     const agent = agents.get(job.agent);
-    if (agent === undefined) throw new RunQueueError("UNKNOWN_AGENT", `Run ${job.runId} needs agent '${job.agent}', which this worker does not have (it has ${[...agents.keys()].join(", ")}).`);
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout((job.timeoutSeconds ?? runTimeoutSeconds) * 1000)]);
-    if ((await store.journal.read(job.runId)) !== undefined) return { status: (await agent.resumeRun(job.runId, { signal })).status };
+    if (agent === undefined)
+      throw new RunQueueError(
+        "UNKNOWN_AGENT",
+        `Run ${job.runId} needs agent '${job.agent}', which this worker does not have ` +
+          `(it has ${[...agents.keys()].join(", ")}).`,
+      );
+    const signal = AbortSignal.any([
+      stopping.signal,
+      AbortSignal.timeout((job.timeoutSeconds ?? runTimeoutSeconds) * 1000),
+    ]);
+    if ((await store.journal.read(job.runId)) !== undefined)
+      return { status: (await agent.resumeRun(job.runId, { signal })).status };
     try {
       return { status: (await agent.run(job.input, { runId: job.runId, signal })).status };
     } catch (error) {
       // Another attempt journaled the start between our read and our run: resume instead.
-      if (error instanceof RunStoreError && error.code === "RUN_EXISTS") return { status: (await agent.resumeRun(job.runId, { signal })).status };
+      if (error instanceof RunStoreError && error.code === "RUN_EXISTS")
+        return { status: (await agent.resumeRun(job.runId, { signal })).status };
       throw error;
     }
   };
 
   return {
     async enqueue(agentName, input) {
-      if (!agents.has(agentName)) throw new RunQueueError("UNKNOWN_AGENT", `createRunQueue: no agent named '${agentName}' (known: ${[...agents.keys()].join(", ")}).`);
-      if (typeof input !== "string") throw new TypeError("queue.enqueue: input must be the user's message as a string.");
+      if (!agents.has(agentName))
+        throw new RunQueueError(
+          "UNKNOWN_AGENT",
+          `createRunQueue: no agent named '${agentName}' (known: ${[...agents.keys()].join(", ")}).`,
+        );
+      if (typeof input !== "string")
+        throw new TypeError("queue.enqueue: input must be the user's message as a string.");
       await start();
       const runId = randomUUID();
       const job: RunJob = { runId, agent: agentName, input, timeoutSeconds: runTimeoutSeconds };
@@ -178,11 +212,16 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
 
     async work(workOptions = {}) {
       const concurrency = workOptions.concurrency ?? 1;
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`queue.work: concurrency must be a positive integer, got ${String(concurrency)}.`);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new TypeError(`queue.work: concurrency must be a positive integer, got ${String(concurrency)}.`);
       await start();
       // One pg-boss worker per slot, each taking one job at a time.
       for (let i = 0; i < concurrency; i++) {
-        await boss.work<RunJob>(queue, { batchSize: 1, pollingIntervalSeconds: parsed.pollingIntervalSeconds ?? 2 }, async ([job]) => (job ? runOnce(job.data) : undefined));
+        await boss.work<RunJob>(
+          queue,
+          { batchSize: 1, pollingIntervalSeconds: parsed.pollingIntervalSeconds ?? 2 },
+          async ([job]) => (job ? runOnce(job.data) : undefined),
+        );
       }
     },
 
@@ -191,8 +230,13 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (run?.end !== undefined) return run.end.result as unknown as AgentRunResult;
       await start();
       const job = await boss.getJobById<RunJob>(queue, runId);
-      if (job === null && run === undefined) throw new RunStoreError("RUN_NOT_FOUND", `Run '${runId}' was never enqueued on queue '${queue}'.`);
-      if (job?.state === "failed") throw new RunQueueError("RUN_FAILED", `Run '${runId}' failed on every attempt (${job.retryCount + 1}); see its journal and the worker logs.`);
+      if (job === null && run === undefined)
+        throw new RunStoreError("RUN_NOT_FOUND", `Run '${runId}' was never enqueued on queue '${queue}'.`);
+      if (job?.state === "failed")
+        throw new RunQueueError(
+          "RUN_FAILED",
+          `Run '${runId}' failed on every attempt (${job.retryCount + 1}); see its journal and the worker logs.`,
+        );
       return undefined;
     },
 
@@ -200,8 +244,12 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       const timeoutMs = stopOptions.timeoutMs ?? 30_000;
       if (started === undefined) return;
       await started.catch(() => undefined);
-      // Runs still going at the deadline are aborted (their journal keeps what settled) and their jobs fail back to the queue.
-      const deadline = setTimeout(() => stopping.abort(new DOMException("The run queue is stopping", "AbortError")), timeoutMs);
+      // Runs still going at the deadline are aborted (their journal keeps what settled) and their
+      // jobs fail back to the queue.
+      const deadline = setTimeout(
+        () => stopping.abort(new DOMException("The run queue is stopping", "AbortError")),
+        timeoutMs,
+      );
       try {
         await boss.stop({ graceful: true, timeout: timeoutMs + 2_000, wait: true, close: true });
       } finally {

@@ -2,7 +2,17 @@ import { RunStoreError } from "@needlework/workflows";
 import { ExponentialBackoff, handleWhen, retry } from "cockatiel";
 
 /** Errors where the statement never reached the server (or was rolled back whole): always safe to retry. */
-const NEVER_APPLIED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "57P03", "53300", "08001", "08004", "40001", "40P01"]);
+const NEVER_APPLIED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P03",
+  "53300",
+  "08001",
+  "08004",
+  "40001",
+  "40P01",
+]);
 /** The connection broke while a statement ran: it may have committed, so only idempotent statements are retried. */
 const MAYBE_APPLIED = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "08000", "08003", "08006"]);
 const CONFLICTS = new Set(["40001", "40P01"]);
@@ -21,17 +31,31 @@ function codeOf(error: unknown): string {
  * @internal
  */
 export async function withStoreRetry<T>(what: string, idempotent: boolean, statement: () => Promise<T>): Promise<T> {
-  const retriable = (error: Error): boolean => NEVER_APPLIED.has(codeOf(error)) || (idempotent && MAYBE_APPLIED.has(codeOf(error)));
-  const policy = retry(handleWhen(retriable), { maxAttempts: 3, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1_000 }) });
+  const retriable = (error: Error): boolean =>
+    NEVER_APPLIED.has(codeOf(error)) || (idempotent && MAYBE_APPLIED.has(codeOf(error)));
+  const policy = retry(handleWhen(retriable), {
+    maxAttempts: 3,
+    backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1_000 }),
+  });
   try {
     return await policy.execute(statement);
   } catch (error) {
     const code = codeOf(error);
     if (CONFLICTS.has(code)) {
-      throw new RunStoreError("STORE_CONFLICT", `PostgresStore: ${what} conflicted with a concurrent transaction (SQLSTATE ${code}) and still did after retries; try again.`, { cause: error });
+      throw new RunStoreError(
+        "STORE_CONFLICT",
+        `PostgresStore: ${what} conflicted with a concurrent transaction (SQLSTATE ${code}) ` +
+          "and still did after retries; try again.",
+        { cause: error },
+      );
     }
     if (NEVER_APPLIED.has(code) || MAYBE_APPLIED.has(code)) {
-      throw new RunStoreError("STORE_UNAVAILABLE", `PostgresStore: ${what} failed: the database could not be reached (${code}). Check DATABASE_URL and that the server is up.`, { cause: error });
+      throw new RunStoreError(
+        "STORE_UNAVAILABLE",
+        `PostgresStore: ${what} failed: the database could not be reached (${code}). ` +
+          "Check DATABASE_URL and that the server is up.",
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -15,7 +15,9 @@ async function probe(): Promise<boolean> {
     return true;
   } catch (error) {
     if (process.env["CI"]) {
-      throw new Error(`PostgreSQL tests cannot be skipped on CI: no server answers at ${DATABASE_URL} (${(error as Error).message}).`);
+      throw new Error(
+        `PostgreSQL tests cannot be skipped on CI: no server answers at ${DATABASE_URL} (${(error as Error).message}).`,
+      );
     }
     console.warn(`PostgreSQL tests skipped: no server answers at ${DATABASE_URL} (set DATABASE_URL to run them).`);
     return false;

@@ -25,8 +25,24 @@ describe("FileRunStore", () => {
   it("ignores a torn last line and keeps appending after it", async () => {
     const dir = await tempDir();
     const journal = new FileRunJournal(dir);
-    expect(await journal.runStarted({ runId: "r1", agent: "a", instructions: "", input: "hi", startedAt: "2026-01-01T00:00:00.000Z" })).toBe(true);
-    expect(await journal.runStarted({ runId: "r1", agent: "a", instructions: "", input: "hi", startedAt: "2026-01-01T00:00:00.000Z" })).toBe(false);
+    expect(
+      await journal.runStarted({
+        runId: "r1",
+        agent: "a",
+        instructions: "",
+        input: "hi",
+        startedAt: "2026-01-01T00:00:00.000Z",
+      }),
+    ).toBe(true);
+    expect(
+      await journal.runStarted({
+        runId: "r1",
+        agent: "a",
+        instructions: "",
+        input: "hi",
+        startedAt: "2026-01-01T00:00:00.000Z",
+      }),
+    ).toBe(false);
     await appendFile(join(dir, "r1.jsonl"), '{"kind":"turn","tu');
     await journal.turn("r1", { index: 0, message: { role: "assistant", content: "hello" } });
     const run = await journal.read("r1");

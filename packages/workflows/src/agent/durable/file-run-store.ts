@@ -4,7 +4,16 @@ import { NeedleworkError } from "@needlework/core";
 import { FileDeadLetterQueue } from "../persistence/file-dead-letter-queue.js";
 import { FileResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
-import type { AgentStore, JournaledCallStart, JournaledOutcome, JournaledRun, JournaledRunEnd, JournaledRunStart, JournaledTurn, RunJournal } from "./run-journal.js";
+import type {
+  AgentStore,
+  JournaledCallStart,
+  JournaledOutcome,
+  JournaledRun,
+  JournaledRunEnd,
+  JournaledRunStart,
+  JournaledTurn,
+  RunJournal,
+} from "./run-journal.js";
 
 const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
@@ -22,7 +31,8 @@ export class FileRunJournal implements RunJournal {
   private readonly tails = new Map<string, Promise<void>>();
 
   constructor(readonly directory: string) {
-    if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunJournal: pass a directory path.");
+    if (typeof directory !== "string" || directory === "")
+      throw new TypeError("FileRunJournal: pass a directory path.");
   }
 
   async runStarted(start: JournaledRunStart): Promise<boolean> {
@@ -80,7 +90,11 @@ export class FileRunJournal implements RunJournal {
   }
 
   private file(runId: string): string {
-    if (!RUN_ID.test(runId)) throw new NeedleworkError("INVALID_RUN_ID", `FileRunJournal: run id ${JSON.stringify(runId)} is not a safe file name (letters, digits, _ . : -).`);
+    if (!RUN_ID.test(runId))
+      throw new NeedleworkError(
+        "INVALID_RUN_ID",
+        `FileRunJournal: run id ${JSON.stringify(runId)} is not a safe file name (letters, digits, _ . : -).`,
+      );
     return join(this.directory, `${runId}.jsonl`);
   }
 

@@ -12,12 +12,26 @@ describe("InMemoryRunStore", () => {
 
   it("journals each turn and call with its idempotency key, and keeps copies of what it was given", async () => {
     const store = new InMemoryRunStore();
-    const { agent } = resumeAgent(new FakeCrm(), store, [{ toolCalls: [{ name: "upsertContact", arguments: { id: "c9" } }] }, { text: "Done." }]);
+    const { agent } = resumeAgent(new FakeCrm(), store, [
+      { toolCalls: [{ name: "upsertContact", arguments: { id: "c9" } }] },
+      { text: "Done." },
+    ]);
     await agent.run("Sync c9.", { runId: "run_mem_1" });
     const run = await store.journal.read("run_mem_1");
-    expect(run).toMatchObject({ runId: "run_mem_1", agent: "crm-sync", input: "Sync c9.", instructions: "Sync contacts.", end: { status: "completed" } });
+    expect(run).toMatchObject({
+      runId: "run_mem_1",
+      agent: "crm-sync",
+      input: "Sync c9.",
+      instructions: "Sync contacts.",
+      end: { status: "completed" },
+    });
     expect(run?.calls).toEqual([
-      expect.objectContaining({ callId: "call_1_1", tool: "upsertContact", arguments: { id: "c9" }, idempotencyKey: "run_mem_1:call_1_1" }),
+      expect.objectContaining({
+        callId: "call_1_1",
+        tool: "upsertContact",
+        arguments: { id: "c9" },
+        idempotencyKey: "run_mem_1:call_1_1",
+      }),
     ]);
     expect(run?.calls[0]?.outcome?.formatted).toContain('"status":"ok"');
     (run!.calls as unknown as unknown[]).length = 0;
@@ -28,6 +42,11 @@ describe("InMemoryRunStore", () => {
     const { agent } = resumeAgent(new FakeCrm(), undefined as never, [{ text: "ok" }]);
     await expect(agent.resumeRun("run_x")).rejects.toThrow(/has no `store`/);
     const invoker = agent.tools;
-    expect(() => createAgent({ invoker }, { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), store: {} as never })).toThrow(/`store` must be an AgentStore/);
+    expect(() =>
+      createAgent(
+        { invoker },
+        { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), store: {} as never },
+      ),
+    ).toThrow(/`store` must be an AgentStore/);
   });
 });

@@ -1,7 +1,16 @@
 import { InMemoryDeadLetterQueue } from "../persistence/dead-letter-queue.js";
 import { InMemoryResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
-import type { AgentStore, JournaledCallStart, JournaledOutcome, JournaledRun, JournaledRunEnd, JournaledRunStart, JournaledTurn, RunJournal } from "./run-journal.js";
+import type {
+  AgentStore,
+  JournaledCallStart,
+  JournaledOutcome,
+  JournaledRun,
+  JournaledRunEnd,
+  JournaledRunStart,
+  JournaledTurn,
+  RunJournal,
+} from "./run-journal.js";
 
 /**
  * A run journal in memory: runs survive a crashed run (an aborted `run()`), not the process.
@@ -45,7 +54,8 @@ export class InMemoryRunJournal implements RunJournal {
 
   private append(runId: string, record: JournalRecord): void {
     const records = this.runs.get(runId);
-    if (records === undefined) throw new TypeError(`InMemoryRunJournal: run '${runId}' was never started in this journal.`);
+    if (records === undefined)
+      throw new TypeError(`InMemoryRunJournal: run '${runId}' was never started in this journal.`);
     records.push(structuredClone(record));
   }
 }

@@ -1,4 +1,12 @@
-import type { JournaledCall, JournaledCallStart, JournaledOutcome, JournaledRun, JournaledRunEnd, JournaledRunStart, JournaledTurn } from "./run-journal.js";
+import type {
+  JournaledCall,
+  JournaledCallStart,
+  JournaledOutcome,
+  JournaledRun,
+  JournaledRunEnd,
+  JournaledRunStart,
+  JournaledTurn,
+} from "./run-journal.js";
 
 /** One line of a journal kept as a record stream (memory, file). @internal */
 export type JournalRecord =
@@ -28,11 +36,12 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
       case "turn":
         turns.set(record.turn.index, record.turn);
         break;
-      case "call": {
-        const settled = calls.get(record.call.callId)?.outcome;
-        calls.set(record.call.callId, settled === undefined ? record.call : { ...record.call, outcome: settled });
-        break;
-      }
+      case "call":
+        {
+          const settled = calls.get(record.call.callId)?.outcome;
+          calls.set(record.call.callId, settled === undefined ? record.call : { ...record.call, outcome: settled });
+          break;
+        }
         break;
       case "outcome": {
         const { callId } = record.outcome;
@@ -40,7 +49,12 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
         // An outcome without a start (a runtime-made outcome) is kept with what it says about itself.
         const meta = record.outcome.outcome.metadata;
         calls.set(callId, {
-          ...(call ?? { callId, tool: String(meta["tool"] ?? ""), arguments: null, idempotencyKey: String(meta["idempotencyKey"] ?? "") }),
+          ...(call ?? {
+            callId,
+            tool: String(meta["tool"] ?? ""),
+            arguments: null,
+            idempotencyKey: String(meta["idempotencyKey"] ?? ""),
+          }),
           outcome: record.outcome,
         });
         break;
@@ -51,5 +65,10 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
     }
   }
   if (start === undefined) return undefined;
-  return { ...start, turns: [...turns.values()].sort((a, b) => a.index - b.index), calls: [...calls.values()], ...(end ? { end } : {}) };
+  return {
+    ...start,
+    turns: [...turns.values()].sort((a, b) => a.index - b.index),
+    calls: [...calls.values()],
+    ...(end ? { end } : {}),
+  };
 }

@@ -1,4 +1,13 @@
-import { type ChatClient, type ChatResponse, type ChatToolCall, createToolOutcome, type JsonValue, type ToolInvoker, type ToolOutcome, toJsonSafe } from "@needlework/core";
+import {
+  type ChatClient,
+  type ChatResponse,
+  type ChatToolCall,
+  createToolOutcome,
+  type JsonValue,
+  type ToolInvoker,
+  type ToolOutcome,
+  toJsonSafe,
+} from "@needlework/core";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournaledCall, JournaledOutcome, JournaledRun, RunJournal } from "./run-journal.js";
@@ -32,7 +41,11 @@ function rebuild(recorded: JournaledOutcome): ToolOutcome {
 }
 
 /** Tool call ids the loop would otherwise generate at random: deterministic, so a replay finds them. */
-function withCallIds(toolCalls: readonly ChatToolCall[] | undefined, runId: string, turn: number): ChatToolCall[] | undefined {
+function withCallIds(
+  toolCalls: readonly ChatToolCall[] | undefined,
+  runId: string,
+  turn: number,
+): ChatToolCall[] | undefined {
   if (toolCalls === undefined) return undefined;
   const seen = new Set<string>();
   return toolCalls.map((call, i) => {
@@ -61,7 +74,12 @@ function untilAborted(signal: AbortSignal | undefined): Promise<never> {
  * `idempotencyKey`: runId and callId are the same); otherwise it gets `OUTCOME_UNKNOWN`.
  * @internal
  */
-export function journaledRuntime(runtime: AgentRuntime, journal: RunJournal, runId: string, history?: JournaledRun): JournaledRuntime {
+export function journaledRuntime(
+  runtime: AgentRuntime,
+  journal: RunJournal,
+  runId: string,
+  history?: JournaledRun,
+): JournaledRuntime {
   const turns = history?.turns ?? [];
   const calls = new Map<string, JournaledCall>((history?.calls ?? []).map((c) => [c.callId, c]));
   let turnIndex = 0;
@@ -109,7 +127,12 @@ export function journaledRuntime(runtime: AgentRuntime, journal: RunJournal, run
           return unknown;
         }
       } else {
-        await journal.callStarted(runId, { callId, tool: call.name, arguments: toJsonSafe(call.arguments ?? {}), idempotencyKey });
+        await journal.callStarted(runId, {
+          callId,
+          tool: call.name,
+          arguments: toJsonSafe(call.arguments ?? {}),
+          idempotencyKey,
+        });
       }
       const outcome = await invoker.invoke(call, { ...options, runId });
       await journal.outcome(runId, snapshot(outcome, runtime.formatOutcome(outcome), callId));

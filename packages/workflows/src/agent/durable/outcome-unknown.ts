@@ -11,8 +11,12 @@ export function outcomeUnknown(tool: string, callId: string, idempotencyKey: str
     status: "error",
     errorCode: "OUTCOME_UNKNOWN",
     retriable: false,
-    message: `The process running '${tool}' (${callId}) stopped before its outcome was recorded: the call may or may not have taken effect.`,
-    suggestion: `Check whether it took effect (read the record back) before calling '${tool}' again; repeating it blindly may apply it twice.`,
+    message:
+      `The process running '${tool}' (${callId}) stopped before its outcome was recorded: ` +
+      "the call may or may not have taken effect.",
+    suggestion:
+      `Check whether it took effect (read the record back) before calling '${tool}' again; ` +
+      "repeating it blindly may apply it twice.",
     metadata: { tool, callId, attempts: 0, latencyMs: 0, idempotencyKey },
   });
 }

@@ -1,5 +1,11 @@
 // Shared test scenarios for every AgentStore (memory, file, PostgreSQL): imported by their tests.
-import { AgentFunction, AgentFunctionGroup, type ChatClient, createToolInvoker, type ToolContext } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  type ChatClient,
+  createToolInvoker,
+  type ToolContext,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -17,7 +23,8 @@ export class FakeCrm {
   private readonly startedPromises = new Map<string, Promise<void>>();
 
   constructor() {
-    for (const tool of ["upsertContact", "sendEmail"]) this.startedPromises.set(tool, new Promise((resolve) => this.started.set(tool, resolve)));
+    for (const tool of ["upsertContact", "sendEmail"])
+      this.startedPromises.set(tool, new Promise((resolve) => this.started.set(tool, resolve)));
   }
 
   /** Resolves when `tool` has started. */
@@ -29,7 +36,9 @@ export class FakeCrm {
     this.executions.push({ tool, key: ctx.idempotencyKey });
     this.started.get(tool)?.();
     if (this.hang.has(tool)) {
-      await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }),
+      );
     }
     return { tool, ...args };
   }
@@ -48,7 +57,11 @@ class ResumeCrmTools {
     return this.crm.execute("lookupContact", args, ctx);
   }
 
-  @AgentFunction({ description: "Creates or updates a contact.", input: z.object({ id: z.string() }), idempotent: true })
+  @AgentFunction({
+    description: "Creates or updates a contact.",
+    input: z.object({ id: z.string() }),
+    idempotent: true,
+  })
   upsertContact(args: Record<string, unknown>, ctx: ToolContext) {
     return this.crm.execute("upsertContact", args, ctx);
   }
@@ -60,12 +73,23 @@ class ResumeCrmTools {
 }
 
 /** An agent over the fake CRM tools, a scripted model (or the given one) and `store`. */
-export function resumeAgent(crm: FakeCrm, store: AgentStore, steps: readonly ScriptedStep[], chatClient?: ChatClient): { agent: Agent; model: ScriptedChatClient } {
+export function resumeAgent(
+  crm: FakeCrm,
+  store: AgentStore,
+  steps: readonly ScriptedStep[],
+  chatClient?: ChatClient,
+): { agent: Agent; model: ScriptedChatClient } {
   const scope = container.createChildContainer();
   scope.registerInstance(FakeCrm, crm);
   const invoker = createToolInvoker(scope, { functions: [ResumeCrmTools] });
   const model = new ScriptedChatClient([...steps]);
-  return { agent: createAgent({ invoker }, { name: "crm-sync", instructions: "Sync contacts.", chatClient: chatClient ?? model, store }), model };
+  return {
+    agent: createAgent(
+      { invoker },
+      { name: "crm-sync", instructions: "Sync contacts.", chatClient: chatClient ?? model, store },
+    ),
+    model,
+  };
 }
 
 /** A model for many concurrent runs: upserts the contact named in the user message, then answers. */
@@ -88,7 +112,7 @@ const round: ScriptedStep = {
 
 /** The kill-and-resume scenarios every AgentStore must pass; `open` gives two handles on one store. */
 export function resumeContract(open: () => Promise<{ first: AgentStore; second: AgentStore }>): void {
-  it("resumeRun on a new agent instance reuses recorded outcomes, re-runs idempotent in-flight calls, answers OUTCOME_UNKNOWN otherwise", async () => {
+  it("resumeRun elsewhere: outcomes reused, idempotent in-flight calls re-run, else OUTCOME_UNKNOWN", async () => {
     const { first, second } = await open();
     const crm = new FakeCrm();
     crm.hang = new Set(["upsertContact", "sendEmail"]);
@@ -97,7 +121,9 @@ export function resumeContract(open: () => Promise<{ first: AgentStore; second: 
     const running = dying.agent.run("Sync c1.", { signal: kill.signal, runId: "run_resume_1" });
     await Promise.all([crm.whenStarted("upsertContact"), crm.whenStarted("sendEmail")]);
     // lookupContact has settled; give its journal write a moment to land before the "crash".
-    await expect.poll(async () => (await first.journal.read("run_resume_1"))?.calls.filter((c) => c.outcome).length).toBe(1);
+    await expect
+      .poll(async () => (await first.journal.read("run_resume_1"))?.calls.filter((c) => c.outcome).length)
+      .toBe(1);
     kill.abort(new DOMException("process killed", "AbortError"));
     await expect(running).rejects.toMatchObject({ name: "AbortError" });
 

@@ -7,7 +7,9 @@ import type { ResumedCheckpointStore } from "../persistence/resumed-checkpoint-s
  *
  * @example
  * ```ts
- * await journal.runStarted({ runId: "run_1", agent: "crm-sync", instructions: "Sync contacts.", input: "Sync c1", startedAt: new Date().toISOString() });
+ * const startedAt = new Date().toISOString();
+ * const start = { runId: "run_1", agent: "crm-sync", instructions: "Sync contacts.", input: "Sync c1", startedAt };
+ * await journal.runStarted(start);
  * ```
  */
 export interface JournaledRunStart {
@@ -42,7 +44,8 @@ export interface JournaledTurn {
  *
  * @example
  * ```ts
- * await journal.callStarted("run_1", { callId: "c1", tool: "crm_upsert", arguments: { id: "c1" }, idempotencyKey: "run_1:c1" });
+ * const call = { callId: "c1", tool: "crm_upsert", arguments: { id: "c1" }, idempotencyKey: "run_1:c1" };
+ * await journal.callStarted("run_1", call);
  * ```
  */
 export interface JournaledCallStart {
@@ -59,7 +62,9 @@ export interface JournaledCallStart {
  *
  * @example
  * ```ts
- * await journal.outcome("run_1", { callId: "c1", outcome: { status: "ok", retriable: false, data: { id: "c1" }, metadata: { tool: "crm_upsert", callId: "c1", attempts: 1, latencyMs: 3 } }, formatted: "{...}" });
+ * const metadata = { tool: "crm_upsert", callId: "c1", attempts: 1, latencyMs: 3 };
+ * const outcome = { status: "ok", retriable: false, data: { id: "c1" }, metadata } as const;
+ * await journal.outcome("run_1", { callId: "c1", outcome, formatted: formatToolOutcome(outcome) });
  * ```
  */
 export interface JournaledOutcome {
@@ -82,7 +87,8 @@ export interface JournaledOutcome {
  *
  * @example
  * ```ts
- * await journal.runEnded("run_1", { status: "completed", endedAt: new Date().toISOString(), result: JSON.parse(JSON.stringify(result)) });
+ * const endedAt = new Date().toISOString();
+ * await journal.runEnded("run_1", { status: "completed", endedAt, result: toJsonSafe(result) });
  * ```
  */
 export interface JournaledRunEnd {
@@ -128,7 +134,8 @@ export interface JournaledRun extends JournaledRunStart {
  *
  * @example
  * ```ts
- * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store: new FileRunStore("/var/lib/crm") });
+ * const store = new FileRunStore("/var/lib/crm");
+ * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
  * ```
  */
 export interface RunJournal {
