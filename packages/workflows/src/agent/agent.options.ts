@@ -283,8 +283,12 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     }
   }
   const { store } = options;
-  if (store !== undefined && (typeof store?.journal?.read !== "function" || typeof store.deadLetters?.append !== "function" || typeof store.resumedCheckpoints?.claim !== "function")) {
-    fail("`store` must be an AgentStore { journal, deadLetters, resumedCheckpoints } (new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore).");
+  const storeParts = [store?.journal?.read, store?.deadLetters?.append, store?.resumedCheckpoints?.claim];
+  if (store !== undefined && !storeParts.every((part) => typeof part === "function")) {
+    fail(
+      "`store` must be an AgentStore { journal, deadLetters, resumedCheckpoints } " +
+        "(new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore).",
+    );
   }
   for (const hook of HOOK_NAMES) if (options[hook] !== undefined && typeof options[hook] !== "function") fail(`\`${hook}\` must be a function (it may be async).`);
   const stallThreshold: number | false = options.stallThreshold === false ? false : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);

@@ -115,7 +115,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
-  const resumedCheckpoints = resolved.resumedCheckpoints ?? resolved.store?.resumedCheckpoints ?? defaultResumedCheckpoints;
+  const resumedCheckpoints =
+    resolved.resumedCheckpoints ?? resolved.store?.resumedCheckpoints ?? defaultResumedCheckpoints;
   const journal = resolved.store?.journal;
 
   return {
@@ -157,7 +158,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
 
     resumeRun(runId, resumeOptions = {}) {
       if (journal === undefined) {
-        return Promise.reject(new TypeError(`agent.resumeRun: agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store }) to journal its runs.`));
+        const why = `agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store })`;
+        return Promise.reject(new TypeError(`agent.resumeRun: ${why}.`));
       }
       return resumeJournaled(runtime, journal, runId, resumeOptions.signal, newRunState);
     },

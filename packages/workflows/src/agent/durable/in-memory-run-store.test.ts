@@ -40,7 +40,7 @@ describe("InMemoryRunStore", () => {
 
   it("an agent without a store refuses resumeRun, and a malformed store is refused by createAgent", async () => {
     const { agent } = resumeAgent(new FakeCrm(), undefined as never, [{ text: "ok" }]);
-    await expect(agent.resumeRun("run_x")).rejects.toThrow(/has no `store`/);
+    await expect(agent.resumeRun("run_x")).rejects.toThrow(/has no `store`; create it with createAgent/);
     const invoker = agent.tools;
     expect(() =>
       createAgent(
