@@ -1,7 +1,15 @@
-import { resumeContract } from "../../workflows/src/agent/durable/resume-contract.js";
+import type { ScriptedStep } from "@needlework/workflows";
+import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/src/agent/durable/resume-contract.js";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
 import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
+
+const round: ScriptedStep = {
+  toolCalls: [
+    { name: "lookupContact", arguments: { id: "c1" } },
+    { name: "sendEmail", arguments: { to: "c1@example.com" } },
+  ],
+};
 
 const stores: PostgresStore[] = [];
 afterEach(async () => {
@@ -42,6 +50,33 @@ describePostgres("PostgresStore", () => {
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await others[2]!.resumedCheckpoints.claim("cp_2")).toBe(true);
+  });
+
+  it("an approval checkpoint resumed by one agent instance is refused by another sharing the database", async () => {
+    const schema = freshSchema();
+    const a = open(schema);
+    await a.migrate();
+    const b = open(schema);
+    const crm = new FakeCrm();
+    const gated = {
+      checkpointSecret: "a-shared-secret-of-at-least-32-bytes!",
+      approvalPolicy: ({ tool }: { tool: string }) => tool === "sendEmail",
+    };
+    const paused = await resumeAgent(crm, a, [round, { text: "never" }], undefined, gated).agent.run("Sync c1.");
+    expect(paused.status).toBe("awaiting_approval");
+    const onA = resumeAgent(crm, a, [{ text: "Done." }], undefined, gated).agent;
+    const onB = resumeAgent(crm, b, [{ text: "Done." }], undefined, gated).agent;
+    const decisions = { call_1_2: "approved" } as const;
+    const settled = await Promise.allSettled([
+      onA.resume(paused.checkpoint!, decisions),
+      onB.resume(paused.checkpoint!, decisions),
+    ]);
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    const refused = settled.find((s) => s.status === "rejected");
+    expect(refused?.status === "rejected" ? refused.reason : undefined).toMatchObject({
+      code: "CHECKPOINT_ALREADY_RESUMED",
+    });
+    expect(crm.count("sendEmail")).toBe(1);
   });
 
   it("dead letters: filters, acknowledge, replay (claimed once, released when the handler throws)", async () => {

@@ -10,6 +10,7 @@ import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import type { Agent } from "../agent.js";
+import type { CreateAgentOptions } from "../agent.options.js";
 import { createAgent } from "../agent.js";
 import { type ScriptedStep, ScriptedChatClient } from "../chat/scripted-chat-client.js";
 import type { AgentStore } from "./run-journal.js";
@@ -78,6 +79,7 @@ export function resumeAgent(
   store: AgentStore,
   steps: readonly ScriptedStep[],
   chatClient?: ChatClient,
+  options: Partial<Pick<CreateAgentOptions, "checkpointSecret" | "approvalPolicy">> = {},
 ): { agent: Agent; model: ScriptedChatClient } {
   const scope = container.createChildContainer();
   scope.registerInstance(FakeCrm, crm);
@@ -86,7 +88,7 @@ export function resumeAgent(
   return {
     agent: createAgent(
       { invoker },
-      { name: "crm-sync", instructions: "Sync contacts.", chatClient: chatClient ?? model, store },
+      { name: "crm-sync", instructions: "Sync contacts.", chatClient: chatClient ?? model, store, ...options },
     ),
     model,
   };
