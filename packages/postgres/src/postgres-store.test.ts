@@ -1,5 +1,5 @@
 import type { ScriptedStep } from "@needlework/workflows";
-import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/src/agent/durable/resume-contract.js";
+import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/test/resume-contract.js";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
 import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";

@@ -1,4 +1,4 @@
-import { FakeCrm, resumeAgent, upsertThenAnswer } from "../../workflows/src/agent/durable/resume-contract.js";
+import { FakeCrm, resumeAgent, upsertThenAnswer } from "../../workflows/test/resume-contract.js";
 import type { ChatClient, ScriptedStep } from "@needlework/workflows";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";

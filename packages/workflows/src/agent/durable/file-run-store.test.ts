@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileRunJournal, FileRunStore } from "./file-run-store.js";
-import { resumeContract } from "./resume-contract.js";
+import { resumeContract } from "../../../test/resume-contract.js";
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -9,12 +9,12 @@ import {
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import type { Agent } from "../agent.js";
-import type { CreateAgentOptions } from "../agent.options.js";
-import { createAgent } from "../agent.js";
-import { type ScriptedStep, ScriptedChatClient } from "../chat/scripted-chat-client.js";
-import type { AgentStore } from "./run-journal.js";
-import { RunStoreError } from "./run-store-error.js";
+import type { Agent } from "../src/agent/agent.js";
+import type { CreateAgentOptions } from "../src/agent/agent.options.js";
+import { createAgent } from "../src/agent/agent.js";
+import { type ScriptedStep, ScriptedChatClient } from "../src/agent/chat/scripted-chat-client.js";
+import type { AgentStore } from "../src/agent/durable/run-journal.js";
+import { RunStoreError } from "../src/agent/durable/run-store-error.js";
 
 /** A fake CRM: counts executions, remembers idempotency keys, and can hang calls until aborted. */
 export class FakeCrm {
