@@ -1,5 +1,9 @@
 import { RunStoreError } from "@needlework/workflows";
-import { ExponentialBackoff, handleWhen, retry } from "cockatiel";
+import { ExponentialBackoff, handleWhen, type IBackoffFactory, type IRetryBackoffContext, retry } from "cockatiel";
+
+/** Attempts of one statement (the first and its retries). @internal */
+export const STORE_ATTEMPTS = 3;
+const STORE_BACKOFF = new ExponentialBackoff({ initialDelay: 50, maxDelay: 1_000 });
 
 /** Errors where the statement never reached the server (or was rolled back whole): always safe to retry. */
 const NEVER_APPLIED = new Set([
@@ -30,13 +34,15 @@ function codeOf(error: unknown): string {
  * `STORE_CONFLICT`). Other errors (a bug, a constraint) pass through unchanged.
  * @internal
  */
-export async function withStoreRetry<T>(what: string, idempotent: boolean, statement: () => Promise<T>): Promise<T> {
+export async function withStoreRetry<T>(
+  what: string,
+  idempotent: boolean,
+  statement: () => Promise<T>,
+  backoff: IBackoffFactory<IRetryBackoffContext<unknown>> = STORE_BACKOFF,
+): Promise<T> {
   const retriable = (error: Error): boolean =>
     NEVER_APPLIED.has(codeOf(error)) || (idempotent && MAYBE_APPLIED.has(codeOf(error)));
-  const policy = retry(handleWhen(retriable), {
-    maxAttempts: 3,
-    backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1_000 }),
-  });
+  const policy = retry(handleWhen(retriable), { maxAttempts: STORE_ATTEMPTS - 1, backoff });
   try {
     return await policy.execute(statement);
   } catch (error) {
