@@ -6,3 +6,4 @@ export * from "./agent/index.js";
 export * from "./diagnostics/index.js";
 export * from "./observability/index.js";
 export type { AgentFrameworkPlugin, BuildDiagnostic, BuildDiagnosticSeverity, PluginContext } from "./plugin.js";
+export { parseOptions } from "./options/parse-options.js";

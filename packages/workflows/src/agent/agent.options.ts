@@ -6,6 +6,7 @@ import type { ChatClient } from "@needlework/core";
 import type { DeadLetterQueue } from "./persistence/dead-letter-queue.js";
 import type { FinalAnswerOptions } from "./policies/final-answer.js";
 import type { ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
+import type { AgentStore } from "./durable/run-journal.js";
 import { type AgentHooks, HOOK_NAMES } from "./hooks.js";
 import { DEFAULT_STALL_THRESHOLD } from "./policies/stall.js";
 import type { SuccessClaimDetector } from "./policies/success-claim.js";
@@ -146,6 +147,13 @@ export interface AgentDefinition extends AgentHooks {
   readonly approvalPolicy?: ApprovalPolicy;
   /** Remembers resumed checkpoints. Default: in memory, shared by the process. */
   readonly resumedCheckpoints?: ResumedCheckpointStore;
+  /**
+   * Journals every run (so `agent.resumeRun(runId)` continues it on any instance after its process
+   * died) and supplies dead letters and checkpoint claims unless `deadLetters` or
+   * `resumedCheckpoints` are given: `new InMemoryRunStore()`, `new FileRunStore(dir)` or
+   * `PostgresStore` from `@needlework/postgres`. Default: none (runs are not journaled).
+   */
+  readonly store?: AgentStore;
   /** Epoch milliseconds, for dead-letter and checkpoint times. Default `Date.now`. */
   readonly clock?: () => number;
 }
@@ -227,6 +235,7 @@ const KNOWN = new Set([
   "checkpointSecret",
   "approvalPolicy",
   "resumedCheckpoints",
+  "store",
   "clock",
   ...HOOK_NAMES,
 ]);
@@ -272,6 +281,14 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     } catch (error) {
       fail(`\`resilience\`: ${(error as Error).message.replace(/^usingResilience: /, "")}`);
     }
+  }
+  const { store } = options;
+  const storeParts = [store?.journal?.read, store?.deadLetters?.append, store?.resumedCheckpoints?.claim];
+  if (store !== undefined && !storeParts.every((part) => typeof part === "function")) {
+    fail(
+      "`store` must be an AgentStore { journal, deadLetters, resumedCheckpoints } " +
+        "(new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore).",
+    );
   }
   for (const hook of HOOK_NAMES) if (options[hook] !== undefined && typeof options[hook] !== "function") fail(`\`${hook}\` must be a function (it may be async).`);
   const stallThreshold: number | false = options.stallThreshold === false ? false : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);

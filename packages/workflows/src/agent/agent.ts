@@ -14,6 +14,7 @@ import { emptyBudget } from "./policies/budgets.js";
 import { emptyStall } from "./policies/stall.js";
 import { approvalDenied } from "./loop/synthetic-outcomes.js";
 import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
+import { resumeJournaled, runJournaled } from "./durable/journaled-run.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
 import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
 
@@ -81,6 +82,32 @@ export interface Agent {
     decisions: ApprovalDecisions,
     options?: ResumeStreamOptions,
   ): AgentRunStream;
+  /**
+   * Continues a run of this agent whose process died, from the `store`'s journal, on any instance:
+   * recorded turns and tool outcomes are reused, never re-executed; a call that started but has no
+   * recorded outcome runs again only if its tool is `idempotent` (same `idempotencyKey`), otherwise
+   * the model gets `OUTCOME_UNKNOWN`. A finished run returns its recorded result. Throws
+   * {@link RunStoreError} (`RUN_NOT_FOUND`, `RUN_AGENT_MISMATCH`) and `TypeError` without a `store`.
+   */
+  resumeRun(runId: string, options?: ResumeOptions): Promise<AgentRunResult>;
+}
+
+/** A run's first state: the system prompt and the user's message. */
+function newRunState(runId: string, instructions: string, input: string): RunState {
+  return {
+    runId,
+    messages: [
+      { role: "system", content: instructions },
+      { role: "user", content: input },
+    ],
+    iteration: 0,
+    corrected: false,
+    calls: [],
+    ledger: emptyLedger(),
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    budget: emptyBudget(),
+    stall: emptyStall(),
+  };
 }
 
 /**
@@ -121,10 +148,12 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     runtimeInvoker: pipeline,
     redact: deps.redact ?? ((value) => value),
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
-    deadLetters: resolved.deadLetters ?? new InMemoryDeadLetterQueue(),
+    deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
-  const resumedCheckpoints = resolved.resumedCheckpoints ?? defaultResumedCheckpoints;
+  const resumedCheckpoints =
+    resolved.resumedCheckpoints ?? resolved.store?.resumedCheckpoints ?? defaultResumedCheckpoints;
+  const journal = resolved.store?.journal;
 
   /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
   async function startRun(
@@ -137,20 +166,8 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
       throw new TypeError(`agent.${sink ? "stream" : "run"}: input must be the user's message as a string.`);
     }
     if (signal?.aborted) throw abortReason(signal);
-    const state: RunState = {
-      runId: runId ?? nextId("run"),
-      messages: [
-        { role: "system", content: resolved.instructions },
-        { role: "user", content: input },
-      ],
-      iteration: 0,
-      corrected: false,
-      calls: [],
-      ledger: emptyLedger(),
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      budget: emptyBudget(),
-      stall: emptyStall(),
-    };
+    const state = newRunState(runId ?? nextId("run"), resolved.instructions, input);
+    if (journal !== undefined) return runJournaled(runtime, journal, state, input, signal, sink);
     return new AgentRun(runtime, state, signal, sink).loop();
   }
 
@@ -209,6 +226,14 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
         ...(signal ? { signal } : {}),
         ...(bufferSize === undefined ? {} : { bufferSize }),
       });
+    },
+
+    resumeRun(runId, resumeOptions = {}) {
+      if (journal === undefined) {
+        const why = `agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store })`;
+        return Promise.reject(new TypeError(`agent.resumeRun: ${why}.`));
+      }
+      return resumeJournaled(runtime, journal, runId, resumeOptions.signal, newRunState);
     },
   };
 }

@@ -66,3 +66,17 @@ export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
 export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
 export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";
+export { FileRunJournal, FileRunStore } from "./durable/file-run-store.js";
+export { InMemoryRunJournal, InMemoryRunStore } from "./durable/in-memory-run-store.js";
+export type {
+  AgentStore,
+  JournaledCall,
+  JournaledCallStart,
+  JournaledOutcome,
+  JournaledRun,
+  JournaledRunEnd,
+  JournaledRunStart,
+  JournaledTurn,
+  RunJournal,
+} from "./durable/run-journal.js";
+export { RunStoreError, type RunStoreErrorCode } from "./durable/run-store-error.js";

@@ -34,6 +34,8 @@ export interface AgentRuntime {
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
   readonly key: Uint8Array;
+  /** True while a resumed run replays its journal: hooks already fired for those turns. */
+  readonly replaying?: () => boolean;
 }
 
 /** A run's state: plain JSON, so a checkpoint carries it whole. @internal */
@@ -312,7 +314,7 @@ export class AgentRun {
 
   private async hook<N extends AgentHookName>(name: N, info: Omit<Parameters<NonNullable<AgentHooks[N]>>[0], "agent" | "runId">): Promise<void> {
     const { options } = this.runtime;
-    if (options[name] === undefined) return;
+    if (options[name] === undefined || this.runtime.replaying?.() === true) return;
     await callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as Parameters<NonNullable<AgentHooks[N]>>[0]);
   }
 

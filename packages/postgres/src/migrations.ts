@@ -1,0 +1,108 @@
+import type { Pool } from "pg";
+
+/** One schema change; `sql` gets the quoted schema name. @internal */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: (schema: string) => string;
+}
+
+/**
+ * Every migration, oldest first. Never edit a released one: add the next version. The SQL is
+ * printed in docs/durable-runs.md.
+ * @internal
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "run journal, dead letters, checkpoint claims",
+    sql: (s) => `
+CREATE TABLE ${s}.runs (
+  run_id       text PRIMARY KEY,
+  agent        text NOT NULL,
+  instructions text NOT NULL,
+  input        text NOT NULL,
+  started_at   timestamptz NOT NULL,
+  status       text,
+  ended_at     timestamptz,
+  result       jsonb
+);
+CREATE INDEX runs_unfinished ON ${s}.runs (started_at) WHERE ended_at IS NULL;
+CREATE TABLE ${s}.run_turns (
+  run_id        text NOT NULL REFERENCES ${s}.runs ON DELETE CASCADE,
+  turn          integer NOT NULL,
+  message       jsonb NOT NULL,
+  usage         jsonb,
+  finish_reason text,
+  recorded_at   timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (run_id, turn)
+);
+CREATE TABLE ${s}.run_calls (
+  run_id          text NOT NULL REFERENCES ${s}.runs ON DELETE CASCADE,
+  call_id         text NOT NULL,
+  seq             bigserial,
+  tool            text NOT NULL,
+  arguments       jsonb,
+  idempotency_key text NOT NULL,
+  started_at      timestamptz NOT NULL DEFAULT now(),
+  outcome         jsonb,
+  formatted       text,
+  settled_at      timestamptz,
+  PRIMARY KEY (run_id, call_id)
+);
+CREATE TABLE ${s}.dead_letters (
+  id              bigserial PRIMARY KEY,
+  run_id          text NOT NULL,
+  agent           text NOT NULL,
+  tool            text NOT NULL,
+  error_code      text NOT NULL,
+  entry           jsonb NOT NULL,
+  created_at      timestamptz NOT NULL,
+  acknowledged_at timestamptz,
+  replayed_at     timestamptz
+);
+CREATE INDEX dead_letters_open ON ${s}.dead_letters (created_at) WHERE acknowledged_at IS NULL;
+CREATE TABLE ${s}.resumed_checkpoints (
+  checkpoint_id text PRIMARY KEY,
+  claimed_at    timestamptz NOT NULL DEFAULT now()
+);`,
+  },
+];
+
+/**
+ * Brings `schema` to the newest version in one transaction under a transaction-scoped advisory
+ * lock, so instances starting at once apply each migration exactly once; returns the versions
+ * this call applied.
+ * @internal
+ */
+export async function applyMigrations(pool: Pool, schema: string, lockKey: string): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [lockKey]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${schema}.migrations`);
+    const done = new Set(rows.map((r) => r.version));
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql(schema));
+      await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

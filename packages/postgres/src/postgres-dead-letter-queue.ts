@@ -1,0 +1,151 @@
+import type { DeadLetterEntry, DeadLetterQueue } from "@needlework/workflows";
+import type { Pool } from "pg";
+import { withStoreRetry } from "./store-errors.js";
+
+/**
+ * A dead letter as stored: the entry, its id, and whether it was acknowledged or replayed.
+ *
+ * @example
+ * ```ts
+ * for (const letter of await store.deadLetters.list({ acknowledged: false })) console.log(letter.id, letter.tool);
+ * ```
+ */
+export interface StoredDeadLetter extends DeadLetterEntry {
+  readonly id: string;
+  /** ISO 8601, when someone acknowledged it. */
+  readonly acknowledgedAt?: string;
+  /** ISO 8601, when it was last replayed successfully (or is being replayed). */
+  readonly replayedAt?: string;
+}
+
+/**
+ * Which dead letters to list; every field narrows, none means all.
+ *
+ * @example
+ * ```ts
+ * await store.deadLetters.list({ agent: "crm-sync", errorCode: "FORBIDDEN", acknowledged: false, limit: 50 });
+ * ```
+ */
+export interface DeadLetterFilter {
+  readonly agent?: string;
+  readonly tool?: string;
+  readonly errorCode?: string;
+  readonly runId?: string;
+  /** `false`: open letters only; `true`: acknowledged only. */
+  readonly acknowledged?: boolean;
+  /** Entries written at or after this time. */
+  readonly since?: Date;
+  /** At most this many, oldest first. Default 1000. */
+  readonly limit?: number;
+}
+
+interface LetterRow {
+  id: string;
+  entry: DeadLetterEntry;
+  acknowledged_at: Date | null;
+  replayed_at: Date | null;
+}
+
+function toLetter(row: LetterRow): StoredDeadLetter {
+  return {
+    ...row.entry,
+    id: row.id,
+    ...(row.acknowledged_at === null ? {} : { acknowledgedAt: row.acknowledged_at.toISOString() }),
+    ...(row.replayed_at === null ? {} : { replayedAt: row.replayed_at.toISOString() }),
+  };
+}
+
+/**
+ * Dead letters in PostgreSQL (table `dead_letters`): shared by every instance, queryable, with
+ * acknowledge and replay.
+ *
+ * @example
+ * ```ts
+ * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, deadLetters: store.deadLetters });
+ * ```
+ */
+export class PostgresDeadLetterQueue implements DeadLetterQueue {
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+  ) {}
+
+  async append(entry: DeadLetterEntry): Promise<void> {
+    // Not retried after a broken connection: the insert may have committed, and a second copy
+    // would be a duplicate letter.
+    await withStoreRetry("writing a dead letter", false, () =>
+      this.pool.query(
+        `INSERT INTO ${this.schema}.dead_letters (run_id, agent, tool, error_code, entry, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [entry.runId, entry.agent, entry.tool, entry.errorCode, JSON.stringify(entry), entry.time],
+      ),
+    );
+  }
+
+  /** Entries matching `filter`, oldest first. */
+  async list(filter: DeadLetterFilter = {}): Promise<readonly StoredDeadLetter[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const add = (sql: string, value: unknown): void => {
+      values.push(value);
+      where.push(sql.replace("?", `$${values.length}`));
+    };
+    if (filter.agent !== undefined) add("agent = ?", filter.agent);
+    if (filter.tool !== undefined) add("tool = ?", filter.tool);
+    if (filter.errorCode !== undefined) add("error_code = ?", filter.errorCode);
+    if (filter.runId !== undefined) add("run_id = ?", filter.runId);
+    if (filter.since !== undefined) add("created_at >= ?", filter.since);
+    if (filter.acknowledged !== undefined)
+      where.push(filter.acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL");
+    const limit = filter.limit ?? 1000;
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new TypeError(`PostgresDeadLetterQueue.list: limit must be a positive integer, got ${String(limit)}.`);
+    values.push(limit);
+    const filters = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const sql = `SELECT id::text AS id, entry, acknowledged_at, replayed_at FROM ${this.schema}.dead_letters ${filters}
+      ORDER BY id LIMIT $${values.length}`;
+    const { rows } = await withStoreRetry("listing dead letters", true, () => this.pool.query<LetterRow>(sql, values));
+    return rows.map(toLetter);
+  }
+
+  /** Marks a letter handled; `false` when there is no such letter or it already was. */
+  async acknowledge(id: string): Promise<boolean> {
+    const { rowCount } = await withStoreRetry("acknowledging a dead letter", true, () =>
+      this.pool.query(
+        `UPDATE ${this.schema}.dead_letters SET acknowledged_at = now()
+         WHERE id = $1::bigint AND acknowledged_at IS NULL`,
+        [id],
+      ),
+    );
+    return rowCount === 1;
+  }
+
+  /**
+   * Replays a letter through `handler` (e.g. call the tool again once the cause is fixed). The letter
+   * is claimed first (one replay at a time across instances); when `handler` resolves it is
+   * acknowledged, when it throws the claim is released and the error rethrown. `false` when the
+   * letter does not exist, is acknowledged, or is being replayed elsewhere.
+   */
+  async replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean> {
+    const { rows } = await withStoreRetry("claiming a dead letter for replay", false, () =>
+      this.pool.query<LetterRow>(
+        `UPDATE ${this.schema}.dead_letters SET replayed_at = now()
+         WHERE id = $1::bigint AND acknowledged_at IS NULL AND replayed_at IS NULL
+         RETURNING id::text AS id, entry, acknowledged_at, replayed_at`,
+        [id],
+      ),
+    );
+    const row = rows[0];
+    if (row === undefined) return false;
+    try {
+      await handler(toLetter(row));
+    } catch (error) {
+      await withStoreRetry("releasing a dead letter", true, () =>
+        this.pool.query(`UPDATE ${this.schema}.dead_letters SET replayed_at = NULL WHERE id = $1::bigint`, [id]),
+      );
+      throw error;
+    }
+    await this.acknowledge(id);
+    return true;
+  }
+}

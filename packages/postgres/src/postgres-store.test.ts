@@ -1,0 +1,136 @@
+import type { ScriptedStep } from "@needlework/workflows";
+import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/test/resume-contract.js";
+import { afterEach, expect, it } from "vitest";
+import { PostgresStore } from "./postgres-store.js";
+import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
+
+const round: ScriptedStep = {
+  toolCalls: [
+    { name: "lookupContact", arguments: { id: "c1" } },
+    { name: "sendEmail", arguments: { to: "c1@example.com" } },
+  ],
+};
+
+const stores: PostgresStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+function open(schema: string): PostgresStore {
+  const store = new PostgresStore({ connectionString: DATABASE_URL, schema, maxConnections: 4 });
+  stores.push(store);
+  return store;
+}
+
+describePostgres("PostgresStore", () => {
+  // Two stores (two pools) over one schema: a second instance resumes what the first journaled.
+  resumeContract(async () => {
+    const schema = freshSchema();
+    const first = open(schema);
+    await first.migrate();
+    return { first, second: open(schema) };
+  });
+
+  it("migrate is versioned and idempotent, and safe from several instances at once", async () => {
+    const schema = freshSchema();
+    const instances = [open(schema), open(schema), open(schema), open(schema)];
+    const applied = await Promise.all(instances.map((s) => s.migrate()));
+    expect(applied.flat()).toEqual([1]);
+    expect(await instances[0]!.migrate()).toEqual([]);
+    const { rows } = await instances[0]!.pool.query(`SELECT version, name FROM "${schema}".migrations`);
+    expect(rows).toEqual([{ version: 1, name: "run journal, dead letters, checkpoint claims" }]);
+  });
+
+  it("a checkpoint resumed on one instance is refused on every other, even when they race", async () => {
+    const schema = freshSchema();
+    const a = open(schema);
+    await a.migrate();
+    const others = [a, open(schema), open(schema)];
+    const claims = await Promise.all(
+      others.flatMap((s) => [s.resumedCheckpoints.claim("cp_1"), s.resumedCheckpoints.claim("cp_1")]),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await others[2]!.resumedCheckpoints.claim("cp_2")).toBe(true);
+  });
+
+  it("an approval checkpoint resumed by one agent instance is refused by another sharing the database", async () => {
+    const schema = freshSchema();
+    const a = open(schema);
+    await a.migrate();
+    const b = open(schema);
+    const crm = new FakeCrm();
+    const gated = {
+      checkpointSecret: "a-shared-secret-of-at-least-32-bytes!",
+      approvalPolicy: ({ tool }: { tool: string }) => tool === "sendEmail",
+    };
+    const paused = await resumeAgent(crm, a, [round, { text: "never" }], undefined, gated).agent.run("Sync c1.");
+    expect(paused.status).toBe("awaiting_approval");
+    const onA = resumeAgent(crm, a, [{ text: "Done." }], undefined, gated).agent;
+    const onB = resumeAgent(crm, b, [{ text: "Done." }], undefined, gated).agent;
+    const decisions = { call_1_2: "approved" } as const;
+    const settled = await Promise.allSettled([
+      onA.resume(paused.checkpoint!, decisions),
+      onB.resume(paused.checkpoint!, decisions),
+    ]);
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    const refused = settled.find((s) => s.status === "rejected");
+    expect(refused?.status === "rejected" ? refused.reason : undefined).toMatchObject({
+      code: "CHECKPOINT_ALREADY_RESUMED",
+    });
+    expect(crm.count("sendEmail")).toBe(1);
+  });
+
+  it("dead letters: filters, acknowledge, replay (claimed once, released when the handler throws)", async () => {
+    const store = open(freshSchema());
+    await store.migrate();
+    const entry = (tool: string, errorCode: string, agent = "crm-sync") => ({
+      runId: `run_${tool}`,
+      agent,
+      tool,
+      arguments: { id: "c1" },
+      errorCode,
+      callIds: ["c1", "c2", "c3"],
+      outcomes: [{ status: "error" }],
+      time: "2026-11-23T10:00:00.000Z",
+      reason: "Failed 3 times with FORBIDDEN for the same arguments.",
+    });
+    await store.deadLetters.append(entry("upsert", "FORBIDDEN"));
+    await store.deadLetters.append(entry("email", "RATE_LIMITED"));
+    await store.deadLetters.append(entry("upsert", "FORBIDDEN", "billing"));
+    expect((await store.deadLetters.list()).map((l) => l.tool)).toEqual(["upsert", "email", "upsert"]);
+    const forbidden = await store.deadLetters.list({ errorCode: "FORBIDDEN", agent: "crm-sync" });
+    expect(forbidden).toEqual([expect.objectContaining({ ...entry("upsert", "FORBIDDEN"), id: expect.any(String) })]);
+    const id = forbidden[0]!.id;
+
+    await expect(store.deadLetters.replay(id, async () => Promise.reject(new Error("still broken")))).rejects.toThrow(
+      "still broken",
+    );
+    expect((await store.deadLetters.list({ acknowledged: false })).map((l) => l.id)).toContain(id);
+    const handled: string[] = [];
+    expect(await store.deadLetters.replay(id, async (letter) => void handled.push(letter.tool))).toBe(true);
+    expect(await store.deadLetters.replay(id, async () => undefined)).toBe(false);
+    expect(handled).toEqual(["upsert"]);
+    expect((await store.deadLetters.list({ acknowledged: true })).map((l) => l.id)).toEqual([id]);
+    const email = (await store.deadLetters.list({ tool: "email" }))[0]!;
+    expect(await store.deadLetters.acknowledge(email.id)).toBe(true);
+    expect(await store.deadLetters.acknowledge(email.id)).toBe(false);
+    expect(await store.deadLetters.list({ acknowledged: false })).toHaveLength(1);
+  });
+
+  it("an unreachable server is STORE_UNAVAILABLE, after retries", async () => {
+    const store = new PostgresStore({ connectionString: "postgres://postgres@127.0.0.1:1/test", schema: "nowhere" });
+    stores.push(store);
+    await expect(store.journal.read("run_1")).rejects.toMatchObject({
+      name: "RunStoreError",
+      code: "STORE_UNAVAILABLE",
+    });
+  });
+
+  it("refuses a schema name that is not a plain identifier, and unknown options", () => {
+    expect(() => new PostgresStore({ connectionString: DATABASE_URL, schema: 'x"; DROP TABLE runs; --' })).toThrow(
+      /option 'schema' must be a lower-case identifier/,
+    );
+    expect(() => new PostgresStore({ connectionString: DATABASE_URL, scheme: "x" } as never)).toThrow(
+      /unknown option 'scheme'/,
+    );
+  });
+});

@@ -1,0 +1,95 @@
+import type { AgentStore } from "@needlework/workflows";
+import { parseOptions } from "@needlework/workflows";
+import pg from "pg";
+import { z } from "zod";
+import { applyMigrations } from "./migrations.js";
+import { PostgresCheckpointClaims } from "./postgres-checkpoint-claims.js";
+import { PostgresDeadLetterQueue } from "./postgres-dead-letter-queue.js";
+import { PostgresRunJournal } from "./postgres-run-journal.js";
+import { quotedSchema } from "./schema-name.js";
+import { withStoreRetry } from "./store-errors.js";
+
+/**
+ * Options of {@link PostgresStore}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresStoreOptions = { connectionString: process.env.DATABASE_URL, schema: "needlework" };
+ * ```
+ */
+export interface PostgresStoreOptions {
+  /** A `postgres://` URL; ignored when `pool` is given. Default `process.env.DATABASE_URL`. */
+  readonly connectionString?: string | undefined;
+  /** A pool you own (the store never ends it). */
+  readonly pool?: pg.Pool;
+  /** The schema holding the store's tables. Default `needlework`. */
+  readonly schema?: string;
+  /** Connections of the pool the store creates. Default 10. */
+  readonly maxConnections?: number;
+}
+
+const optionsSchema = z.strictObject({
+  connectionString: z.string().min(1).optional(),
+  pool: z
+    .custom<pg.Pool>((value) => typeof (value as { query?: unknown } | null)?.query === "function", "must be a pg Pool")
+    .optional(),
+  schema: z.string().optional(),
+  maxConnections: z.int().min(1).max(1000).optional(),
+});
+
+/**
+ * Durable state for agents on PostgreSQL: the run journal (`createAgent({ store })` and
+ * `agent.resumeRun(runId)`), dead letters (list, filter, acknowledge, replay) and one-time
+ * checkpoint claims, shared by every instance using the same database and schema. Call
+ * `await store.migrate()` once per process before use (safe from several at once).
+ *
+ * @example
+ * ```ts
+ * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL });
+ * await store.migrate();
+ * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
+ * ```
+ */
+export class PostgresStore implements AgentStore {
+  readonly journal: PostgresRunJournal;
+  readonly deadLetters: PostgresDeadLetterQueue;
+  readonly resumedCheckpoints: PostgresCheckpointClaims;
+  /** The schema name, unquoted. */
+  readonly schema: string;
+  /** The pool the store queries through. */
+  readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly quoted: string;
+
+  constructor(options: PostgresStoreOptions = {}) {
+    const parsed = parseOptions("PostgresStore", optionsSchema, options);
+    this.schema = parsed.schema ?? "needlework";
+    this.quoted = quotedSchema("PostgresStore", this.schema);
+    const connectionString = parsed.connectionString ?? process.env["DATABASE_URL"];
+    if (parsed.pool === undefined && connectionString === undefined) {
+      throw new TypeError("PostgresStore: pass { connectionString } or { pool }, or set DATABASE_URL.");
+    }
+    this.ownsPool = parsed.pool === undefined;
+    this.pool = parsed.pool ?? new pg.Pool({ connectionString, max: parsed.maxConnections ?? 10 });
+    // An idle client whose server went away must not crash the process; the next query reports it.
+    if (this.ownsPool) this.pool.on("error", () => undefined);
+    this.journal = new PostgresRunJournal(this.pool, this.quoted);
+    this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted);
+    this.resumedCheckpoints = new PostgresCheckpointClaims(this.pool, this.quoted);
+  }
+
+  /**
+   * Creates or upgrades the store's tables: versioned (table `migrations`), idempotent, and
+   * serialized across instances by `pg_advisory_xact_lock`. Resolves with the versions it applied.
+   */
+  migrate(): Promise<number[]> {
+    return withStoreRetry("migrating", true, () =>
+      applyMigrations(this.pool, this.quoted, `needlework:${this.schema}`),
+    );
+  }
+
+  /** Ends the pool the store created (a `pool` you passed stays open). */
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.end();
+  }
+}

@@ -1,0 +1,260 @@
+import { randomUUID } from "node:crypto";
+import { NeedleworkError } from "@needlework/core";
+import { type Agent, type AgentRunResult, parseOptions, RunStoreError } from "@needlework/workflows";
+import PgBoss from "pg-boss";
+import { z } from "zod";
+import type { PostgresStore } from "./postgres-store.js";
+import { quotedSchema } from "./schema-name.js";
+
+/**
+ * Options of {@link createRunQueue}.
+ *
+ * @example
+ * ```ts
+ * const queue = createRunQueue({ store, agents: [crmAgent], runTimeoutSeconds: 600 });
+ * ```
+ */
+export interface RunQueueOptions {
+  /** The store every agent of `agents` journals into (`createAgent({ store })`). */
+  readonly store: PostgresStore;
+  /** The agents workers may run, by `agent.name` (or a record keyed by name). */
+  readonly agents: readonly Agent[] | Readonly<Record<string, Agent>>;
+  /** The pg-boss queue name. Default `needlework-runs`. */
+  readonly queue?: string;
+  /** pg-boss's own schema on the same database. Default `<store schema>_queue`. */
+  readonly bossSchema?: string;
+  /**
+   * How long one attempt of a run may take (set on each run by `enqueue`). A worker aborts its
+   * attempt at this limit and hands the run back; pg-boss treats a job active for longer (its worker
+   * died) as failed and retries it on another worker, which resumes from the journal. Default 300.
+   */
+  readonly runTimeoutSeconds?: number;
+  /** Attempts after the first before a run is given up (`RUN_FAILED`). Default 10. */
+  readonly retryLimit?: number;
+  /** How often a worker polls for runs. Default 2. */
+  readonly pollingIntervalSeconds?: number;
+  /** How often pg-boss looks for runs whose worker died. Default 30. */
+  readonly maintenanceIntervalSeconds?: number;
+}
+
+/**
+ * Options of `queue.stop()`.
+ *
+ * @example
+ * ```ts
+ * await queue.stop({ timeoutMs: 30_000 });
+ * ```
+ */
+export interface RunQueueStopOptions {
+  /** In-flight runs may finish for this long; then they are aborted and handed back. Default 30 000. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Durable runs spread over processes by pg-boss: enqueue in one place, `work()` in each worker.
+ *
+ * @example
+ * ```ts
+ * const runId = await queue.enqueue("crm-sync", "Sync contact c1.");
+ * await queue.work({ concurrency: 4 });
+ * const result = await queue.result(runId); // undefined until it finished
+ * ```
+ */
+export interface RunQueue {
+  /** Queues a run of agent `agentName`; resolves with its run id once the job is stored. */
+  enqueue(agentName: string, input: string): Promise<string>;
+  /** Starts working: at most `concurrency` runs at once in this process. */
+  work(options?: { readonly concurrency?: number }): Promise<void>;
+  /**
+   * The result of a finished run, `undefined` while it is queued or running. Throws
+   * {@link RunStoreError} `RUN_NOT_FOUND` for an unknown id and {@link RunQueueError}
+   * `RUN_FAILED` when every attempt failed.
+   */
+  result(runId: string): Promise<AgentRunResult | undefined>;
+  /** Stops taking runs; in-flight runs finish within `timeoutMs`, or are aborted and handed back to other workers. */
+  stop(options?: RunQueueStopOptions): Promise<void>;
+}
+
+/**
+ * A run queue failed: `RUN_FAILED` (every attempt of a run failed) or `UNKNOWN_AGENT`.
+ *
+ * @example
+ * ```ts
+ * const isFailed = (e: unknown) => e instanceof RunQueueError && e.code === "RUN_FAILED";
+ * const failed = await queue.result(runId).then(() => false, isFailed);
+ * ```
+ */
+export class RunQueueError extends NeedleworkError {
+  declare readonly code: "RUN_FAILED" | "UNKNOWN_AGENT";
+  constructor(code: "RUN_FAILED" | "UNKNOWN_AGENT", message: string) {
+    super(code, message);
+  }
+}
+
+interface RunJob {
+  readonly runId: string;
+  readonly agent: string;
+  readonly input: string;
+  /** The enqueuer's `runTimeoutSeconds`: the job's expiry is set from it, so workers honour it too. */
+  readonly timeoutSeconds?: number;
+}
+
+/** pg-boss expires a job this long after its attempt's deadline: time for a live worker to hand it back first. */
+const expiryMargin = (timeoutSeconds: number): number => Math.min(15, Math.max(2, Math.ceil(timeoutSeconds / 2)));
+
+const optionsSchema = z.strictObject({
+  store: z.custom<PostgresStore>(
+    (v) =>
+      typeof (v as PostgresStore | null)?.journal?.read === "function" &&
+      typeof (v as PostgresStore).pool?.query === "function",
+    "must be a PostgresStore",
+  ),
+  agents: z.union([
+    z.array(z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent")),
+    z.record(
+      z.string(),
+      z.custom<Agent>((v) => typeof (v as Agent | null)?.resumeRun === "function", "must be an agent"),
+    ),
+  ]),
+  queue: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,50}$/)
+    .optional(),
+  bossSchema: z.string().optional(),
+  runTimeoutSeconds: z.int().min(1).max(86_400).optional(),
+  retryLimit: z.int().min(0).max(1_000).optional(),
+  pollingIntervalSeconds: z.number().min(0.5).max(3_600).optional(),
+  maintenanceIntervalSeconds: z.int().min(1).max(3_600).optional(),
+});
+
+/**
+ * Creates a durable run queue over pg-boss, in its own schema on the store's database. Each run is
+ * one pg-boss job whose id is the run id; a worker runs it with `agent.run(input, { runId })`, or,
+ * when the journal already holds it (an earlier attempt died), with `agent.resumeRun(runId)`, so
+ * recorded outcomes are never re-executed.
+ *
+ * @example
+ * ```ts
+ * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL });
+ * await store.migrate();
+ * const crmAgent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
+ * const queue = createRunQueue({ store, agents: [crmAgent] });
+ * await queue.work({ concurrency: 4 });
+ * ```
+ */
+export function createRunQueue(options: RunQueueOptions): RunQueue {
+  const parsed = parseOptions("createRunQueue", optionsSchema, options);
+  const { store } = parsed;
+  const agents = new Map<string, Agent>(
+    Array.isArray(parsed.agents) ? parsed.agents.map((a) => [a.name, a]) : Object.entries(parsed.agents),
+  );
+  const queue = parsed.queue ?? "needlework-runs";
+  const bossSchema = parsed.bossSchema ?? `${store.schema}_queue`;
+  quotedSchema("createRunQueue", bossSchema);
+  const runTimeoutSeconds = parsed.runTimeoutSeconds ?? 300;
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => store.pool.query(text, values) },
+    schema: bossSchema,
+    maintenanceIntervalSeconds: parsed.maintenanceIntervalSeconds ?? 30,
+    schedule: false,
+  });
+  // pg-boss reports background errors (a lost connection during polling) as events; without a
+  // listener they would crash the process.
+  boss.on("error", () => undefined);
+  const stopping = new AbortController();
+  let started: Promise<void> | undefined;
+  const start = (): Promise<void> =>
+    (started ??= (async () => {
+      await boss.start();
+      // The margin lets a worker hand a run back (abort at runTimeoutSeconds) before pg-boss expires it.
+      await boss.createQueue(queue, { name: queue, retryLimit: parsed.retryLimit ?? 10, retryDelay: 1 });
+    })());
+
+  const runOnce = async (job: RunJob): Promise<{ status: string }> => {
+    const agent = agents.get(job.agent);
+    if (agent === undefined)
+      throw new RunQueueError(
+        "UNKNOWN_AGENT",
+        `Run ${job.runId} needs agent '${job.agent}', which this worker does not have ` +
+          `(it has ${[...agents.keys()].join(", ")}).`,
+      );
+    const signal = AbortSignal.any([
+      stopping.signal,
+      AbortSignal.timeout((job.timeoutSeconds ?? runTimeoutSeconds) * 1000),
+    ]);
+    if ((await store.journal.read(job.runId)) !== undefined)
+      return { status: (await agent.resumeRun(job.runId, { signal })).status };
+    try {
+      return { status: (await agent.run(job.input, { runId: job.runId, signal })).status };
+    } catch (error) {
+      // Another attempt journaled the start between our read and our run: resume instead.
+      if (error instanceof RunStoreError && error.code === "RUN_EXISTS")
+        return { status: (await agent.resumeRun(job.runId, { signal })).status };
+      throw error;
+    }
+  };
+
+  return {
+    async enqueue(agentName, input) {
+      if (!agents.has(agentName))
+        throw new RunQueueError(
+          "UNKNOWN_AGENT",
+          `createRunQueue: no agent named '${agentName}' (known: ${[...agents.keys()].join(", ")}).`,
+        );
+      if (typeof input !== "string")
+        throw new TypeError("queue.enqueue: input must be the user's message as a string.");
+      await start();
+      const runId = randomUUID();
+      const job: RunJob = { runId, agent: agentName, input, timeoutSeconds: runTimeoutSeconds };
+      await boss.send(queue, job, { id: runId, expireInSeconds: runTimeoutSeconds + expiryMargin(runTimeoutSeconds) });
+      return runId;
+    },
+
+    async work(workOptions = {}) {
+      const concurrency = workOptions.concurrency ?? 1;
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new TypeError(`queue.work: concurrency must be a positive integer, got ${String(concurrency)}.`);
+      await start();
+      // One pg-boss worker per slot, each taking one job at a time.
+      for (let i = 0; i < concurrency; i++) {
+        await boss.work<RunJob>(
+          queue,
+          { batchSize: 1, pollingIntervalSeconds: parsed.pollingIntervalSeconds ?? 2 },
+          async ([job]) => (job ? runOnce(job.data) : undefined),
+        );
+      }
+    },
+
+    async result(runId) {
+      const run = await store.journal.read(runId);
+      if (run?.end !== undefined) return run.end.result as unknown as AgentRunResult;
+      await start();
+      const job = await boss.getJobById<RunJob>(queue, runId);
+      if (job === null && run === undefined)
+        throw new RunStoreError("RUN_NOT_FOUND", `Run '${runId}' was never enqueued on queue '${queue}'.`);
+      if (job?.state === "failed")
+        throw new RunQueueError(
+          "RUN_FAILED",
+          `Run '${runId}' failed on every attempt (${job.retryCount + 1}); see its journal and the worker logs.`,
+        );
+      return undefined;
+    },
+
+    async stop(stopOptions = {}) {
+      const timeoutMs = stopOptions.timeoutMs ?? 30_000;
+      if (started === undefined) return;
+      await started.catch(() => undefined);
+      // Runs still going at the deadline are aborted (their journal keeps what settled) and their
+      // jobs fail back to the queue.
+      const deadline = setTimeout(
+        () => stopping.abort(new DOMException("The run queue is stopping", "AbortError")),
+        timeoutMs,
+      );
+      try {
+        await boss.stop({ graceful: true, timeout: timeoutMs + 2_000, wait: true, close: true });
+      } finally {
+        clearTimeout(deadline);
+      }
+    },
+  };
+}
