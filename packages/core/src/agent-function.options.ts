@@ -1,3 +1,4 @@
+import type { InjectionToken } from "tsyringe";
 import type { z } from "zod";
 import type { ErrorMapRule } from "./error-mapping.js";
 import type { ToolMiddleware } from "./middleware.js";
@@ -41,6 +42,11 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
   readonly idempotent?: boolean;
   /** The call waits for a human decision before it runs. Default `false`. */
   readonly requiresApproval?: boolean;
+  /**
+   * The tool only reads: it changes nothing in its environment. Adapters say so (MCP
+   * `readOnlyHint: true`). Default `false`: a tool may change things.
+   */
+  readonly readOnly?: boolean;
   /** The tool that undoes this one in an all-or-nothing round. */
   readonly compensate?: CompensateOption;
   /** Tools that must succeed first in the same round. */
@@ -63,6 +69,12 @@ export interface AgentFunctionGroupOptions {
   readonly roundPolicy?: RoundPolicy;
   /** `singleton` (default): one instance per container; `transient`: a fresh instance per call. */
   readonly lifetime?: "singleton" | "transient";
+  /**
+   * The constructor's dependencies, one tsyringe token per parameter in order, for compilers that
+   * emit no `design:paramtypes` (standard decorators under tsx, esbuild, Vite, Bun). Optional with
+   * `emitDecoratorMetadata`; when both exist, `inject` wins.
+   */
+  readonly inject?: readonly InjectionToken<unknown>[];
 }
 
 /** A class whose instances hold tool methods. */

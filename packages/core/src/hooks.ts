@@ -57,3 +57,13 @@ export function hooks(h: ToolHooks): ToolMiddleware {
     return result;
   };
 }
+
+/**
+ * The same as {@link hooks}, under the `createX()` name every needlework factory follows.
+ *
+ * @example
+ * ```ts
+ * const requestId = createHooks({ beforeCall: (call) => { call.items.set("requestId", randomUUID()); } });
+ * ```
+ */
+export const createHooks: (h: ToolHooks) => ToolMiddleware = hooks;

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 
-export { AgentFunction, type AgentFunctionMethod } from "./agent-function.decorator.js";
+export { AgentFunction, type AgentFunctionDecorator, type AgentFunctionMethod } from "./agent-function.decorator.js";
 export { AgentFunctionGroup } from "./agent-function-group.decorator.js";
 export type {
   AgentFunctionDescriptor,
@@ -39,10 +39,10 @@ export {
   type MappedError,
 } from "./error-mapping.js";
 export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
-export { hooks, type ToolHooks } from "./hooks.js";
+export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
-export { composeMiddleware, type NextFunction, type ToolMiddleware } from "./middleware.js";
+export type { NextFunction, ToolMiddleware } from "./middleware.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
 export type { ToolCallContext, ToolContext } from "./tool-context.js";
 export {
@@ -60,7 +60,6 @@ export {
 } from "./tool-definition.js";
 export {
   createToolInvoker,
-  nextId,
   type InvokeInfo,
   type InvokeOptions,
   type OutcomeObserver,

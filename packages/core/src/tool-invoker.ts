@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { AgentFunctionDescriptor, ToolClass } from "./agent-function.options.js";
-import { editDistance } from "./agent-function.decorator.js";
+import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
 import { composeMiddleware, type ToolMiddleware } from "./middleware.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";

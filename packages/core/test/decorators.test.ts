@@ -315,7 +315,7 @@ describe("@AgentFunctionGroup", () => {
     [{ roundPolicy: "yolo" }, "@AgentFunctionGroup on SyncTools: `roundPolicy` must be one of best-effort, all-or-nothing, fail-fast."],
     [{ lifetime: "scoped" }, "@AgentFunctionGroup on SyncTools: `lifetime` must be 'singleton' or 'transient'."],
     [{ groups: "crm" }, "@AgentFunctionGroup on SyncTools: `groups` must be an array of non-empty strings."],
-    [{ lifetme: "transient" }, "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime."],
+    [{ lifetme: "transient" }, "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime, inject."],
     ["", "@AgentFunctionGroup on SyncTools: a group name must be a non-empty string."],
     [[""], "@AgentFunctionGroup on SyncTools: group names must be non-empty strings."],
     [42, "@AgentFunctionGroup on SyncTools: expected a group name, a list of names or an options object."],
