@@ -10,7 +10,7 @@ import {
   type AgentFunctionOptions,
   type ToolClass,
   type ToolMiddleware,
-} from "../src/index.js";
+} from "./index.js";
 
 const declared: ToolClass[] = [];
 afterEach(() => {

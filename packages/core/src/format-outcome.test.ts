@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createToolOutcome, formatToolOutcome, type ToolOutcome, toolOutcomeEnvelope } from "../src/index.js";
+import { createToolOutcome, formatToolOutcome, type ToolOutcome, toolOutcomeEnvelope } from "./index.js";
 
 const metadata = { tool: "getOrderStatus", callId: "call_1", attempts: 2, latencyMs: 12.3456, idempotencyKey: "run_1:call_1" };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createToolOutcome, isToolOutcome, isToolResult, ToolError, ToolResult, toToolOutcome } from "../src/index.js";
+import { createToolOutcome, isToolOutcome, isToolResult, ToolError, ToolResult, toToolOutcome } from "./index.js";
 
 describe("ToolResult", () => {
   it("ok carries its value and becomes an ok outcome", () => {

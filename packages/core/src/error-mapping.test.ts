@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitOpenError, isAbortError, isTransientError, mapThrownError, NeedleworkError, retryAfterMsOf, TimeoutError, ToolError, TransientError } from "../src/index.js";
+import { CircuitOpenError, isAbortError, isTransientError, mapThrownError, NeedleworkError, retryAfterMsOf, TimeoutError, ToolError, TransientError } from "./index.js";
 
 const SECRET = "api_key=sk-live-123 host=db.internal";
 

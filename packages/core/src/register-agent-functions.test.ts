@@ -10,7 +10,7 @@ import {
   registerAgentFunctions,
   ToolRegistrationError,
   type ToolClass,
-} from "../src/index.js";
+} from "./index.js";
 
 const declared: ToolClass[] = [];
 afterEach(() => {
