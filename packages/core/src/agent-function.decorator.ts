@@ -1,10 +1,9 @@
+import type { AgentFunctionOptions, ToolContext, ToolInputSchema } from "./agent-function.options.js";
 import type { z } from "zod";
-import type { AgentFunctionOptions, ToolInputSchema } from "./agent-function.options.js";
 import { ToolDefinitionError } from "./errors.js";
 import { closest } from "./closest-name.js";
 import { isStandardMethodCall } from "./decorator-context.js";
 import { recordFunction, recordStandardFunction } from "./metadata.js";
-import type { ToolContext } from "./tool-context.js";
 
 const KNOWN_OPTIONS = new Set([
   "description", "input", "name", "output", "middleware", "idempotent", "requiresApproval",

@@ -42,9 +42,8 @@ export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, 
 export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
-export type { NextFunction, ToolMiddleware } from "./middleware.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
-export type { ToolCallContext, ToolContext } from "./tool-context.js";
+export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
 export {
   toAnthropicTools,
   toMcpTools,
