@@ -28,7 +28,7 @@ describe("formatToolOutcome, envelope style (default)", () => {
   });
 
   it("never renders the exception", () => {
-    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again.", exception: new TypeError("password=hunter2") });
+    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried.", exception: new TypeError("password=hunter2") });
     const text = formatToolOutcome(outcome);
     expect(text).not.toContain("hunter2");
     expect(text).not.toContain("exception");

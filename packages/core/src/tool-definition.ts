@@ -8,6 +8,8 @@ export type JsonSchema = { [key: string]: unknown };
 export interface ToolFlags {
   readonly idempotent: boolean;
   readonly requiresApproval: boolean;
+  /** The tool changes nothing (`@AgentFunction({ readOnly: true })`); MCP maps it to `readOnlyHint`. */
+  readonly readOnly: boolean;
   readonly compensate?: string;
   readonly dependsOn: readonly string[];
 }
@@ -65,6 +67,7 @@ export function toolDefinitionOf(descriptor: AgentFunctionDescriptor): ToolDefin
     flags: {
       idempotent: options.idempotent ?? false,
       requiresApproval: options.requiresApproval ?? false,
+      readOnly: options.readOnly ?? false,
       ...(compensate === undefined ? {} : { compensate }),
       dependsOn: [...(options.dependsOn ?? [])],
     },
@@ -160,7 +163,7 @@ export interface McpTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-  readonly annotations: { readonly idempotentHint: boolean; readonly destructiveHint?: boolean };
+  readonly annotations: { readonly idempotentHint: boolean; readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
 }
 
 /** Tool definitions in the MCP `tools/list` format. */
@@ -169,6 +172,10 @@ export function toMcpTools(definitions: readonly ToolDefinition[]): McpTool[] {
     name: d.name,
     description: d.description,
     inputSchema: d.parameters,
-    annotations: { idempotentHint: d.flags.idempotent, ...(d.flags.requiresApproval ? { destructiveHint: true } : {}) },
+    annotations: {
+      idempotentHint: d.flags.idempotent,
+      ...(d.flags.readOnly ? { readOnlyHint: true } : {}),
+      ...(d.flags.requiresApproval ? { destructiveHint: true } : {}),
+    },
   }));
 }

@@ -60,7 +60,7 @@ async function exerciseBuild(core: Core, z: typeof Zod.z, tsyringe: typeof Tsyri
       name: "priceSku",
       description: "Prices a SKU in cents.",
       parameters: { type: "object", properties: { sku: { type: "string", description: "Stock keeping unit." } }, required: ["sku"], additionalProperties: false },
-      flags: { idempotent: true, requiresApproval: false, dependsOn: [] },
+      flags: { idempotent: true, requiresApproval: false, readOnly: false, dependsOn: [] },
       tags: [],
     },
   ]);

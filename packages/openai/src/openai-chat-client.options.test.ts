@@ -12,7 +12,7 @@ const lookup: ToolDefinition = {
   name: "lookup",
   description: "Looks a thing up.",
   parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false },
-  flags: { idempotent: true, requiresApproval: false, dependsOn: [] },
+  flags: { idempotent: true, requiresApproval: false, readOnly: false, dependsOn: [] },
   tags: [],
 };
 const loose: ToolDefinition = { ...lookup, name: "loose", parameters: { type: "object", properties: { id: { type: "string" } } } };
