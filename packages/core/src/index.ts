@@ -44,9 +44,11 @@ export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-mod
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
 export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
+export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {
   toAnthropicTools,
   toMcpTools,
+  strictFallbackReasons,
   toOpenAITools,
   toolDefinitionOf,
   type AnthropicTool,

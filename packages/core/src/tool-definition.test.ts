@@ -46,6 +46,7 @@ describe("toolDefinitionOf", () => {
           "flags": {
             "dependsOn": [],
             "idempotent": false,
+            "readOnly": false,
             "requiresApproval": false,
           },
           "name": "getOrderStatus",
@@ -89,6 +90,7 @@ describe("toolDefinitionOf", () => {
           "flags": {
             "dependsOn": [],
             "idempotent": true,
+            "readOnly": false,
             "requiresApproval": false,
           },
           "name": "search_orders",
@@ -137,6 +139,7 @@ describe("toolDefinitionOf", () => {
               "getOrderStatus",
             ],
             "idempotent": false,
+            "readOnly": false,
             "requiresApproval": true,
           },
           "name": "refundOrder",
