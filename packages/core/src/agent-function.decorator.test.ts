@@ -154,6 +154,8 @@ describe("@AgentFunction", () => {
     [{ tags: [1] }, "`tags` must be an array of non-empty strings."],
     [{ idempotent: "yes" }, "`idempotent` must be a boolean."],
     [{ requiresApproval: 1 }, "`requiresApproval` must be a boolean."],
+    [{ readOnly: "true" }, "`readOnly` must be a boolean."],
+    [{ readonly: true }, "unknown option 'readonly'. Did you mean 'readOnly'?"],
     [{ name: "" }, "`name` must be a non-empty string."],
     [{ output: { type: "string" } }, "`output` must be a zod schema."],
     [{ middleware: [42] }, "`middleware` must be an array of middleware functions."],
