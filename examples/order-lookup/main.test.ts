@@ -11,7 +11,7 @@ describe("examples/order-lookup", () => {
     expect(read[1]).toContain('"error_code":"ORDER_NOT_FOUND","retriable":false,"message":"Order \'ORD-999\' not found","suggestion":"Verify the ID with the customer or list recent orders."');
     expect(read[2]).toContain('"error_code":"INVALID_ARGUMENTS"');
     expect(read[2]).toContain("orderId: expected string, received number");
-    expect(read[3]).toContain('"error_code":"UNHANDLED_ERROR","retriable":false,"message":"An unexpected error occurred (SyntaxError). Please try again."');
+    expect(read[3]).toContain('"error_code":"UNHANDLED_ERROR","retriable":false,"message":"An unexpected error occurred (SyntaxError). The call was not retried."');
     // The exception's own text (the broken JSON row) never reaches the model.
     expect(read[3]).not.toContain("position");
     expect(lines.join("\n")).toContain('run_health {"tools_ok":1,"tools_failed":2,"tools_not_called":1,"blocking_failure":true}');

@@ -122,8 +122,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     }
   });
 
-  // enabled when core's standard-decorator support lands
-  it.skip("runs the quick start with standard decorators and `inject` under tsx", async () => {
+  it("runs the quick start with standard decorators and `inject` under tsx", async () => {
     const { stdout } = await run(process.execPath, [repoBin("tsx/dist/cli.mjs"), "app.ts"], join(app, "standard"));
     expect(stdout).toContain(EXPECTED_OUTCOME);
     expect(stdout).toContain(EXPECTED_RUN);

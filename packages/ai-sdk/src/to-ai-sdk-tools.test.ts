@@ -111,7 +111,7 @@ describe("toAiSdkTools", () => {
     const [sent] = toolResultsSentAt(model, 1);
     expect(sent?.output).toMatchObject({
       type: "error-json",
-      value: { status: "error", error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again." },
+      value: { status: "error", error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried." },
     });
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).not.toContain("hunter2");
     expect(onError).toHaveBeenCalledWith(expect.any(TypeError), { name: "explode", callId: "call-x" });

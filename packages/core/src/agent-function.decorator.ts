@@ -1,8 +1,9 @@
+import type { AgentFunctionOptions, ToolContext, ToolInputSchema } from "./agent-function.options.js";
 import type { z } from "zod";
-import type { AgentFunctionOptions, ToolInputSchema } from "./agent-function.options.js";
 import { ToolDefinitionError } from "./errors.js";
-import { pendingFunctions } from "./metadata.js";
-import type { ToolContext } from "./tool-context.js";
+import { closest } from "./closest-name.js";
+import { isStandardMethodCall } from "./decorator-context.js";
+import { recordFunction, recordStandardFunction } from "./metadata.js";
 
 const KNOWN_OPTIONS = new Set([
   "description", "input", "name", "output", "middleware", "idempotent", "readOnly", "requiresApproval",
@@ -15,32 +16,6 @@ function isZodSchema(value: unknown): value is z.ZodType {
 
 function isZodObject(value: unknown): value is ToolInputSchema {
   return isZodSchema(value) && (value as { _zod: { def: { type?: unknown } } })._zod.def.type === "object";
-}
-
-/** The candidate nearest to `word`, when it is near enough to be a typo. @internal */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const candidate of candidates) {
-    const score = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (score < bestScore) [best, bestScore] = [candidate, score];
-  }
-  return bestScore <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-/** Levenshtein distance; small inputs only. @internal */
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** Checks decorator options; throws naming the class and method. @internal */
@@ -84,30 +59,65 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
 export type AgentFunctionMethod<S extends ToolInputSchema> = (args: z.output<S>, ctx: ToolContext) => unknown;
 
 /**
+ * What `@AgentFunction(...)` returns: a method decorator for both calling conventions, TypeScript's
+ * `experimentalDecorators` (`(prototype, key, descriptor)`) and standard TC39 decorators
+ * (`(method, context)`, what tsx, esbuild, Vite and Bun compile). Either way the method's first
+ * parameter must accept `z.output` of `input`.
+ *
+ * @example
+ * ```ts
+ * const decorate: AgentFunctionDecorator<typeof OrderInput> = AgentFunction({ description: "Looks up an order.", input: OrderInput });
+ * ```
+ */
+export interface AgentFunctionDecorator<S extends ToolInputSchema> {
+  <T extends AgentFunctionMethod<S>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<T>): void;
+  <T extends AgentFunctionMethod<S>>(method: T, context: ClassMethodDecoratorContext<unknown, T>): void;
+}
+
+/** experimentalDecorators: `(prototype, key, descriptor)`. */
+function decorateLegacy(options: unknown, target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor | undefined): void {
+  const className = typeof target === "function" ? target.name : target.constructor.name;
+  const where = `${className}.${String(propertyKey)}`;
+  if (typeof target === "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: static methods cannot be tools; make it an instance method.`);
+  if (typeof propertyKey === "symbol") throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
+  if (typeof descriptor?.value !== "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: only methods can be tools (not getters, setters or fields).`);
+  validateAgentFunctionOptions(options, where);
+  recordFunction(target.constructor, propertyKey, options);
+}
+
+/** Standard decorators: `(method, context)`; the class does not exist yet, so errors name the method. */
+function decorateStandard(options: unknown, method: unknown, context: DecoratorContext): void {
+  const name = typeof context.name === "string" ? context.name : String(context.name);
+  const where = `method '${name}'`;
+  if (context.kind !== "method" || typeof method !== "function") {
+    throw new ToolDefinitionError(`@AgentFunction on ${context.kind} '${name}': only methods can be tools (not getters, setters, fields or classes).`);
+  }
+  const ctx = context as ClassMethodDecoratorContext;
+  if (ctx.static) throw new ToolDefinitionError(`@AgentFunction on static ${where}: static methods cannot be tools; make it an instance method.`);
+  if (ctx.private) throw new ToolDefinitionError(`@AgentFunction on ${where}: private (#) methods cannot be tools; make it a public method.`);
+  if (typeof ctx.name === "symbol") throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
+  validateAgentFunctionOptions(options, where);
+  recordStandardFunction(method, ctx.metadata, ctx.name, options);
+}
+
+/**
  * Declares a method as a tool. The method's first parameter must accept `z.output` of `input`
  * (checked at compile time); its second is a {@link ToolContext}. The class needs
- * `@AgentFunctionGroup()`.
+ * `@AgentFunctionGroup()`. Works with `experimentalDecorators` and with standard decorators.
  *
  * @example
  * ```ts
  * @AgentFunctionGroup()
  * class OrderTools {
- *   @AgentFunction({ description: "Looks up an order by ID.", input: z.object({ orderId: z.string() }) })
+ *   @AgentFunction({ description: "Looks up an order by ID.", input: z.object({ orderId: z.string() }), readOnly: true })
  *   getOrderStatus({ orderId }: { orderId: string }) { return ToolResult.ok(lookup(orderId)); }
  * }
  * ```
  */
-export function AgentFunction<S extends ToolInputSchema>(options: AgentFunctionOptions<S>) {
-  return <T extends AgentFunctionMethod<S>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<T>): void => {
-    const className = typeof target === "function" ? target.name : target.constructor.name;
-    const where = `${className}.${String(propertyKey)}`;
-    if (typeof target === "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: static methods cannot be tools; make it an instance method.`);
-    if (typeof propertyKey === "symbol") throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
-    if (typeof descriptor?.value !== "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: only methods can be tools (not getters, setters or fields).`);
-    validateAgentFunctionOptions(options, where);
-    const ctor = target.constructor;
-    let pending = pendingFunctions.get(ctor);
-    if (!pending) pendingFunctions.set(ctor, (pending = new Map()));
-    pending.set(propertyKey, options as unknown as AgentFunctionOptions);
+export function AgentFunction<S extends ToolInputSchema>(options: AgentFunctionOptions<S>): AgentFunctionDecorator<S> {
+  const decorate = (first: unknown, second: unknown, third?: PropertyDescriptor): void => {
+    if (isStandardMethodCall(second)) decorateStandard(options, first, second);
+    else decorateLegacy(options, first as object, second as string | symbol, third);
   };
+  return decorate as AgentFunctionDecorator<S>;
 }

@@ -1,6 +1,12 @@
+/*
+ * The types of declared tools and of the calls to them: decorator options, descriptors, the
+ * per-call context and the middleware signature. They refer to each other (a tool's options hold
+ * middleware, middleware sees the call, the call carries the tool), so they share this one leaf
+ * file: it imports types only from zod, tsyringe and error-mapping, none of which import it back.
+ */
+import type { InjectionToken } from "tsyringe";
 import type { z } from "zod";
 import type { ErrorMapRule } from "./error-mapping.js";
-import type { ToolMiddleware } from "./middleware.js";
 
 /** A zod object schema: the only kind of `input` a tool may declare. */
 export type ToolInputSchema = z.ZodObject;
@@ -39,10 +45,13 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
   readonly middleware?: readonly ToolMiddleware[];
   /** Safe to run twice for one call: thrown transient errors are retried. Default `false`. */
   readonly idempotent?: boolean;
-  /** The tool only reads and changes nothing (MCP `readOnlyHint`); such a tool is never destructive. */
-  readonly readOnly?: boolean;
   /** The call waits for a human decision before it runs. Default `false`. */
   readonly requiresApproval?: boolean;
+  /**
+   * The tool only reads: it changes nothing in its environment. Adapters say so (MCP
+   * `readOnlyHint: true`). Default `false`: a tool may change things.
+   */
+  readonly readOnly?: boolean;
   /** The tool that undoes this one in an all-or-nothing round. */
   readonly compensate?: CompensateOption;
   /** Tools that must succeed first in the same round. */
@@ -65,6 +74,12 @@ export interface AgentFunctionGroupOptions {
   readonly roundPolicy?: RoundPolicy;
   /** `singleton` (default): one instance per container; `transient`: a fresh instance per call. */
   readonly lifetime?: "singleton" | "transient";
+  /**
+   * The constructor's dependencies, one tsyringe token per parameter in order, for compilers that
+   * emit no `design:paramtypes` (standard decorators under tsx, esbuild, Vite, Bun). Optional with
+   * `emitDecoratorMetadata`; when both exist, `inject` wins.
+   */
+  readonly inject?: readonly InjectionToken<unknown>[];
 }
 
 /** A class whose instances hold tool methods. */
@@ -85,3 +100,72 @@ export interface AgentFunctionDescriptor {
   /** The group options of the declaring class (filled in when the class is decorated). */
   readonly group: AgentFunctionGroupOptions;
 }
+
+/**
+ * The second parameter of every tool method.
+ *
+ * @example
+ * ```ts
+ * @AgentFunction({ description: "Charges a card.", input: ChargeInput, idempotent: true })
+ * charge(args: z.infer<typeof ChargeInput>, ctx: ToolContext) {
+ *   return this.payments.charge(args, { idempotencyKey: ctx.idempotencyKey, signal: ctx.signal });
+ * }
+ * ```
+ */
+export interface ToolContext {
+  /** The id of this call, as the model (or caller) gave it. */
+  readonly callId: string;
+  /** The id of the agent run (or invoke) this call belongs to. */
+  readonly runId: string;
+  /** Aborted when the caller cancels, an attempt times out, or a sibling fails under fail-fast. */
+  readonly signal: AbortSignal;
+  /** The attempt number, from 1. */
+  readonly attempt: number;
+  /** Stable across retries of one call: pass it downstream and declare the tool `idempotent`. */
+  readonly idempotencyKey: string;
+  /** Values that middleware set for the tool (a request id, a tenant, ...). */
+  readonly items: Map<string, unknown>;
+}
+
+/**
+ * What middleware sees of a call. `arguments` are validated. Middleware may replace `arguments`
+ * (they are validated again by `hooks()`) and `signal` (for an attempt) before calling `next`.
+ */
+export interface ToolCallContext {
+  /** The tool being called. */
+  readonly tool: AgentFunctionDescriptor;
+  /** The tool's name (same as `tool.name`). */
+  readonly name: string;
+  /** Validated arguments. */
+  arguments: Record<string, unknown>;
+  readonly callId: string;
+  readonly runId: string;
+  /** The signal the tool will get. */
+  signal: AbortSignal;
+  /** The caller's own signal: abort of this one is cancellation, never a timeout. */
+  readonly callerSignal: AbortSignal | undefined;
+  /** The attempt number, from 1; resilience raises it. */
+  attempt: number;
+  readonly idempotencyKey: string;
+  /** Per-call values handed to the tool as `ctx.items`. */
+  readonly items: Map<string, unknown>;
+  /** `performance.now()` when the call started. */
+  readonly startedAt: number;
+}
+
+/** Calls the next layer: the next middleware, or the tool body. */
+export type NextFunction = (call?: ToolCallContext) => Promise<unknown>;
+
+/**
+ * A wrap-style middleware: runs around the layers inside it and returns what the model (or the
+ * next layer out) should get. Returning without calling `next` short-circuits the tool.
+ *
+ * @example
+ * ```ts
+ * const timing: ToolMiddleware = async (call, next) => {
+ *   const started = Date.now();
+ *   try { return await next(); } finally { log(call.name, Date.now() - started); }
+ * };
+ * ```
+ */
+export type ToolMiddleware = (call: ToolCallContext, next: NextFunction) => Promise<unknown>;

@@ -232,5 +232,6 @@ export function mapThrownError(error: unknown, rules: readonly ErrorMapRule[] = 
   if (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) {
     return { status: "error", code: "NETWORK_ERROR", retriable: true, message: `A network error occurred reaching the upstream service (${code}).`, suggestion: "Retry the call; if it keeps failing, report the outage." };
   }
-  return { status: "error", code: "UNHANDLED_ERROR", retriable: isTransientError(error), message: unhandledFailureMessage(error) };
+  const retriable = isTransientError(error);
+  return { status: "error", code: "UNHANDLED_ERROR", retriable, message: unhandledFailureMessage(error, retriable) };
 }

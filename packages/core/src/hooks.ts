@@ -1,6 +1,5 @@
+import type { NextFunction, ToolCallContext, ToolMiddleware } from "./agent-function.options.js";
 import { ToolError } from "./errors.js";
-import type { NextFunction, ToolMiddleware } from "./middleware.js";
-import type { ToolCallContext } from "./tool-context.js";
 import { DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 
 /** The three hooks of the toolbox middleware proposal; each may be async. */
@@ -57,3 +56,13 @@ export function hooks(h: ToolHooks): ToolMiddleware {
     return result;
   };
 }
+
+/**
+ * The same as {@link hooks}, under the `createX()` name every needlework factory follows.
+ *
+ * @example
+ * ```ts
+ * const requestId = createHooks({ beforeCall: (call) => { call.items.set("requestId", randomUUID()); } });
+ * ```
+ */
+export const createHooks: (h: ToolHooks) => ToolMiddleware = hooks;

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 
-export { AgentFunction, type AgentFunctionMethod } from "./agent-function.decorator.js";
+export { AgentFunction, type AgentFunctionDecorator, type AgentFunctionMethod } from "./agent-function.decorator.js";
 export { AgentFunctionGroup } from "./agent-function-group.decorator.js";
 export type {
   ChatAssistantMessage,
@@ -57,15 +57,16 @@ export {
 } from "./error-mapping.js";
 export { InvalidOptionError } from "./invalid-option-error.js";
 export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
-export { hooks, type ToolHooks } from "./hooks.js";
+export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
-export { composeMiddleware, type NextFunction, type ToolMiddleware } from "./middleware.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
-export type { ToolCallContext, ToolContext } from "./tool-context.js";
+export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
+export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {
   toAnthropicTools,
   toMcpTools,
+  strictFallbackReasons,
   toOpenAITools,
   toolDefinitionOf,
   type AnthropicTool,
@@ -78,7 +79,6 @@ export {
 } from "./tool-definition.js";
 export {
   createToolInvoker,
-  nextId,
   type InvokeInfo,
   type InvokeOptions,
   type OutcomeObserver,

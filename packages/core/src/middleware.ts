@@ -1,21 +1,4 @@
-import type { ToolCallContext } from "./tool-context.js";
-
-/** Calls the next layer: the next middleware, or the tool body. */
-export type NextFunction = (call?: ToolCallContext) => Promise<unknown>;
-
-/**
- * A wrap-style middleware: runs around the layers inside it and returns what the model (or the
- * next layer out) should get. Returning without calling `next` short-circuits the tool.
- *
- * @example
- * ```ts
- * const timing: ToolMiddleware = async (call, next) => {
- *   const started = Date.now();
- *   try { return await next(); } finally { log(call.name, Date.now() - started); }
- * };
- * ```
- */
-export type ToolMiddleware = (call: ToolCallContext, next: NextFunction) => Promise<unknown>;
+import type { ToolCallContext, ToolMiddleware } from "./agent-function.options.js";
 
 /**
  * Composes middleware, first entry outermost, around `terminal`.

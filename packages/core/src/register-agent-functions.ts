@@ -1,8 +1,8 @@
 import type { DependencyContainer, InjectionToken } from "tsyringe";
 import type { AgentFunctionDescriptor, ToolClass } from "./agent-function.options.js";
 import { agentFunctionRegistry } from "./agent-function-registry.js";
-import { pendingFunctions } from "./metadata.js";
 import { ToolRegistrationError } from "./errors.js";
+import { ownFunctions } from "./metadata.js";
 
 function describe(value: unknown): string {
   if (typeof value === "function") return `class ${value.name || "(anonymous)"}`;
@@ -10,8 +10,25 @@ function describe(value: unknown): string {
 }
 
 /**
+ * Refuses a class tsyringe could not construct: its constructor takes parameters, yet neither
+ * `inject` nor compiler metadata (`design:paramtypes`, or tsyringe's own `@inject` tokens) says
+ * what to pass. Without this, every call of its tools would fail later with "TypeInfo not known".
+ */
+function checkResolvable(target: ToolClass, inject: readonly unknown[] | undefined): void {
+  if (target.length === 0 || inject !== undefined) return;
+  if (Reflect.getMetadata("design:paramtypes", target) !== undefined) return;
+  const tokens = (Reflect.getOwnMetadata("injectionTokens", target) ?? {}) as Record<string, unknown>;
+  if (Array.from({ length: target.length }, (_, i) => i).every((i) => i in tokens)) return;
+  const name = target.name || "(anonymous class)";
+  throw new ToolRegistrationError(
+    `Class ${name} takes ${target.length} constructor parameter(s), but nothing says what to inject: it has no \`inject\` option and no \`design:paramtypes\` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [OrderRepository] }) on ${name}, or compile with tsc or swc with \`experimentalDecorators\` and \`emitDecoratorMetadata\` enabled.`,
+  );
+}
+
+/**
  * The tools of `classes`, checked: every class must carry `@AgentFunctionGroup`, and no two tools
- * may share a name (the error names both classes and methods).
+ * may share a name (the error names both classes and methods), and a class whose constructor
+ * takes parameters must say what to inject (`inject`, or compiler metadata).
  */
 export function collectAgentFunctions(classes: readonly ToolClass[]): AgentFunctionDescriptor[] {
   const byName = new Map<string, AgentFunctionDescriptor>();
@@ -24,13 +41,14 @@ export function collectAgentFunctions(classes: readonly ToolClass[]): AgentFunct
     seen.add(target);
     const group = agentFunctionRegistry.get(target);
     if (!group) {
-      const hasFunctions = pendingFunctions.has(target);
+      const hasFunctions = ownFunctions(target).size > 0;
       throw new ToolRegistrationError(
         hasFunctions
           ? `Class ${target.name} has @AgentFunction methods but no @AgentFunctionGroup. Add @AgentFunctionGroup() to the class so it is registered and injectable.`
           : `Class ${target.name} is not an agent function group: decorate it with @AgentFunctionGroup() and its tool methods with @AgentFunction({ description, input }).`,
       );
     }
+    checkResolvable(target, group.options.inject);
     if (group.functions.length === 0) {
       throw new ToolRegistrationError(`Class ${target.name} has @AgentFunctionGroup but no @AgentFunction methods: it offers no tools.`);
     }

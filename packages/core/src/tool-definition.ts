@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AgentFunctionDescriptor } from "./agent-function.options.js";
+import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = { [key: string]: unknown };
@@ -7,9 +8,9 @@ export type JsonSchema = { [key: string]: unknown };
 /** Behaviour flags a runtime (or a provider's annotations) may act on. */
 export interface ToolFlags {
   readonly idempotent: boolean;
-  /** The tool only reads: it changes nothing outside itself (`@AgentFunction({ readOnly: true })`). */
-  readonly readOnly: boolean;
   readonly requiresApproval: boolean;
+  /** The tool changes nothing (`@AgentFunction({ readOnly: true })`); MCP maps it to `readOnlyHint`. */
+  readonly readOnly: boolean;
   readonly compensate?: string;
   readonly dependsOn: readonly string[];
 }
@@ -66,52 +67,13 @@ export function toolDefinitionOf(descriptor: AgentFunctionDescriptor): ToolDefin
     ...(options.output === undefined ? {} : { outputSchema: schemaOf(options.output, "output") }),
     flags: {
       idempotent: options.idempotent ?? false,
-      readOnly: options.readOnly ?? false,
       requiresApproval: options.requiresApproval ?? false,
+      readOnly: options.readOnly ?? false,
       ...(compensate === undefined ? {} : { compensate }),
       dependsOn: [...(options.dependsOn ?? [])],
     },
     tags: [...(options.tags ?? [])],
   };
-}
-
-const STRICT_UNSUPPORTED = new Set(["patternProperties", "propertyNames", "if", "then", "else", "not", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains"]);
-
-/** A copy of `schema` fit for OpenAI strict mode, or `undefined` when the schema does not allow it. */
-function strictSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) {
-    const items = schema.map(strictSchema);
-    return items.includes(undefined) ? undefined : items;
-  }
-  if (typeof schema !== "object" || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (STRICT_UNSUPPORTED.has(key)) return undefined;
-    if (key === "properties" && typeof value === "object" && value !== null) {
-      const props: Record<string, unknown> = {};
-      for (const [name, sub] of Object.entries(value)) {
-        const converted = strictSchema(sub);
-        if (converted === undefined) return undefined;
-        props[name] = converted;
-      }
-      out.properties = props;
-    } else if (key === "default") {
-      continue;
-    } else {
-      const converted = strictSchema(value);
-      if (converted === undefined) return undefined;
-      out[key] = converted;
-    }
-  }
-  if (out.type === "object" || out.properties !== undefined) {
-    const names = Object.keys((out.properties as object | undefined) ?? {});
-    const required = Array.isArray(out.required) ? out.required : [];
-    if (names.some((n) => !required.includes(n))) return undefined; // optional fields: strict mode needs nullable instead
-    if (out.additionalProperties !== undefined && out.additionalProperties !== false) return undefined;
-    out.additionalProperties = false;
-    out.required = names;
-  }
-  return out;
 }
 
 /** Options of {@link toOpenAITools}. */
@@ -127,8 +89,26 @@ export interface OpenAIFunctionTool {
 }
 
 /**
- * Tool definitions in the OpenAI chat-completions format. Strict mode is turned on where the
- * schema allows it (every field required, no open objects, no unsupported keywords).
+ * Why a tool cannot use OpenAI strict mode (empty when it can): optional fields, open objects,
+ * tuples, untyped fields (`z.date()`), `minLength`/`maxLength` and other keywords outside
+ * OpenAI's strict subset. {@link toOpenAITools} sends such a tool non-strict.
+ *
+ * @example
+ * ```ts
+ * for (const d of invoker.definitions) {
+ *   const reasons = strictFallbackReasons(d);
+ *   if (reasons.length > 0) console.warn(`${d.name} is not strict: ${reasons.join("; ")}`);
+ * }
+ * ```
+ */
+export function strictFallbackReasons(definition: ToolDefinition): readonly string[] {
+  return toOpenAIStrictSchema(definition.parameters).reasons ?? [];
+}
+
+/**
+ * Tool definitions in the OpenAI chat-completions format. Strict mode is turned on only where the
+ * schema fits OpenAI's strict subset (`oneOf` is rewritten to `anyOf`); the rest go non-strict,
+ * and {@link strictFallbackReasons} says why.
  *
  * @example
  * ```ts
@@ -138,10 +118,11 @@ export interface OpenAIFunctionTool {
 export function toOpenAITools(definitions: readonly ToolDefinition[], options: OpenAIToolsOptions = {}): OpenAIFunctionTool[] {
   const mode = options.strict ?? "auto";
   return definitions.map((d) => {
-    const strict = mode === false ? undefined : (strictSchema(d.parameters) as JsonSchema | undefined);
-    if (mode === true && strict === undefined) {
-      throw new TypeError(`Tool '${d.name}' cannot use OpenAI strict mode: make every field required (use .nullable() instead of .optional()) and avoid open objects.`);
+    const result = mode === false ? undefined : toOpenAIStrictSchema(d.parameters);
+    if (mode === true && result?.reasons) {
+      throw new TypeError(`Tool '${d.name}' cannot use OpenAI strict mode: ${result.reasons.join("; ")}.`);
     }
+    const strict = result?.strict;
     return { type: "function" as const, function: { name: d.name, description: d.description, parameters: strict ?? d.parameters, ...(mode === false ? {} : { strict: strict !== undefined }) } };
   });
 }
@@ -163,7 +144,7 @@ export interface McpTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-  readonly annotations: { readonly idempotentHint: boolean; readonly destructiveHint?: boolean };
+  readonly annotations: { readonly idempotentHint: boolean; readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
 }
 
 /** Tool definitions in the MCP `tools/list` format. */
@@ -172,6 +153,10 @@ export function toMcpTools(definitions: readonly ToolDefinition[]): McpTool[] {
     name: d.name,
     description: d.description,
     inputSchema: d.parameters,
-    annotations: { idempotentHint: d.flags.idempotent, ...(d.flags.requiresApproval ? { destructiveHint: true } : {}) },
+    annotations: {
+      idempotentHint: d.flags.idempotent,
+      ...(d.flags.readOnly ? { readOnlyHint: true } : {}),
+      ...(d.flags.requiresApproval ? { destructiveHint: true } : {}),
+    },
   }));
 }

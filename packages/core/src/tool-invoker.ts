@@ -1,12 +1,11 @@
+import type { AgentFunctionDescriptor, ToolCallContext, ToolClass, ToolContext, ToolMiddleware } from "./agent-function.options.js";
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
-import type { AgentFunctionDescriptor, ToolClass } from "./agent-function.options.js";
-import { editDistance } from "./agent-function.decorator.js";
+import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
-import { composeMiddleware, type ToolMiddleware } from "./middleware.js";
+import { composeMiddleware } from "./middleware.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
-import type { ToolCallContext, ToolContext } from "./tool-context.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome, toToolOutcome } from "./tool-outcome.js";
 

@@ -76,7 +76,9 @@ export type ToolResult<T = unknown> = OkToolResult<T> | FailToolResult | Partial
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]{0,63}$/;
 
-const UNHANDLED_MESSAGE = (typeName: string): string => `An unexpected error occurred (${typeName}). Please try again.`;
+/** Says "try again" only when the outcome is retriable, so the words never contradict the flag. */
+const UNHANDLED_MESSAGE = (typeName: string, retriable: boolean): string =>
+  `An unexpected error occurred (${typeName}). ${retriable ? "Please try again." : "The call was not retried."}`;
 
 /**
  * The name of a thrown value's type, safe to show to a model: the constructor name of an Error
@@ -98,9 +100,18 @@ export function errorTypeName(error: unknown): string {
   return error instanceof Error ? "Error" : "object";
 }
 
-/** The default model-facing message for an unhandled exception; names only the type. */
-export function unhandledFailureMessage(error: unknown): string {
-  return UNHANDLED_MESSAGE(errorTypeName(error));
+/**
+ * The default model-facing message for an unhandled exception; names only the type. It asks the
+ * model to try again only when the failure is `retriable`.
+ *
+ * @example
+ * ```ts
+ * unhandledFailureMessage(new TypeError("x")); // "An unexpected error occurred (TypeError). The call was not retried."
+ * unhandledFailureMessage(new TransientError("x"), true); // "... (TransientError). Please try again."
+ * ```
+ */
+export function unhandledFailureMessage(error: unknown, retriable = false): string {
+  return UNHANDLED_MESSAGE(errorTypeName(error), retriable);
 }
 
 function brand<T extends object>(value: T): T {

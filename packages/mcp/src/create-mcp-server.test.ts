@@ -80,7 +80,7 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const client = await connect({ onError });
     const result = await client.callTool({ name: "explode", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(envelopeOf(result)).toMatchObject({ status: "error", error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again." });
+    expect(envelopeOf(result)).toMatchObject({ status: "error", error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried." });
     expect(JSON.stringify(result)).not.toContain("hunter2");
     expect(onError).toHaveBeenCalledWith(expect.any(TypeError), { name: "explode", callId: expect.stringMatching(/^mcp_/) });
   });

@@ -59,7 +59,7 @@ describe.skipIf(missing.length > 0)(missing.length > 0 ? `serveMcp over stdio (S
 
     const thrown = await client.callTool({ name: "explode", arguments: {} });
     expect(thrown.isError).toBe(true);
-    expect(JSON.parse(textOf(thrown))).toMatchObject({ error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again." });
+    expect(JSON.parse(textOf(thrown))).toMatchObject({ error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried." });
     expect(textOf(thrown)).not.toContain("hunter2");
 
     const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { abortReason, formatToolOutcome, nextId, type ToolInvoker } from "@needlework/core";
+import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/core";
+import { nextId } from "@needlework/core/internal";
 import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";

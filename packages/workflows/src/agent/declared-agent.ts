@@ -1,3 +1,4 @@
+import { checkClassDecoratorContext } from "@needlework/core/internal";
 import type { Agent as AgentInstance } from "./agent.js";
 import { type AgentDefinition, resolveAgentDefinition } from "./agent.options.js";
 
@@ -49,7 +50,9 @@ export interface Agent extends AgentInstance {}
  * ```
  */
 export function Agent(definition: AgentDefinition) {
-  return <C extends DeclaredAgentClass>(target: C): void => {
+  // Both decorator conventions: `(class)` (experimentalDecorators) and `(class, context)` (standard).
+  return <C extends DeclaredAgentClass>(target: C, context?: ClassDecoratorContext<C>): void => {
+    checkClassDecoratorContext(context, "@Agent");
     const where = `@Agent on ${target.name || "an anonymous class"}`;
     if (typeof definition === "object" && definition !== null && "chatClient" in definition) {
       throw new TypeError(

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "@needlework/core";
+import { strictFallbackReasons, type ToolDefinition } from "@needlework/core";
 import type { AgentFrameworkPlugin, BuildDiagnostic, PluginContext } from "../plugin.js";
 
 /** Tool names every major provider accepts (OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`). */
@@ -16,6 +16,7 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW006: "a plugin registered inside the tool-result middleware sees raw values, not outcomes",
   NW007: "a declared agent names a function group (or tool class) that matches no tool of the factory",
   NW008: "two declared agents share a name",
+  NW009: "a tool's schema is outside OpenAI's strict subset, so toOpenAITools sends it non-strict",
 } as const;
 
 /** A diagnostic id. */
@@ -82,6 +83,10 @@ function checkTools(definitions: readonly ToolDefinition[]): BuildDiagnostic[] {
     }
     if (d.description.trim() === "") out.push({ id: "NW003", severity: "warning", tool: d.name, message: `Tool '${d.name}' has no description.` });
     checkParameters(d.name, d.parameters, "", out);
+    const notStrict = strictFallbackReasons(d);
+    if (notStrict.length > 0) {
+      out.push({ id: "NW009", severity: "info", tool: d.name, message: `Tool '${d.name}' is sent to OpenAI without strict mode: ${notStrict.join("; ")}.` });
+    }
   }
   return out;
 }

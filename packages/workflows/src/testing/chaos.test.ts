@@ -98,7 +98,7 @@ describe("chaos", () => {
   it("before: a fault replaces the tool body; after: the body runs, then the fault replaces its value", async () => {
     const before = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { exception: () => new RangeError("boom") } }));
     const outcome = await before.invoke({ name: "write", arguments: { id: "a" } });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). Please try again." });
+    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). The call was not retried." });
     expect(bodies).toEqual([]);
     const after = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { exception: () => new RangeError("boom") }, inject: "after" }));
     expect((await after.invoke({ name: "write", arguments: { id: "a" } })).status).toBe("error");

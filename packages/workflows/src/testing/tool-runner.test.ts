@@ -54,7 +54,7 @@ describe("invokeTool", () => {
 
   it("minimal pipeline: a throw becomes the outcome the model reads; raw pipeline: it rejects", async () => {
     const minimal = await invokeTool(ShopTools, "getOrderStatus", { orderId: "boom" }, { services });
-    expect(minimal).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). Please try again." });
+    expect(minimal).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). The call was not retried." });
     await expect(invokeTool(ShopTools, "getOrderStatus", { orderId: "boom" }, { services, pipeline: "raw" })).rejects.toThrow(RangeError);
   });
 

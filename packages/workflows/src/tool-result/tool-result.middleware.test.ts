@@ -52,7 +52,7 @@ describe("toolResultMiddleware", () => {
   it("turns a thrown Error into an outcome that names only its type, keeping the exception", async () => {
     const error = new TypeError("secret database password is hunter2");
     const outcome = await throwing(error);
-    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). Please try again." });
+    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). The call was not retried." });
     expect(outcome.exception).toBe(error);
     const text = formatToolOutcome(outcome);
     expect(text).not.toContain("hunter2");
@@ -68,7 +68,7 @@ describe("toolResultMiddleware", () => {
   ])("catches %s", async (_label, value, typeName) => {
     const outcome = await throwing(value);
     expect(outcome.status).toBe("error");
-    expect(outcome.message).toBe(`An unexpected error occurred (${typeName}). Please try again.`);
+    expect(outcome.message).toBe(`An unexpected error occurred (${typeName}). The call was not retried.`);
     expect(formatToolOutcome(outcome)).not.toContain("secret");
   });
 

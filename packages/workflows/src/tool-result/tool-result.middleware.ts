@@ -19,7 +19,7 @@ export interface ToolResultMiddlewareOptions {
   /** How outcomes are rendered for the model: `envelope` (default) or Needlr's shape. */
   readonly style?: ToolOutcomeStyle;
   /**
-   * Replaces the default "An unexpected error occurred (TypeError). Please try again." for
+   * Replaces the default "An unexpected error occurred (TypeError). The call was not retried." for
    * exceptions no rule maps. Whatever it returns is shown to the model: never echo the exception's message.
    */
   readonly formatter?: UnhandledFailureFormatter;

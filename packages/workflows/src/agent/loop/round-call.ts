@@ -1,5 +1,5 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolInvoker } from "@needlework/core";
-import { nextId } from "@needlework/core";
+import { nextId } from "@needlework/core/internal";
 import type { ChatToolCall } from "@needlework/core";
 import { callKey } from "../persistence/canonical-json.js";
 

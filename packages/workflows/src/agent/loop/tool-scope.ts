@@ -1,4 +1,5 @@
-import { abortReason, type AgentFunctionDescriptor, createToolOutcome, nextId, type ToolClass, type ToolInvoker } from "@needlework/core";
+import { abortReason, type AgentFunctionDescriptor, createToolOutcome, type ToolClass, type ToolInvoker } from "@needlework/core";
+import { nextId } from "@needlework/core/internal";
 
 /**
  * Which tools an agent picks: the tools of classes in any of `functionGroups`

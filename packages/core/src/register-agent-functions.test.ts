@@ -10,7 +10,7 @@ import {
   registerAgentFunctions,
   ToolRegistrationError,
   type ToolClass,
-} from "../src/index.js";
+} from "./index.js";
 
 const declared: ToolClass[] = [];
 afterEach(() => {
@@ -167,5 +167,73 @@ describe("registerAgentFunctions", () => {
     expect(registrationError(() => collectAgentFunctions([new Counter() as unknown as ToolClass])).message).toBe(
       "Cannot register object as agent functions: pass the class itself (e.g. `addAgentFunctions(OrderTools)`).",
     );
+  });
+});
+
+describe("constructor dependencies: `inject`, metadata, or a loud refusal", () => {
+  class Repository {
+    readonly kind: string = "real";
+  }
+  class FakeRepository extends Repository {
+    override readonly kind = "fake";
+  }
+
+  /** A class decorated by hand, as a compiler without metadata would: no `design:paramtypes`. */
+  function undecoratedGroup(options?: Parameters<typeof AgentFunctionGroup>[0]) {
+    class Tools {
+      constructor(readonly repository: Repository) {}
+      lookup() {
+        return this.repository.kind;
+      }
+    }
+    AgentFunction({ description: "Looks up.", input: z.object({}) })(Tools.prototype, "lookup", Object.getOwnPropertyDescriptor(Tools.prototype, "lookup")!);
+    AgentFunctionGroup(options)(Tools);
+    return Tools;
+  }
+
+  it("refuses a class with neither metadata nor `inject`, naming it and both fixes", () => {
+    const Tools = undecoratedGroup();
+    expect(Reflect.getMetadata("design:paramtypes", Tools)).toBeUndefined();
+    const register = () => registerAgentFunctions(rootContainer.createChildContainer(), Tools);
+    expect(register).toThrow(ToolRegistrationError);
+    expect(register).toThrow(
+      "Class Tools takes 1 constructor parameter(s), but nothing says what to inject: it has no `inject` option and no `design:paramtypes` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [OrderRepository] }) on Tools, or compile with tsc or swc with `experimentalDecorators` and `emitDecoratorMetadata` enabled.",
+    );
+    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] })).toThrow(ToolRegistrationError);
+    agentFunctionRegistry.delete(Tools);
+  });
+
+  it("resolves through `inject` when no metadata exists", async () => {
+    const Tools = undecoratedGroup({ inject: [Repository] });
+    const outcome = await createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] }).invoke({ name: "lookup" });
+    expect(outcome).toMatchObject({ status: "ok", data: "real" });
+    agentFunctionRegistry.delete(Tools);
+  });
+
+  it("lets `inject` win over compiler metadata", async () => {
+    const FAKE = Symbol("fake repository");
+    @AgentFunctionGroup({ inject: [FAKE] })
+    class Tools {
+      constructor(readonly repository: Repository) {}
+      @AgentFunction({ description: "Looks up.", input: z.object({}) })
+      lookup() {
+        return this.repository.kind;
+      }
+    }
+    // swc emitted `design:paramtypes` (tsyringe's own @inject tokens overwrite its entries in place).
+    expect(Reflect.getMetadata("design:paramtypes", Tools)).toHaveLength(1);
+    const child = rootContainer.createChildContainer();
+    child.register(FAKE, { useValue: new FakeRepository() });
+    expect(await createToolInvoker(child, { functions: [Tools] }).invoke({ name: "lookup" })).toMatchObject({ status: "ok", data: "fake" });
+    agentFunctionRegistry.delete(Tools);
+  });
+
+  it("refuses an `inject` list shorter than the constructor, or holding a non-token, when decorated", () => {
+    class Two {
+      constructor(readonly a: Repository, readonly b: Repository) {}
+    }
+    expect(() => AgentFunctionGroup({ inject: [Repository] })(Two)).toThrow("@AgentFunctionGroup on Two: the constructor takes 2 parameter(s) but `inject` names 1.");
+    expect(() => AgentFunctionGroup({ inject: [Repository, undefined as never] })(Two)).toThrow("`inject[1]` is undefined");
+    expect(agentFunctionRegistry.has(Two)).toBe(false);
   });
 });

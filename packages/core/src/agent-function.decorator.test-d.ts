@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { AgentFunction, AgentFunctionGroup, ToolResult, type AgentFunctionMethod, type ToolContext } from "../src/index.js";
+import { AgentFunction, AgentFunctionGroup, ToolResult, type AgentFunctionMethod, type ToolContext } from "./index.js";
 
 const OrderInput = z.object({ orderId: z.string(), quantity: z.number().int().default(1) });
 

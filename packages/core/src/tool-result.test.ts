@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createToolOutcome, isToolOutcome, isToolResult, ToolError, ToolResult, toToolOutcome } from "../src/index.js";
+import { createToolOutcome, isToolOutcome, isToolResult, ToolError, ToolResult, toToolOutcome } from "./index.js";
 
 describe("ToolResult", () => {
   it("ok carries its value and becomes an ok outcome", () => {
@@ -67,11 +67,11 @@ describe("ToolResult", () => {
   it("unhandledFailure names only the exception type and keeps the exception", () => {
     const exception = new TypeError("password=hunter2 at db.internal:5432");
     const result = ToolResult.unhandledFailure(exception);
-    expect(result).toMatchObject({ kind: "fail", error: { message: "An unexpected error occurred (TypeError). Please try again.", code: "UNHANDLED_ERROR", transient: false }, exception });
+    expect(result).toMatchObject({ kind: "fail", error: { message: "An unexpected error occurred (TypeError). The call was not retried.", code: "UNHANDLED_ERROR", transient: false }, exception });
     const outcome = toToolOutcome(result);
     expect(outcome.exception).toBe(exception);
     expect(outcome.message).not.toContain("hunter2");
-    expect(ToolResult.unhandledFailure("just a string")).toMatchObject({ error: { message: "An unexpected error occurred (string). Please try again." } });
+    expect(ToolResult.unhandledFailure("just a string")).toMatchObject({ error: { message: "An unexpected error occurred (string). The call was not retried." } });
   });
 
   it("unhandledFailure uses a formatter's message, suggestion, code (and a ToolError's transient flag)", () => {

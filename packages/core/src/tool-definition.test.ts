@@ -1,7 +1,7 @@
 import { container as rootContainer } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentFunction, AgentFunctionGroup, agentFunctionRegistry, createToolInvoker, toAnthropicTools, toMcpTools, toOpenAITools, toolDefinitionOf } from "../src/index.js";
+import { AgentFunction, AgentFunctionGroup, agentFunctionRegistry, createToolInvoker, toAnthropicTools, toMcpTools, toOpenAITools, toolDefinitionOf } from "./index.js";
 
 @AgentFunctionGroup()
 class OrderTools {

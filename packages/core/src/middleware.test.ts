@@ -12,7 +12,7 @@ import {
   type ToolContext,
   type ToolMiddleware,
   type ToolOutcome,
-} from "../src/index.js";
+} from "./index.js";
 
 /** Everything that happened, in order: middleware layers, hooks and tool bodies write here. */
 const log: string[] = [];

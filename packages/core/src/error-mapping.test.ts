@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitOpenError, isAbortError, isTransientError, mapThrownError, NeedleworkError, retryAfterMsOf, TimeoutError, ToolError, TransientError } from "../src/index.js";
+import { CircuitOpenError, isAbortError, isTransientError, mapThrownError, NeedleworkError, retryAfterMsOf, TimeoutError, ToolError, TransientError } from "./index.js";
 
 const SECRET = "api_key=sk-live-123 host=db.internal";
 
@@ -128,9 +128,9 @@ describe("mapThrownError defaults", () => {
   });
 
   it("maps anything else to UNHANDLED_ERROR naming only the type", () => {
-    expect(mapThrownError(new TypeError(SECRET))).toEqual({ status: "error", code: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). Please try again." });
-    expect(mapThrownError(SECRET)).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (string). Please try again." });
-    expect(mapThrownError({ reason: SECRET })).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (Object). Please try again." });
+    expect(mapThrownError(new TypeError(SECRET))).toEqual({ status: "error", code: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). The call was not retried." });
+    expect(mapThrownError(SECRET)).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (string). The call was not retried." });
+    expect(mapThrownError({ reason: SECRET })).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (Object). The call was not retried." });
     expect(mapThrownError(new TransientError(SECRET))).toMatchObject({ code: "UNHANDLED_ERROR", retriable: true });
   });
 });
@@ -187,5 +187,15 @@ describe("mapThrownError rules", () => {
       SECRET,
     ];
     for (const error of cases) expect(JSON.stringify(mapThrownError(error, rules))).not.toContain("sk-live");
+  });
+});
+
+describe("the UNHANDLED_ERROR message follows retriable", () => {
+  it("asks the model to try again only when the failure is retriable", () => {
+    const transient = mapThrownError(new TransientError("upstream hiccup with secret=abc"));
+    expect(transient).toMatchObject({ code: "UNHANDLED_ERROR", retriable: true, message: "An unexpected error occurred (TransientError). Please try again." });
+    const permanent = mapThrownError(new RangeError("secret=abc"));
+    expect(permanent).toMatchObject({ code: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (RangeError). The call was not retried." });
+    expect(JSON.stringify([transient, permanent])).not.toContain("secret");
   });
 });

@@ -1,7 +1,7 @@
 import { container as rootContainer } from "tsyringe";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits, type ToolOutcome } from "../src/index.js";
+import { AgentFunction, AgentFunctionGroup, createToolInvoker, DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits, type ToolOutcome } from "./index.js";
 
 /** What the tool bodies received; empty when validation stopped the call. */
 const received: unknown[] = [];

@@ -1,7 +1,7 @@
 import { container as rootContainer } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { createToolInvoker, formatToolOutcome, hooks, ToolRegistrationError } from "../src/index.js";
-import { OrderTools } from "./fixtures.js";
+import { createToolInvoker, formatToolOutcome, hooks, ToolRegistrationError } from "./index.js";
+import { OrderTools } from "../test/fixtures.js";
 
 const make = (middleware = [] as Parameters<typeof createToolInvoker>[1]["middleware"]) =>
   createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools], ...(middleware ? { middleware } : {}) });

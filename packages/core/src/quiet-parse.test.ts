@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { quietSafeParse } from "../src/quiet-parse.js";
+import { quietSafeParse } from "./quiet-parse.js";
 
 // quietSafeParse must report exactly what safeParse reports: invalid-argument messages reach the model.
 const cases: [string, z.ZodType, unknown][] = [

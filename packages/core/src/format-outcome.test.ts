@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createToolOutcome, formatToolOutcome, type ToolOutcome, toolOutcomeEnvelope } from "../src/index.js";
+import { createToolOutcome, formatToolOutcome, type ToolOutcome, toolOutcomeEnvelope } from "./index.js";
 
 const metadata = { tool: "getOrderStatus", callId: "call_1", attempts: 2, latencyMs: 12.3456, idempotencyKey: "run_1:call_1" };
 
@@ -28,7 +28,7 @@ describe("formatToolOutcome, envelope style (default)", () => {
   });
 
   it("never renders the exception", () => {
-    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). Please try again.", exception: new TypeError("password=hunter2") });
+    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried.", exception: new TypeError("password=hunter2") });
     const text = formatToolOutcome(outcome);
     expect(text).not.toContain("hunter2");
     expect(text).not.toContain("exception");

@@ -10,7 +10,7 @@ import {
   type AgentFunctionOptions,
   type ToolClass,
   type ToolMiddleware,
-} from "../src/index.js";
+} from "./index.js";
 
 const declared: ToolClass[] = [];
 afterEach(() => {
@@ -154,6 +154,8 @@ describe("@AgentFunction", () => {
     [{ tags: [1] }, "`tags` must be an array of non-empty strings."],
     [{ idempotent: "yes" }, "`idempotent` must be a boolean."],
     [{ requiresApproval: 1 }, "`requiresApproval` must be a boolean."],
+    [{ readOnly: "true" }, "`readOnly` must be a boolean."],
+    [{ readonly: true }, "unknown option 'readonly'. Did you mean 'readOnly'?"],
     [{ name: "" }, "`name` must be a non-empty string."],
     [{ output: { type: "string" } }, "`output` must be a zod schema."],
     [{ middleware: [42] }, "`middleware` must be an array of middleware functions."],
@@ -315,7 +317,7 @@ describe("@AgentFunctionGroup", () => {
     [{ roundPolicy: "yolo" }, "@AgentFunctionGroup on SyncTools: `roundPolicy` must be one of best-effort, all-or-nothing, fail-fast."],
     [{ lifetime: "scoped" }, "@AgentFunctionGroup on SyncTools: `lifetime` must be 'singleton' or 'transient'."],
     [{ groups: "crm" }, "@AgentFunctionGroup on SyncTools: `groups` must be an array of non-empty strings."],
-    [{ lifetme: "transient" }, "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime."],
+    [{ lifetme: "transient" }, "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime, inject."],
     ["", "@AgentFunctionGroup on SyncTools: a group name must be a non-empty string."],
     [[""], "@AgentFunctionGroup on SyncTools: group names must be non-empty strings."],
     [42, "@AgentFunctionGroup on SyncTools: expected a group name, a list of names or an options object."],

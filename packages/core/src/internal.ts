@@ -1,0 +1,13 @@
+/**
+ * `@needlework/core/internal`: helpers the other needlework packages share with core. Not part of
+ * the public API: names here may change in any release.
+ *
+ * @example
+ * ```ts
+ * import { nextId } from "@needlework/core/internal";
+ * const runId = nextId("run");
+ * ```
+ * @packageDocumentation
+ */
+export { checkClassDecoratorContext } from "./decorator-context.js";
+export { nextId } from "./tool-invoker.js";
