@@ -1,2 +1,8 @@
 export { toAiSdkTools, type AiSdkTool, type AiSdkToolCallInfo, type AiSdkToolSet, type AiSdkToolsOptions } from "./to-ai-sdk-tools.js";
+export {
+  toAiSdkToolApproval,
+  type AiSdkToolApproval,
+  type AiSdkToolApprovalOptions,
+  type AiSdkToolApprovalStatus,
+} from "./to-ai-sdk-tool-approval.js";
 export type { UnhandledToolErrorHandler } from "@needlework/core";
