@@ -6,3 +6,13 @@ export {
   type AiSdkToolApprovalStatus,
 } from "./to-ai-sdk-tool-approval.js";
 export type { UnhandledToolErrorHandler } from "@needlework/core";
+export { AiSdkChatClient, AiSdkChatError, type AiSdkChatClientOptions } from "./ai-sdk-chat-client.js";
+export type {
+  AiSdkCallOptions,
+  AiSdkContentPart,
+  AiSdkGenerateResult,
+  AiSdkLanguageModel,
+  AiSdkPromptMessage,
+  AiSdkStreamPart,
+} from "./ai-sdk-language-model.js";
+export { toProviderName } from "./provider-name.js";
