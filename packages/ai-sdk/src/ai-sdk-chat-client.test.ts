@@ -3,7 +3,7 @@ import { createToolInvoker } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { ShopTools } from "../../../test/fixtures/shop-tools.js";
+import { ShopTools } from "../test/shop-tools.js";
 import { loadAiSdkMajor, type AiSdkMajor } from "../test/ai-sdk-majors.js";
 import { AiSdkChatClient, AiSdkChatError } from "./ai-sdk-chat-client.js";
 import type { AiSdkLanguageModel } from "./ai-sdk-language-model.js";

@@ -28,9 +28,23 @@ export interface AiSdkLanguageModel {
  * ```
  */
 export interface AiSdkCallOptions {
-  readonly prompt: readonly AiSdkPromptMessage[];
-  readonly tools?: ReadonlyArray<{ readonly type: "function"; readonly name: string; readonly description?: string; readonly inputSchema: unknown }>;
+  // Mutable arrays and a narrow schema type on purpose: the spec's `doGenerate` is a function
+  // property, so these options must be assignable to every spec's own call options.
+  readonly prompt: AiSdkPromptMessage[];
+  readonly tools?: Array<{ readonly type: "function"; readonly name: string; readonly description?: string; readonly inputSchema: AiSdkInputSchema }>;
   readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * A tool's input JSON Schema (needlework's parameters schema, always an object schema).
+ *
+ * @example
+ * ```ts
+ * const schema = definition.parameters as AiSdkInputSchema;
+ * ```
+ */
+export interface AiSdkInputSchema {
+  readonly type: "object";
 }
 
 /**
@@ -43,17 +57,17 @@ export interface AiSdkCallOptions {
  */
 export type AiSdkPromptMessage =
   | { readonly role: "system"; readonly content: string }
-  | { readonly role: "user"; readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }> }
+  | { readonly role: "user"; readonly content: Array<{ readonly type: "text"; readonly text: string }> }
   | {
       readonly role: "assistant";
-      readonly content: ReadonlyArray<
+      readonly content: Array<
         | { readonly type: "text"; readonly text: string }
         | { readonly type: "tool-call"; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
       >;
     }
   | {
       readonly role: "tool";
-      readonly content: ReadonlyArray<{
+      readonly content: Array<{
         readonly type: "tool-result";
         readonly toolCallId: string;
         readonly toolName: string;

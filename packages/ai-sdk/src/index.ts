@@ -11,6 +11,7 @@ export type {
   AiSdkCallOptions,
   AiSdkContentPart,
   AiSdkGenerateResult,
+  AiSdkInputSchema,
   AiSdkLanguageModel,
   AiSdkPromptMessage,
   AiSdkStreamPart,

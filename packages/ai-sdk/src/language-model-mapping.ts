@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest, ChatToolCall, ChatUsage } from "@needlework/core";
-import type { AiSdkCallOptions, AiSdkContentPart, AiSdkPromptMessage } from "./ai-sdk-language-model.js";
+import type { AiSdkCallOptions, AiSdkContentPart, AiSdkInputSchema, AiSdkPromptMessage } from "./ai-sdk-language-model.js";
 
 function parsedArguments(args: ChatToolCall["arguments"]): unknown {
   if (typeof args !== "string") return args;
@@ -52,7 +52,14 @@ export function toCallOptions(request: ChatRequest): AiSdkCallOptions {
     prompt: request.messages.map(toPromptMessage),
     ...(request.tools.length === 0
       ? {}
-      : { tools: request.tools.map((t) => ({ type: "function" as const, name: t.name, description: t.description, inputSchema: t.parameters })) }),
+      : {
+          tools: request.tools.map((t) => ({
+            type: "function" as const,
+            name: t.name,
+            description: t.description,
+            inputSchema: t.parameters as unknown as AiSdkInputSchema,
+          })),
+        }),
     ...(request.signal ? { abortSignal: request.signal } : {}),
   };
 }

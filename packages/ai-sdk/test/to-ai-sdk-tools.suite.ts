@@ -1,7 +1,7 @@
 import { createToolInvoker, formatToolOutcome, type ToolInvoker } from "@needlework/core";
 import { container } from "tsyringe";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { cancellations, cancelledOrders, ShopTools, whenWaitStarts } from "../../../test/fixtures/shop-tools.js";
+import { cancellations, cancelledOrders, ShopTools, whenWaitStarts } from "./shop-tools.js";
 import { toAiSdkToolApproval } from "../src/to-ai-sdk-tool-approval.js";
 import { toAiSdkTools } from "../src/to-ai-sdk-tools.js";
 import type { AiSdkMajor, ScriptedModel, ScriptStep } from "./ai-sdk-majors.js";

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { container } from "tsyringe";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ShopTools, whenWaitCancelled, whenWaitStarts } from "../../../test/fixtures/shop-tools.js";
+import { ShopTools, whenWaitCancelled, whenWaitStarts } from "../../ai-sdk/test/shop-tools.js";
 import type { McpServerOptions } from "./create-mcp-server.js";
 import { serveMcp } from "./serve-mcp.js";
 
