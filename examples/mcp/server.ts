@@ -34,7 +34,7 @@ export function serveOrdersOverHttp(port = 0): Promise<HttpServer> {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
     const server = createOrderServer();
     res.on("close", () => void server.close());
     server
