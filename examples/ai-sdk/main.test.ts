@@ -9,7 +9,9 @@ describe("examples/ai-sdk", () => {
     expect(lines[0]).toContain('"error_code":"ORDER_NOT_FOUND"');
     expect(lines[1]).toContain('"status":"ok"');
     expect(lines[2]).toBe("answer: Order ORD-12345 has shipped with DHL.");
-    expect(lines[3]).toBe("agent over AiSdkChatClient: completed_with_failures, getOrderStatus=error, getOrderStatus=ok");
+    expect(lines[3]).toBe(
+      "agent over AiSdkChatClient: completed_with_failures, getOrderStatus=error, getOrderStatus=ok",
+    );
     expect(lines[4]).toBe("answer: Order ORD-12345 has shipped with DHL.");
   });
 });

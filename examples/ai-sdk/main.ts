@@ -17,7 +17,12 @@ const callTool = (toolCallId: string, orderId: string): Step => ({
   usage,
   warnings: [],
 });
-const answer = (text: string): Step => ({ content: [{ type: "text", text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] });
+const answer = (text: string): Step => ({
+  content: [{ type: "text", text }],
+  finishReason: { unified: "stop", raw: "stop" },
+  usage,
+  warnings: [],
+});
 
 /**
  * A stand-in for a real model so the example runs offline: it asks for a mistyped order first,
@@ -25,9 +30,16 @@ const answer = (text: string): Step => ({ content: [{ type: "text", text }], fin
  * `openai("gpt-4o-mini")` from `@ai-sdk/openai`; nothing else changes.
  */
 function scriptedModel(): MockLanguageModelV4 {
-  const steps = [callTool("call-1", "ORD-999"), callTool("call-2", "ORD-12345"), answer("Order ORD-12345 has shipped with DHL.")];
+  const steps = [
+    callTool("call-1", "ORD-999"),
+    callTool("call-2", "ORD-12345"),
+    answer("Order ORD-12345 has shipped with DHL."),
+  ];
   let step = 0;
-  return new MockLanguageModelV4({ provider: "openai.chat", doGenerate: async () => steps[Math.min(step++, steps.length - 1)]! });
+  return new MockLanguageModelV4({
+    provider: "openai.chat",
+    doGenerate: async () => steps[Math.min(step++, steps.length - 1)]!,
+  });
 }
 
 function buildFactory() {
@@ -53,7 +65,9 @@ export async function runAiSdkExample(print: (line: string) => void = console.lo
   });
   for (const [i, step] of result.steps.entries()) {
     for (const toolResult of step.toolResults) {
-      print(`step ${i + 1}: ${toolResult.toolName}(${JSON.stringify(toolResult.input)})\n  -> ${JSON.stringify(toolResult.output)}`);
+      print(
+        `step ${i + 1}: ${toolResult.toolName}(${JSON.stringify(toolResult.input)})\n  -> ${JSON.stringify(toolResult.output)}`,
+      );
     }
   }
   print(`answer: ${result.text}`);

@@ -11,13 +11,17 @@ import { serveOrdersOverHttp } from "./server.js";
 // server) and Streamable HTTP (the server from source, in this process). The Inspector needs
 // Node 22.19+, and the stdio run needs `pnpm --filter @needlework/examples build` first.
 const run = promisify(execFile);
-const launcher = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", import.meta.url));
+const launcher = fileURLToPath(
+  new URL("../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", import.meta.url),
+);
 const builtServer = fileURLToPath(new URL("../dist/mcp-server.js", import.meta.url));
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const nodeOk = major > 22 || (major === 22 && minor >= 19);
-if (!nodeOk) console.log(`MCP Inspector tests skipped: the Inspector needs Node 22.19+, this is Node ${process.versions.node}.`);
+if (!nodeOk)
+  console.log(`MCP Inspector tests skipped: the Inspector needs Node 22.19+, this is Node ${process.versions.node}.`);
 const stdioReady = nodeOk && existsSync(builtServer);
-if (nodeOk && !stdioReady) console.log(`MCP Inspector stdio test skipped: ${builtServer} is missing; build the examples first.`);
+if (nodeOk && !stdioReady)
+  console.log(`MCP Inspector stdio test skipped: ${builtServer} is missing; build the examples first.`);
 
 async function inspect(target: readonly string[], method: readonly string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], { timeout: 60_000 }).catch(
@@ -27,14 +31,27 @@ async function inspect(target: readonly string[], method: readonly string[]): Pr
 }
 
 const listTools = ["--method", "tools/list"];
-const callTool = (orderId: string) => ["--method", "tools/call", "--tool-name", "getOrderStatus", "--tool-arg", `orderId=${orderId}`];
+const callTool = (orderId: string) => [
+  "--method",
+  "tools/call",
+  "--tool-name",
+  "getOrderStatus",
+  "--tool-arg",
+  `orderId=${orderId}`,
+];
 
 describe.runIf(stdioReady)("MCP Inspector CLI against examples/mcp over stdio", () => {
   const target = [process.execPath, builtServer];
 
   it("tools/list shows the order tool with its schema and annotations", async () => {
     const { tools } = await inspect(target, listTools);
-    expect(tools).toMatchObject([{ name: "getOrderStatus", inputSchema: { type: "object", required: ["orderId"] }, annotations: { destructiveHint: true } }]);
+    expect(tools).toMatchObject([
+      {
+        name: "getOrderStatus",
+        inputSchema: { type: "object", required: ["orderId"] },
+        annotations: { destructiveHint: true },
+      },
+    ]);
   }, 90_000);
 
   it("tools/call returns the ok envelope", async () => {

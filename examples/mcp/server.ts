@@ -34,7 +34,7 @@ export function serveOrdersOverHttp(port = 0): Promise<HttpServer> {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
     const server = createOrderServer();
     res.on("close", () => void server.close());
     server
@@ -54,10 +54,16 @@ if (entry !== undefined && realpathSync(fileURLToPath(import.meta.url)) === entr
   if (httpAt >= 0) {
     const http = await serveOrdersOverHttp(Number(process.argv[httpAt + 1] ?? 3001));
     const address = http.address();
-    console.error(`needlework-orders MCP server on http://127.0.0.1:${typeof address === "object" && address ? address.port : "?"}/mcp`);
+    console.error(
+      `needlework-orders MCP server on http://127.0.0.1:${typeof address === "object" && address ? address.port : "?"}/mcp`,
+    );
   } else {
     const factory = buildOrderFactory();
-    await serveMcp(factory.tools, new StdioServerTransport(), { name: "needlework-orders", version: "0.1.0", format: factory.formatOutcome });
+    await serveMcp(factory.tools, new StdioServerTransport(), {
+      name: "needlework-orders",
+      version: "0.1.0",
+      format: factory.formatOutcome,
+    });
     console.error("needlework-orders MCP server listening on stdio");
   }
 }

@@ -29,7 +29,11 @@ function describeChatClient(sdk: AiSdkMajor): void {
         messages: [
           { role: "system", content: "You look up orders." },
           { role: "user", content: "Where is ORD-1?" },
-          { role: "assistant", content: "Looking.", toolCalls: [{ id: "c0", name: "getOrderStatus", arguments: '{"orderId":"ORD-0"}' }] },
+          {
+            role: "assistant",
+            content: "Looking.",
+            toolCalls: [{ id: "c0", name: "getOrderStatus", arguments: '{"orderId":"ORD-0"}' }],
+          },
           { role: "tool", toolCallId: "c0", name: "getOrderStatus", content: '{"status":"error"}' },
         ],
         tools: definitions,
@@ -51,7 +55,17 @@ function describeChatClient(sdk: AiSdkMajor): void {
             { type: "tool-call", toolCallId: "c0", toolName: "getOrderStatus", input: { orderId: "ORD-0" } },
           ],
         },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "c0", toolName: "getOrderStatus", output: { type: "text", value: '{"status":"error"}' } }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c0",
+              toolName: "getOrderStatus",
+              output: { type: "text", value: '{"status":"error"}' },
+            },
+          ],
+        },
       ]);
       expect(sent?.tools?.find((t) => t.name === "getOrderStatus")).toEqual({
         type: "function",
@@ -64,15 +78,29 @@ function describeChatClient(sdk: AiSdkMajor): void {
     it("stream() yields text deltas and one finish part", async () => {
       const client = clientOf(sdk.scriptedModel([{ text: "ORD-1 has shipped." }]).model);
       const parts = await collect(client.stream({ messages: [{ role: "user", content: "ORD-1?" }], tools: [] }));
-      expect(parts.filter((p) => p.type === "text-delta").map((p) => (p.type === "text-delta" ? p.delta : "")).join("")).toBe("ORD-1 has shipped.");
-      expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "stop", usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+      expect(
+        parts
+          .filter((p) => p.type === "text-delta")
+          .map((p) => (p.type === "text-delta" ? p.delta : ""))
+          .join(""),
+      ).toBe("ORD-1 has shipped.");
+      expect(parts.at(-1)).toEqual({
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      });
       expect(parts.filter((p) => p.type === "finish")).toHaveLength(1);
     });
 
     it("stream() yields tool calls", async () => {
       const client = clientOf(sdk.scriptedModel([lookup]).model);
-      const parts = await collect(client.stream({ messages: [{ role: "user", content: "ORD-1?" }], tools: definitions }));
-      expect(parts).toContainEqual({ type: "tool-call", toolCall: { id: "call-1", name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' } });
+      const parts = await collect(
+        client.stream({ messages: [{ role: "user", content: "ORD-1?" }], tools: definitions }),
+      );
+      expect(parts).toContainEqual({
+        type: "tool-call",
+        toolCall: { id: "call-1", name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' },
+      });
     });
 
     it("a needlework agent runs on the model: tool call, outcome back to the model, final answer", async () => {
@@ -103,24 +131,33 @@ describe("AiSdkChatClient errors", () => {
     provider: "ollama.chat",
     modelId: "llama3.1",
     doGenerate: () => Promise.reject(new Error("unused")),
-    doStream: async () => ({ stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p as never)), c.close()) }) }),
+    doStream: async () => ({
+      stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p as never)), c.close()) }),
+    }),
   });
   const request: ChatRequest = { messages: [{ role: "user", content: "Hi" }], tools: [] };
 
   it("a stream that ends without finish throws AI_SDK_STREAM_INCOMPLETE", async () => {
     const client = new AiSdkChatClient(streaming([{ type: "text-delta", id: "1", delta: "Hel" }]));
     expect(client.provider).toBe("ollama");
-    await expect(collect(client.stream(request))).rejects.toMatchObject({ name: "AiSdkChatError", code: "AI_SDK_STREAM_INCOMPLETE" });
+    await expect(collect(client.stream(request))).rejects.toMatchObject({
+      name: "AiSdkChatError",
+      code: "AI_SDK_STREAM_INCOMPLETE",
+    });
   });
 
   it("an error part throws AI_SDK_STREAM_ERROR with the provider's error as cause", async () => {
     const cause = new Error("overloaded");
-    const error = await collect(new AiSdkChatClient(streaming([{ type: "error", error: cause }])).stream(request)).catch((e: unknown) => e);
+    const error = await collect(
+      new AiSdkChatClient(streaming([{ type: "error", error: cause }])).stream(request),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AiSdkChatError);
     expect(error).toMatchObject({ code: "AI_SDK_STREAM_ERROR", cause });
   });
 
   it("a model id string is refused with a message saying what to pass", () => {
-    expect(() => new AiSdkChatClient("openai/gpt-4o" as unknown as AiSdkLanguageModel)).toThrow(/not a model id string/);
+    expect(() => new AiSdkChatClient("openai/gpt-4o" as unknown as AiSdkLanguageModel)).toThrow(
+      /not a model id string/,
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { NeedleworkError, type ChatClient, type ChatRequest, type ChatResponse, type ChatStreamPart, type ChatToolCall } from "@needlework/core";
+import {
+  NeedleworkError,
+  type ChatClient,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatStreamPart,
+  type ChatToolCall,
+} from "@needlework/core";
 import type { AiSdkLanguageModel, AiSdkStreamPart } from "./ai-sdk-language-model.js";
 import { toCallOptions, toChatUsage, toFinishReason, toToolCall } from "./language-model-mapping.js";
 import { toProviderName } from "./provider-name.js";
@@ -46,7 +53,7 @@ export class AiSdkChatClient implements ChatClient {
   ) {
     if (typeof model !== "object" || model === null || typeof model.doGenerate !== "function") {
       throw new TypeError(
-        "AiSdkChatClient: pass an AI SDK language model object (e.g. openai(\"gpt-4o-mini\")), not a model id string.",
+        'AiSdkChatClient: pass an AI SDK language model object (e.g. openai("gpt-4o-mini")), not a model id string.',
       );
     }
     this.provider = options.provider ?? toProviderName(model.provider);
@@ -85,14 +92,21 @@ export class AiSdkChatClient implements ChatClient {
       reader.releaseLock();
     }
     if (!finished) {
-      throw new AiSdkChatError("AI_SDK_STREAM_INCOMPLETE", `The ${this.model.modelId} stream ended without a finish part; the response may be cut off. Check the provider's connection and logs.`);
+      throw new AiSdkChatError(
+        "AI_SDK_STREAM_INCOMPLETE",
+        `The ${this.model.modelId} stream ended without a finish part; the response may be cut off. Check the provider's connection and logs.`,
+      );
     }
   }
 
   #toStreamPart(part: AiSdkStreamPart): ChatStreamPart | undefined {
     if (part.type === "text-delta" && typeof part.delta === "string") return { type: "text-delta", delta: part.delta };
     if (part.type === "error") {
-      throw new AiSdkChatError("AI_SDK_STREAM_ERROR", `The ${this.model.modelId} stream reported an error; see the cause and the provider's logs.`, { cause: part.error });
+      throw new AiSdkChatError(
+        "AI_SDK_STREAM_ERROR",
+        `The ${this.model.modelId} stream reported an error; see the cause and the provider's logs.`,
+        { cause: part.error },
+      );
     }
     if (part.type === "finish") {
       const usage = toChatUsage(part.usage);

@@ -31,7 +31,12 @@ export interface AiSdkCallOptions {
   // Mutable arrays and a narrow schema type on purpose: the spec's `doGenerate` is a function
   // property, so these options must be assignable to every spec's own call options.
   readonly prompt: AiSdkPromptMessage[];
-  readonly tools?: Array<{ readonly type: "function"; readonly name: string; readonly description?: string; readonly inputSchema: AiSdkInputSchema }>;
+  readonly tools?: Array<{
+    readonly type: "function";
+    readonly name: string;
+    readonly description?: string;
+    readonly inputSchema: AiSdkInputSchema;
+  }>;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -62,7 +67,12 @@ export type AiSdkPromptMessage =
       readonly role: "assistant";
       readonly content: Array<
         | { readonly type: "text"; readonly text: string }
-        | { readonly type: "tool-call"; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
+        | {
+            readonly type: "tool-call";
+            readonly toolCallId: string;
+            readonly toolName: string;
+            readonly input: unknown;
+          }
       >;
     }
   | {

@@ -1,4 +1,10 @@
-export { toAiSdkTools, type AiSdkTool, type AiSdkToolCallInfo, type AiSdkToolSet, type AiSdkToolsOptions } from "./to-ai-sdk-tools.js";
+export {
+  toAiSdkTools,
+  type AiSdkTool,
+  type AiSdkToolCallInfo,
+  type AiSdkToolSet,
+  type AiSdkToolsOptions,
+} from "./to-ai-sdk-tools.js";
 export {
   toAiSdkToolApproval,
   type AiSdkToolApproval,

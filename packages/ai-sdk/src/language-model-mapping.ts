@@ -1,5 +1,10 @@
 import type { ChatMessage, ChatRequest, ChatToolCall, ChatUsage } from "@needlework/core";
-import type { AiSdkCallOptions, AiSdkContentPart, AiSdkInputSchema, AiSdkPromptMessage } from "./ai-sdk-language-model.js";
+import type {
+  AiSdkCallOptions,
+  AiSdkContentPart,
+  AiSdkInputSchema,
+  AiSdkPromptMessage,
+} from "./ai-sdk-language-model.js";
 
 function parsedArguments(args: ChatToolCall["arguments"]): unknown {
   if (typeof args !== "string") return args;
@@ -32,7 +37,14 @@ function toPromptMessage(message: ChatMessage): AiSdkPromptMessage {
     case "tool":
       return {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: message.toolCallId, toolName: message.name, output: { type: "text", value: message.content } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: message.toolCallId,
+            toolName: message.name,
+            output: { type: "text", value: message.content },
+          },
+        ],
       };
   }
 }
@@ -87,7 +99,10 @@ export function toChatUsage(usage: unknown): ChatUsage | undefined {
   return { inputTokens: input, outputTokens: output, totalTokens: input + output };
 }
 
-const FINISH_REASONS: Readonly<Record<string, string>> = { "tool-calls": "tool_calls", "content-filter": "content_filter" };
+const FINISH_REASONS: Readonly<Record<string, string>> = {
+  "tool-calls": "tool_calls",
+  "content-filter": "content_filter",
+};
 
 /**
  * needlework's finish reason (`stop`, `tool_calls`, `length`, ...) from a V2 string or a V3/V4

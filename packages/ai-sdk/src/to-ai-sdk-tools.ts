@@ -121,7 +121,8 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
       ...(definition.flags.requiresApproval ? { needsApproval: true } : {}),
       execute: async (input: unknown, call: ExecuteOptions) => {
         const context = call.experimental_context ?? call.context;
-        const id = typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
+        const id =
+          typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
         const outcome = await invokeForModel(
           invoker,
           { name, arguments: input, callId: call.toolCallId },

@@ -19,7 +19,12 @@ export interface SentMessage {
 /** What a model received in one call. */
 export interface SentCall {
   readonly prompt: readonly SentMessage[];
-  readonly tools?: ReadonlyArray<{ readonly type: string; readonly name: string; readonly description?: string; readonly inputSchema?: unknown }>;
+  readonly tools?: ReadonlyArray<{
+    readonly type: string;
+    readonly name: string;
+    readonly description?: string;
+    readonly inputSchema?: unknown;
+  }>;
 }
 
 /** A mock language model of one spec, and what it was sent. */
@@ -34,7 +39,11 @@ export interface GenerateResultLike {
   readonly content: ReadonlyArray<{ readonly type: string; readonly approvalId?: string }>;
   readonly steps: ReadonlyArray<{
     readonly content: ReadonlyArray<{ readonly type: string }>;
-    readonly toolResults: ReadonlyArray<{ readonly toolName: string; readonly input: unknown; readonly output: unknown }>;
+    readonly toolResults: ReadonlyArray<{
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly output: unknown;
+    }>;
   }>;
   readonly response: { readonly messages: readonly unknown[] };
 }
@@ -82,7 +91,12 @@ export function generateResultOf(spec: string, step: ScriptStep): unknown {
     "text" in step
       ? [{ type: "text", text: step.text }]
       : step.toolCalls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: c.input }));
-  return { content, finishReason: finishOf(spec, "text" in step ? "stop" : "tool-calls"), usage: usageOf(spec, 10, 5), warnings: [] };
+  return {
+    content,
+    finishReason: finishOf(spec, "text" in step ? "stop" : "tool-calls"),
+    usage: usageOf(spec, 10, 5),
+    warnings: [],
+  };
 }
 
 /** The `doStream` parts of one step, in the model spec `spec`. */
@@ -95,7 +109,11 @@ export function streamPartsOf(spec: string, step: ScriptStep): unknown[] {
           { type: "text-end", id: "t1" },
         ]
       : step.toolCalls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: c.input }));
-  const finish = { type: "finish", finishReason: finishOf(spec, "text" in step ? "stop" : "tool-calls"), usage: usageOf(spec, 10, 5) };
+  const finish = {
+    type: "finish",
+    finishReason: finishOf(spec, "text" in step ? "stop" : "tool-calls"),
+    usage: usageOf(spec, 10, 5),
+  };
   return [{ type: "stream-start", warnings: [] }, ...body, finish];
 }
 
@@ -134,11 +152,25 @@ export const nodeMajor = Number(process.versions.node.split(".")[0]);
 
 /** Loads one major's `ai` and mock model (AI SDK 7 only on Node 22+; `undefined` otherwise). */
 export async function loadAiSdkMajor(major: 5 | 6 | 7): Promise<AiSdkMajor | undefined> {
-  if (major === 5) return majorOf(5, { ai: await import("ai-v5"), mock: (await import("ai-v5/test")).MockLanguageModelV2 as unknown as MockConstructor, spec: "v2" });
-  if (major === 6) return majorOf(6, { ai: await import("ai-v6"), mock: (await import("ai-v6/test")).MockLanguageModelV3 as unknown as MockConstructor, spec: "v3" });
+  if (major === 5)
+    return majorOf(5, {
+      ai: await import("ai-v5"),
+      mock: (await import("ai-v5/test")).MockLanguageModelV2 as unknown as MockConstructor,
+      spec: "v2",
+    });
+  if (major === 6)
+    return majorOf(6, {
+      ai: await import("ai-v6"),
+      mock: (await import("ai-v6/test")).MockLanguageModelV3 as unknown as MockConstructor,
+      spec: "v3",
+    });
   if (nodeMajor < 22) {
     console.log(`AI SDK 7 tests skipped: ai@7 needs Node 22+, this is Node ${process.versions.node}.`);
     return undefined;
   }
-  return majorOf(7, { ai: await import("ai"), mock: (await import("ai/test")).MockLanguageModelV4 as unknown as MockConstructor, spec: "v4" });
+  return majorOf(7, {
+    ai: await import("ai"),
+    mock: (await import("ai/test")).MockLanguageModelV4 as unknown as MockConstructor,
+    spec: "v4",
+  });
 }

@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { createToolOutcome, formatToolOutcome, toJsonSafe, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
 import { decideApproval, type McpApproveFunction } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
@@ -53,7 +58,9 @@ function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined
   const known = new Set(invoker.definitions.map((d) => d.name));
   const missing = names.filter((n) => !known.has(n));
   if (missing.length > 0) {
-    throw new TypeError(`createMcpServer: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`);
+    throw new TypeError(
+      `createMcpServer: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`,
+    );
   }
   return new Set(names);
 }
@@ -95,11 +102,16 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
   const tools = toMcpToolList(definitions);
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const available = definitions.map((d) => d.name);
-  const format = options.format ?? ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
+  const format =
+    options.format ??
+    ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
 
   const server = new Server(
     { name: options.name ?? "needlework", version: options.version ?? "0.1.0" },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
@@ -120,7 +132,10 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
       if (!decision.run) {
         outcome = decision.outcome;
       } else {
-        const id = typeof runId === "function" ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId }) : runId;
+        const id =
+          typeof runId === "function"
+            ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
+            : runId;
         outcome = await invokeForModel(
           invoker,
           { name, arguments: args, callId },
@@ -131,10 +146,13 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
     }
     const ok = outcome.status === "ok";
     const definition = byName.get(name);
-    const structured = ok && definition !== undefined && hasObjectOutput(definition) ? toJsonSafe(outcome.data) : undefined;
+    const structured =
+      ok && definition !== undefined && hasObjectOutput(definition) ? toJsonSafe(outcome.data) : undefined;
     return {
       content: [{ type: "text", text: format(outcome) }],
-      ...(structured !== null && typeof structured === "object" && !Array.isArray(structured) ? { structuredContent: structured } : {}),
+      ...(structured !== null && typeof structured === "object" && !Array.isArray(structured)
+        ? { structuredContent: structured }
+        : {}),
       isError: !ok,
     };
   });

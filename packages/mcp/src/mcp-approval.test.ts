@@ -29,7 +29,11 @@ describe("requiresApproval tools through MCP never run unapproved", () => {
 
   it("a client that declares elicitation is asked; accept runs the tool", async () => {
     const seen: unknown[] = [];
-    const client = await connect({}, { capabilities: { elicitation: {} } }, answering({ action: "accept", content: { approve: true } }, seen));
+    const client = await connect(
+      {},
+      { capabilities: { elicitation: {} } },
+      answering({ action: "accept", content: { approve: true } }, seen),
+    );
     const result = await client.callTool(cancel);
     expect(result.isError).toBe(false);
     expect(envelopeOf(result)).toMatchObject({ status: "ok", data: { orderId: "ORD-1", cancelled: true } });
@@ -51,13 +55,20 @@ describe("requiresApproval tools through MCP never run unapproved", () => {
   });
 
   it("without elicitation, the approve(call) option decides", async () => {
-    const approve = vi.fn((call: { arguments: Readonly<Record<string, unknown>> }) => call.arguments.orderId === "ORD-1");
+    const approve = vi.fn(
+      (call: { arguments: Readonly<Record<string, unknown>> }) => call.arguments.orderId === "ORD-1",
+    );
     const client = await connect({ approve });
     expect((await client.callTool(cancel)).isError).toBe(false);
     const denied = await client.callTool({ name: "cancelOrder", arguments: { orderId: "ORD-2" } });
     expect(envelopeOf(denied)).toMatchObject({ error_code: "APPROVAL_DENIED" });
     expect(cancelledOrders).toEqual(["ORD-1"]);
-    expect(approve).toHaveBeenCalledWith({ toolName: "cancelOrder", arguments: { orderId: "ORD-1" }, requestId: expect.any(Number), sessionId: undefined });
+    expect(approve).toHaveBeenCalledWith({
+      toolName: "cancelOrder",
+      arguments: { orderId: "ORD-1" },
+      requestId: expect.any(Number),
+      sessionId: undefined,
+    });
   });
 
   it("tools without requiresApproval never trigger elicitation", async () => {

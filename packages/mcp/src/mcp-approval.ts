@@ -22,7 +22,11 @@ export type McpApproveFunction = (call: McpApprovalRequest) => boolean | Promise
 /** How a call to an approval tool was settled: run it, or answer with this outcome. */
 export type McpApprovalDecision = { readonly run: true } | { readonly run: false; readonly outcome: ToolOutcome };
 
-function refused(code: "APPROVAL_DENIED" | "APPROVAL_REQUIRED", call: McpApprovalRequest, callId: string): McpApprovalDecision {
+function refused(
+  code: "APPROVAL_DENIED" | "APPROVAL_REQUIRED",
+  call: McpApprovalRequest,
+  callId: string,
+): McpApprovalDecision {
   const tool = call.toolName;
   const outcome = createToolOutcome({
     status: "error",

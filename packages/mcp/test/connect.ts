@@ -8,7 +8,8 @@ import type { McpServerOptions } from "../src/create-mcp-server.js";
 import { serveMcp } from "../src/serve-mcp.js";
 
 /** A fresh invoker over the shared adapter test tools. */
-export const invoker = (): ToolInvoker => createToolInvoker(container.createChildContainer(), { functions: [ShopTools] });
+export const invoker = (): ToolInvoker =>
+  createToolInvoker(container.createChildContainer(), { functions: [ShopTools] });
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {

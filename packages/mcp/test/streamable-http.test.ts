@@ -38,7 +38,11 @@ function startHttp(): Promise<{ http: HttpServer; url: URL }> {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  return new Promise((resolve) => http.listen(0, "127.0.0.1", () => resolve({ http, url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`) })));
+  return new Promise((resolve) =>
+    http.listen(0, "127.0.0.1", () =>
+      resolve({ http, url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`) }),
+    ),
+  );
 }
 
 describe("serveMcp over Streamable HTTP (official SDK Client)", () => {
@@ -54,9 +58,15 @@ describe("serveMcp over Streamable HTTP (official SDK Client)", () => {
     await new Promise((resolve) => http.close(resolve));
   });
 
-  async function open(elicitation?: "accept" | "decline"): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const client = new Client({ name: "http-client", version: "1.0.0" }, elicitation ? { capabilities: { elicitation: {} } } : {});
-    if (elicitation) client.setRequestHandler(ElicitRequestSchema, () => ({ action: elicitation, content: { approve: true } }));
+  async function open(
+    elicitation?: "accept" | "decline",
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const client = new Client(
+      { name: "http-client", version: "1.0.0" },
+      elicitation ? { capabilities: { elicitation: {} } } : {},
+    );
+    if (elicitation)
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: elicitation, content: { approve: true } }));
     const transport = new StreamableHTTPClientTransport(url);
     await client.connect(transport);
     clients.push(client);
@@ -83,7 +93,9 @@ describe("serveMcp over Streamable HTTP (official SDK Client)", () => {
     const cancel = { name: "cancelOrder", arguments: { orderId: "ORD-1" } };
     expect(envelopeOf(await (await open()).client.callTool(cancel))).toMatchObject({ error_code: "APPROVAL_REQUIRED" });
     expect(cancelledOrders).toEqual([]);
-    expect(envelopeOf(await (await open("decline")).client.callTool(cancel))).toMatchObject({ error_code: "APPROVAL_DENIED" });
+    expect(envelopeOf(await (await open("decline")).client.callTool(cancel))).toMatchObject({
+      error_code: "APPROVAL_DENIED",
+    });
     expect(cancelledOrders).toEqual([]);
     const accepted = await (await open("accept")).client.callTool(cancel);
     expect(accepted.isError).toBe(false);
