@@ -16,9 +16,9 @@ declare const signal: AbortSignal;
 /** The application's logger (pino, console, ...). */
 declare const log: { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void };
 
-/** The AI SDK's OpenAI provider, which this repository does not install. */
+/** The AI SDK's OpenAI provider, which this repository does not install (its models are LanguageModelV4). */
 declare module "@ai-sdk/openai" {
-  export function openai(modelId: string): import("ai").LanguageModel;
+  export function openai(modelId: string): import("ai/test").MockLanguageModelV4;
 }
 
 /** OpenTelemetry: an optional peer of @needlework/workflows that examples/ does not install. */

@@ -1,16 +1,25 @@
 import "reflect-metadata";
-import { toAiSdkTools } from "@needlework/ai-sdk";
+import { AiSdkChatClient, toAiSdkToolApproval, toAiSdkTools } from "@needlework/ai-sdk";
 import { usingAgentFramework } from "@needlework/workflows";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV2 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { container } from "tsyringe";
 import { OrderTools } from "../order-lookup/order-tools.js";
 
-type Step = Awaited<ReturnType<MockLanguageModelV2["doGenerate"]>>;
-const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+type Step = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
+const usage: Step["usage"] = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 0, text: 0, reasoning: undefined },
+};
 const callTool = (toolCallId: string, orderId: string): Step => ({
   content: [{ type: "tool-call", toolCallId, toolName: "getOrderStatus", input: JSON.stringify({ orderId }) }],
-  finishReason: "tool-calls",
+  finishReason: { unified: "tool-calls", raw: "tool_calls" },
+  usage,
+  warnings: [],
+});
+const answer = (text: string): Step => ({
+  content: [{ type: "text", text }],
+  finishReason: { unified: "stop", raw: "stop" },
   usage,
   warnings: [],
 });
@@ -20,35 +29,55 @@ const callTool = (toolCallId: string, orderId: string): Step => ({
  * then (having read the envelope) for the right one. Swap in any AI SDK model, e.g.
  * `openai("gpt-4o-mini")` from `@ai-sdk/openai`; nothing else changes.
  */
-function scriptedModel(): MockLanguageModelV2 {
-  const steps: Step[] = [
+function scriptedModel(): MockLanguageModelV4 {
+  const steps = [
     callTool("call-1", "ORD-999"),
     callTool("call-2", "ORD-12345"),
-    { content: [{ type: "text", text: "Order ORD-12345 has shipped with DHL." }], finishReason: "stop", usage, warnings: [] },
+    answer("Order ORD-12345 has shipped with DHL."),
   ];
   let step = 0;
-  return new MockLanguageModelV2({ doGenerate: async () => steps[Math.min(step++, steps.length - 1)]! });
+  return new MockLanguageModelV4({
+    provider: "openai.chat",
+    doGenerate: async () => steps[Math.min(step++, steps.length - 1)]!,
+  });
 }
 
-/** Runs `generateText` with needlework tools and prints what the model read after each step. */
-export async function runAiSdkExample(print: (line: string) => void = console.log): Promise<void> {
-  const factory = usingAgentFramework(container.createChildContainer())
+function buildFactory() {
+  return usingAgentFramework(container.createChildContainer())
     .addAgentFunctions(OrderTools)
     .usingResilience()
     .usingToolResultMiddleware()
     .buildAgentFactory();
+}
 
+/**
+ * Runs the same conversation twice: once with AI SDK 7's `generateText` driving needlework tools,
+ * once with needlework's agent loop driving the AI SDK model through `AiSdkChatClient`.
+ */
+export async function runAiSdkExample(print: (line: string) => void = console.log): Promise<void> {
+  const factory = buildFactory();
   const result = await generateText({
     model: scriptedModel(),
     tools: toAiSdkTools(factory.tools, { omitMetadata: true }),
+    toolApproval: toAiSdkToolApproval(factory.tools), // approval tools wait for the user; none here
     stopWhen: stepCountIs(5),
     prompt: "Where is my order? I think it is ORD-999.",
   });
-
   for (const [i, step] of result.steps.entries()) {
     for (const toolResult of step.toolResults) {
-      print(`step ${i + 1}: ${toolResult.toolName}(${JSON.stringify(toolResult.input)})\n  -> ${JSON.stringify(toolResult.output)}`);
+      print(
+        `step ${i + 1}: ${toolResult.toolName}(${JSON.stringify(toolResult.input)})\n  -> ${JSON.stringify(toolResult.output)}`,
+      );
     }
   }
   print(`answer: ${result.text}`);
+
+  const agent = buildFactory().createAgent({
+    name: "orders",
+    instructions: "You look up orders.",
+    chatClient: new AiSdkChatClient(scriptedModel()),
+  });
+  const run = await agent.run("Where is my order? I think it is ORD-999.");
+  print(`agent over AiSdkChatClient: ${run.status}, ${run.calls.map((c) => `${c.tool}=${c.status}`).join(", ")}`);
+  print(`answer: ${run.text}`);
 }

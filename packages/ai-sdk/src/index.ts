@@ -1,2 +1,25 @@
-export { toAiSdkTools, type AiSdkTool, type AiSdkToolCallInfo, type AiSdkToolSet, type AiSdkToolsOptions } from "./to-ai-sdk-tools.js";
+export {
+  toAiSdkTools,
+  type AiSdkTool,
+  type AiSdkToolCallInfo,
+  type AiSdkToolSet,
+  type AiSdkToolsOptions,
+} from "./to-ai-sdk-tools.js";
+export {
+  toAiSdkToolApproval,
+  type AiSdkToolApproval,
+  type AiSdkToolApprovalOptions,
+  type AiSdkToolApprovalStatus,
+} from "./to-ai-sdk-tool-approval.js";
 export type { UnhandledToolErrorHandler } from "@needlework/core";
+export { AiSdkChatClient, AiSdkChatError, type AiSdkChatClientOptions } from "./ai-sdk-chat-client.js";
+export type {
+  AiSdkCallOptions,
+  AiSdkContentPart,
+  AiSdkGenerateResult,
+  AiSdkInputSchema,
+  AiSdkLanguageModel,
+  AiSdkPromptMessage,
+  AiSdkStreamPart,
+} from "./ai-sdk-language-model.js";
+export { toProviderName } from "./provider-name.js";

@@ -1,9 +1,34 @@
 import { type JsonValue, toJsonSafe, toolOutcomeEnvelope, type ToolInvoker, type ToolOutcome } from "@needlework/core";
-import { dynamicTool, jsonSchema, type JSONSchema7, type JSONValue, type ToolCallOptions } from "ai";
+import type { dynamicTool, JSONSchema7, JSONValue } from "ai";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { selectDefinitions } from "./select-definitions.js";
 
-/** One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time only). */
+/**
+ * One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time
+ * only). A tool whose needlework definition says `requiresApproval` carries `needsApproval: true`.
+ */
 export type AiSdkTool = ReturnType<typeof dynamicTool>;
+
+/** What the AI SDK passes to `execute`: AI SDK 6 names the context `experimental_context`, 7 `context`. */
+interface ExecuteOptions {
+  readonly toolCallId: string;
+  readonly abortSignal?: AbortSignal;
+  readonly experimental_context?: unknown;
+  readonly context?: unknown;
+}
+
+/**
+ * The AI SDK's schema marker (`Symbol.for("vercel.ai.schema")`, the same in AI SDK 5, 6 and 7). The
+ * tool set is plain data built without importing `ai` at run time, so one build serves every
+ * supported major and never loads a second copy of the SDK.
+ */
+const schemaMarker = Symbol.for("vercel.ai.schema");
+
+function inputSchemaOf(parameters: unknown): unknown {
+  // No `validate`: the AI SDK passes any parsed JSON through, and needlework's own validation
+  // turns a mismatch into an INVALID_ARGUMENTS envelope instead of an AI SDK tool error.
+  return { [schemaMarker]: true, jsonSchema: parameters as JSONSchema7, validate: undefined };
+}
 
 /** The tool set {@link toAiSdkTools} returns: pass it as `tools` to `generateText` or `streamText`. */
 export type AiSdkToolSet = Record<string, AiSdkTool>;
@@ -14,7 +39,10 @@ export interface AiSdkToolCallInfo {
   readonly toolName: string;
   /** The AI SDK's tool call id (also the needlework `callId`). */
   readonly toolCallId: string;
-  /** The `experimental_context` passed to `generateText`/`streamText`, if any. */
+  /**
+   * The context the SDK hands the tool: `experimental_context` of `generateText`/`streamText` in AI
+   * SDK 6, the tool's entry of `toolsContext` in AI SDK 7.
+   */
   readonly context: unknown;
 }
 
@@ -48,34 +76,25 @@ function isFailedEnvelope(output: unknown): boolean {
   return typeof status === "string" && status !== "ok";
 }
 
+type ModelOutput = { type: "text"; value: string } | { type: "json" | "error-json"; value: JSONValue };
+
 /**
- * Sends failures as `error-json`, so providers with an error flag on tool results (Anthropic's
- * `is_error`) set it; everything else goes as the AI SDK would send it anyway.
+ * What the model reads: needlework's rendered outcome. Failures go as `error-json`, so providers
+ * with an error flag on tool results (Anthropic's `is_error`) set it; a rendered string goes as text.
  */
-function toModelOutput(output: unknown): { type: "text"; value: string } | { type: "json" | "error-json"; value: JSONValue } {
+function toModelOutput({ output }: { output: unknown }): ModelOutput {
   if (typeof output === "string") return { type: "text", value: output };
   return { type: isFailedEnvelope(output) ? "error-json" : "json", value: (output ?? null) as JSONValue };
 }
 
-function selectDefinitions(invoker: ToolInvoker, names: readonly string[] | undefined) {
-  if (names === undefined) return invoker.definitions;
-  const known = new Set(invoker.definitions.map((d) => d.name));
-  const missing = names.filter((n) => !known.has(n));
-  if (missing.length > 0) {
-    throw new TypeError(
-      `toAiSdkTools: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`,
-    );
-  }
-  const wanted = new Set(names);
-  return invoker.definitions.filter((d) => wanted.has(d.name));
-}
-
 /**
- * Exposes a needlework {@link ToolInvoker} as a Vercel AI SDK (v5) tool set. Each tool's `execute`
+ * Exposes a needlework {@link ToolInvoker} as a Vercel AI SDK tool set (AI SDK 6 and 7). Each tool's `execute`
  * runs the whole needlework pipeline (validation, middleware, resilience, result shaping) and
  * returns the outcome envelope, so the model reads `status`/`error_code`/`suggestion` on failures
  * instead of an exception. Arguments are validated by needlework only: arguments that do not match
- * the schema come back as an `INVALID_ARGUMENTS` envelope the model can act on.
+ * the schema come back as an `INVALID_ARGUMENTS` envelope the model can act on. A `requiresApproval`
+ * tool carries `needsApproval: true`, so the SDK stops for approval before running it; with AI SDK 7
+ * also pass `toolApproval: toAiSdkToolApproval(invoker)`.
  *
  * @example
  * ```ts
@@ -93,15 +112,17 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
   const render = (outcome: ToolOutcome): JsonValue =>
     format ? toJsonSafe(format(outcome)) : toJsonSafe(toolOutcomeEnvelope(outcome, { omitMetadata }));
   const tools: AiSdkToolSet = {};
-  for (const definition of selectDefinitions(invoker, options.tools)) {
+  for (const definition of selectDefinitions("toAiSdkTools", invoker, options.tools)) {
     const name = definition.name;
-    tools[name] = dynamicTool({
+    const tool = {
+      type: "dynamic",
       description: definition.description,
-      // No `validate`: the AI SDK passes any parsed JSON through, and needlework's own validation
-      // turns a mismatch into an INVALID_ARGUMENTS envelope instead of an AI SDK tool error.
-      inputSchema: jsonSchema(definition.parameters as JSONSchema7),
-      execute: async (input: unknown, call: ToolCallOptions) => {
-        const id = typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context: call.experimental_context }) : runId;
+      inputSchema: inputSchemaOf(definition.parameters),
+      ...(definition.flags.requiresApproval ? { needsApproval: true } : {}),
+      execute: async (input: unknown, call: ExecuteOptions) => {
+        const context = call.experimental_context ?? call.context;
+        const id =
+          typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
         const outcome = await invokeForModel(
           invoker,
           { name, arguments: input, callId: call.toolCallId },
@@ -111,7 +132,8 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
         return render(outcome);
       },
       toModelOutput,
-    });
+    };
+    tools[name] = tool as unknown as AiSdkTool;
   }
   return tools;
 }

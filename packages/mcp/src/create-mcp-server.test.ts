@@ -1,41 +1,7 @@
-import { createToolInvoker, formatToolOutcome, type ToolInvoker } from "@needlework/core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { container } from "tsyringe";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { ShopTools, whenWaitCancelled, whenWaitStarts } from "../test/fixtures.js";
-import type { McpServerOptions } from "./create-mcp-server.js";
-import { serveMcp } from "./serve-mcp.js";
-
-const invoker = (): ToolInvoker => createToolInvoker(container.createChildContainer(), { functions: [ShopTools] });
-
-const open: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of open.splice(0)) await close();
-});
-
-/** A real SDK client connected to `serveMcp` over the SDK's in-memory transport pair. */
-async function connect(options?: McpServerOptions): Promise<Client> {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const server = await serveMcp(invoker(), serverTransport, options);
-  const client = new Client({ name: "test-client", version: "1.0.0" });
-  await client.connect(clientTransport);
-  open.push(async () => {
-    await client.close();
-    await server.close();
-  });
-  return client;
-}
-
-type CallResult = Awaited<ReturnType<Client["callTool"]>>;
-
-/** The envelope in a call result's text content. */
-function envelopeOf(result: CallResult): Record<string, unknown> {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  expect(content).toHaveLength(1);
-  expect(content[0]?.type).toBe("text");
-  return JSON.parse(content[0]?.text ?? "null") as Record<string, unknown>;
-}
+import { formatToolOutcome } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
+import { whenWaitCancelled, whenWaitStarts } from "../../ai-sdk/test/shop-tools.js";
+import { connect, envelopeOf } from "../test/connect.js";
 
 describe("serveMcp over the SDK's in-memory transport", () => {
   it("tools/list gives names, descriptions, JSON Schemas and annotations", async () => {
@@ -43,11 +9,11 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "shop", version: "2.0.0" });
     expect(client.getInstructions()).toBe("Be brief.");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["explode", "getOrderStatus", "waitForCancel"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["cancelOrder", "explode", "getOrderStatus", "markSeen", "waitForCancel"]);
     expect(tools.find((t) => t.name === "getOrderStatus")).toMatchObject({
       description: "Looks up an order by ID.",
       inputSchema: { type: "object", properties: { orderId: { type: "string", minLength: 1, description: "Order id, like 'ORD-1'." } }, required: ["orderId"], additionalProperties: false },
-      annotations: { idempotentHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false },
     });
   });
 

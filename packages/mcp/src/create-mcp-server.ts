@@ -1,8 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { createToolOutcome, formatToolOutcome, toMcpTools, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import { createToolOutcome, formatToolOutcome, toJsonSafe, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { decideApproval, type McpApproveFunction } from "./mcp-approval.js";
+import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
 /** What a `runId` function learns about the `tools/call` request it names the run for. */
 export interface McpToolCallInfo {
@@ -38,6 +45,12 @@ export interface McpServerOptions {
    * middleware). The client reads an `UNHANDLED_ERROR` envelope naming only the exception's type.
    */
   readonly onError?: UnhandledToolErrorHandler;
+  /**
+   * Decides calls to `requiresApproval` tools when the client declared no elicitation capability
+   * (a client that did is always asked). Without it such calls answer `APPROVAL_REQUIRED` and the
+   * tool never runs.
+   */
+  readonly approve?: McpApproveFunction;
 }
 
 function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined): ReadonlySet<string> | undefined {
@@ -45,7 +58,9 @@ function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined
   const known = new Set(invoker.definitions.map((d) => d.name));
   const missing = names.filter((n) => !known.has(n));
   if (missing.length > 0) {
-    throw new TypeError(`createMcpServer: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`);
+    throw new TypeError(
+      `createMcpServer: no tool named ${missing.map((n) => `'${n}'`).join(", ")}. Pick from: ${[...known].join(", ") || "(none)"}.`,
+    );
   }
   return new Set(names);
 }
@@ -65,7 +80,12 @@ function hiddenToolOutcome(name: string, callId: string, available: readonly str
  * Creates an MCP server (the SDK's low-level `Server`, not yet connected) whose `tools/list` gives
  * the needlework tools' names, descriptions and JSON Schemas, and whose `tools/call` runs the
  * needlework pipeline and returns the formatted outcome as text content, with `isError: true`
- * whenever the status is not `ok`. Unknown tools and invalid arguments are results the model can
+ * whenever the status is not `ok`. A tool with an object `output` schema declares `outputSchema`
+ * and its successful results carry `structuredContent` (the tool's data). Annotations are honest:
+ * `readOnlyHint`, `idempotentHint`, and `destructiveHint` false only for read-only or idempotent
+ * tools. A `requiresApproval` tool never runs unapproved: the client is asked through elicitation
+ * when it declared that capability (the tool runs on `accept`, else `APPROVAL_DENIED`); otherwise
+ * the `approve` option decides, and without it the answer is `APPROVAL_REQUIRED`. Unknown tools and invalid arguments are results the model can
  * read (`UNKNOWN_TOOL`, `INVALID_ARGUMENTS`), not protocol errors. Use it when you manage the
  * transport yourself (e.g. one server per Streamable HTTP session); otherwise use {@link serveMcp}.
  *
@@ -79,13 +99,19 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
   const { runId, onError } = options;
   const exposed = exposedNames(invoker, options.tools);
   const definitions = exposed ? invoker.definitions.filter((d) => exposed.has(d.name)) : invoker.definitions;
-  const tools = toMcpTools(definitions) as ListToolsResult["tools"];
+  const tools = toMcpToolList(definitions);
+  const byName = new Map(definitions.map((d) => [d.name, d]));
   const available = definitions.map((d) => d.name);
-  const format = options.format ?? ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
+  const format =
+    options.format ??
+    ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
 
   const server = new Server(
     { name: options.name ?? "needlework", version: options.version ?? "0.1.0" },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
@@ -97,15 +123,38 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
     if (exposed && !exposed.has(name)) {
       outcome = hiddenToolOutcome(name, callId, available);
     } else {
-      const id = typeof runId === "function" ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId }) : runId;
-      outcome = await invokeForModel(
-        invoker,
-        { name, arguments: request.params.arguments ?? {}, callId },
-        { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
-        onError,
-      );
+      const args = request.params.arguments ?? {};
+      const definition = byName.get(name);
+      const call = { toolName: name, arguments: args, requestId: extra.requestId, sessionId: extra.sessionId };
+      const decision = definition?.flags.requiresApproval
+        ? await decideApproval(server, call, callId, options.approve, extra.signal)
+        : ({ run: true } as const);
+      if (!decision.run) {
+        outcome = decision.outcome;
+      } else {
+        const id =
+          typeof runId === "function"
+            ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
+            : runId;
+        outcome = await invokeForModel(
+          invoker,
+          { name, arguments: args, callId },
+          { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
+          onError,
+        );
+      }
     }
-    return { content: [{ type: "text", text: format(outcome) }], isError: outcome.status !== "ok" };
+    const ok = outcome.status === "ok";
+    const definition = byName.get(name);
+    const structured =
+      ok && definition !== undefined && hasObjectOutput(definition) ? toJsonSafe(outcome.data) : undefined;
+    return {
+      content: [{ type: "text", text: format(outcome) }],
+      ...(structured !== null && typeof structured === "object" && !Array.isArray(structured)
+        ? { structuredContent: structured }
+        : {}),
+      isError: !ok,
+    };
   });
 
   return server;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -42,7 +43,7 @@ describe.skipIf(missing.length > 0)(missing.length > 0 ? `serveMcp over stdio (S
   it("the real client starts the server as a child process and lists its tools", async () => {
     expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "explode"]);
+    expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "cancelOrder", "explode"]);
     expect(tools[0]).toMatchObject({ description: "Looks up an order by ID.", inputSchema: { type: "object", required: ["orderId"] } });
   });
 
@@ -65,4 +66,38 @@ describe.skipIf(missing.length > 0)(missing.length > 0 ? `serveMcp over stdio (S
     const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
     expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
   });
+});
+
+describe.skipIf(missing.length > 0)("approval tools over stdio", () => {
+  /** Starts the fixture for one client; `answer` makes the client declare elicitation and reply with it. */
+  async function start(answer?: "accept" | "decline") {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: "stdio-approval", version: "1.0.0" }, answer ? { capabilities: { elicitation: {} } } : {});
+    if (answer) client.setRequestHandler(ElicitRequestSchema, () => ({ action: answer, content: { approve: true } }));
+    await client.connect(transport);
+    return { client, stderr: () => stderr };
+  }
+  const cancel = { name: "cancelOrder", arguments: { orderId: "ORD-7" } };
+
+  it.each([
+    [undefined, "APPROVAL_REQUIRED"],
+    ["decline", "APPROVAL_DENIED"],
+  ] as const)("elicitation %s: %s and the tool does not run", async (answer, code) => {
+    const { client, stderr } = await start(answer);
+    const result = await client.callTool(cancel);
+    await client.close();
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(textOf(result))).toMatchObject({ error_code: code });
+    expect(stderr()).not.toContain("cancelled ORD-7");
+  }, 20_000);
+
+  it("elicitation accept: the tool runs", async () => {
+    const { client, stderr } = await start("accept");
+    const result = await client.callTool(cancel);
+    await client.close();
+    expect(result.isError).toBe(false);
+    expect(stderr()).toContain("cancelled ORD-7");
+  }, 20_000);
 });

@@ -1,0 +1,83 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveOrdersOverHttp } from "./server.js";
+
+// The MCP Inspector CLI as a real third-party peer of examples/mcp, over stdio (it spawns the built
+// server) and Streamable HTTP (the server from source, in this process). The Inspector needs
+// Node 22.19+, and the stdio run needs `pnpm --filter @needlework/examples build` first.
+const run = promisify(execFile);
+const launcher = fileURLToPath(
+  new URL("../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", import.meta.url),
+);
+const builtServer = fileURLToPath(new URL("../dist/mcp-server.js", import.meta.url));
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+const nodeOk = major > 22 || (major === 22 && minor >= 19);
+if (!nodeOk)
+  console.log(`MCP Inspector tests skipped: the Inspector needs Node 22.19+, this is Node ${process.versions.node}.`);
+const stdioReady = nodeOk && existsSync(builtServer);
+if (nodeOk && !stdioReady)
+  console.log(`MCP Inspector stdio test skipped: ${builtServer} is missing; build the examples first.`);
+
+async function inspect(target: readonly string[], method: readonly string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], { timeout: 60_000 }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }), // a tool error result exits non-zero
+  );
+  return JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1)) as Record<string, unknown>;
+}
+
+const listTools = ["--method", "tools/list"];
+const callTool = (orderId: string) => [
+  "--method",
+  "tools/call",
+  "--tool-name",
+  "getOrderStatus",
+  "--tool-arg",
+  `orderId=${orderId}`,
+];
+
+describe.runIf(stdioReady)("MCP Inspector CLI against examples/mcp over stdio", () => {
+  const target = [process.execPath, builtServer];
+
+  it("tools/list shows the order tool with its schema and annotations", async () => {
+    const { tools } = await inspect(target, listTools);
+    expect(tools).toMatchObject([
+      {
+        name: "getOrderStatus",
+        inputSchema: { type: "object", required: ["orderId"] },
+        annotations: { destructiveHint: true },
+      },
+    ]);
+  }, 90_000);
+
+  it("tools/call returns the ok envelope", async () => {
+    const result = await inspect(target, callTool("ORD-12345"));
+    expect(result.isError).toBe(false);
+    expect(JSON.stringify(result.content)).toContain('\\"status\\":\\"shipped\\"');
+  }, 90_000);
+});
+
+describe.runIf(nodeOk)("MCP Inspector CLI against examples/mcp over Streamable HTTP", () => {
+  let http: HttpServer;
+  let target: string[];
+  beforeAll(async () => {
+    http = await serveOrdersOverHttp(0);
+    target = [`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, "--transport", "http"];
+  });
+  afterAll(async () => {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  it("tools/list and tools/call (a miss is an isError envelope)", async () => {
+    const { tools } = await inspect(target, listTools);
+    expect(tools).toMatchObject([{ name: "getOrderStatus" }]);
+    const miss = await inspect(target, callTool("ORD-999"));
+    expect(miss.isError).toBe(true);
+    expect(JSON.stringify(miss.content)).toContain("ORDER_NOT_FOUND");
+  }, 90_000);
+});

@@ -1,0 +1,95 @@
+import { createToolOutcome, type ToolOutcome } from "@needlework/core";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+
+/** What an `approve` callback learns about a call to a `requiresApproval` tool. */
+export interface McpApprovalRequest {
+  /** The tool the client called. */
+  readonly toolName: string;
+  /** The arguments as the client sent them (not yet validated). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The JSON-RPC request id. */
+  readonly requestId: string | number;
+  /** The transport's session id, when it has sessions (Streamable HTTP). */
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Decides a call to a `requiresApproval` tool when the client cannot be asked (it declared no
+ * elicitation capability): `true` runs the tool, `false` answers `APPROVAL_DENIED`.
+ */
+export type McpApproveFunction = (call: McpApprovalRequest) => boolean | Promise<boolean>;
+
+/** How a call to an approval tool was settled: run it, or answer with this outcome. */
+export type McpApprovalDecision = { readonly run: true } | { readonly run: false; readonly outcome: ToolOutcome };
+
+function refused(
+  code: "APPROVAL_DENIED" | "APPROVAL_REQUIRED",
+  call: McpApprovalRequest,
+  callId: string,
+): McpApprovalDecision {
+  const tool = call.toolName;
+  const outcome = createToolOutcome({
+    status: "error",
+    errorCode: code,
+    message:
+      code === "APPROVAL_REQUIRED"
+        ? `The tool '${tool}' needs a person's approval, and this client cannot ask for it (no elicitation capability).`
+        : `The call to '${tool}' was not approved, so it did not run.`,
+    suggestion:
+      code === "APPROVAL_REQUIRED"
+        ? "Tell the user this action needs approval in a client that supports elicitation; do not retry."
+        : "Tell the user the action was not approved; do not retry unless they ask again.",
+    metadata: { tool, callId, attempts: 0, latencyMs: 0 },
+  });
+  return { run: false, outcome };
+}
+
+function describeArguments(args: Readonly<Record<string, unknown>>): string {
+  const text = JSON.stringify(args);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+/**
+ * Settles a call to a `requiresApproval` tool. A client that declared the elicitation capability
+ * is asked (`elicitation/create`); the tool runs only on `accept`, anything else (`decline`,
+ * `cancel`, or the request failing) is `APPROVAL_DENIED`. Without that capability, `approve`
+ * decides; with no `approve` either, the answer is `APPROVAL_REQUIRED`. The tool never runs
+ * unapproved.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const decision = await decideApproval(server, call, callId, options.approve, extra.signal);
+ * ```
+ */
+export async function decideApproval(
+  server: Server,
+  call: McpApprovalRequest,
+  callId: string,
+  approve: McpApproveFunction | undefined,
+  signal: AbortSignal,
+): Promise<McpApprovalDecision> {
+  if (server.getClientCapabilities()?.elicitation !== undefined) {
+    try {
+      const answer = await server.elicitInput(
+        {
+          mode: "form",
+          message: `Allow '${call.toolName}' to run with ${describeArguments(call.arguments)}?`,
+          requestedSchema: {
+            type: "object",
+            properties: { approve: { type: "boolean", title: `Run ${call.toolName}`, default: true } },
+          },
+        },
+        { signal },
+      );
+      const approved = answer.action === "accept" && answer.content?.approve !== false;
+      return approved ? { run: true } : refused("APPROVAL_DENIED", call, callId);
+    } catch (error) {
+      signal.throwIfAborted();
+      void error; // the client could not answer (no form mode, transport closed): not approved
+      return refused("APPROVAL_DENIED", call, callId);
+    }
+  }
+  if (approve === undefined) return refused("APPROVAL_REQUIRED", call, callId);
+  return (await approve(call)) ? { run: true } : refused("APPROVAL_DENIED", call, callId);
+}
