@@ -359,12 +359,14 @@ describe("toAnthropicTools", () => {
 });
 
 describe("toMcpTools", () => {
-  it("uses inputSchema and annotations (idempotentHint, destructiveHint for approval tools)", () => {
+  it("uses inputSchema and honest annotations (destructive unless read-only or idempotent)", () => {
     expect(toMcpTools(definitions.slice(1, 3))).toMatchInlineSnapshot(`
       [
         {
           "annotations": {
+            "destructiveHint": false,
             "idempotentHint": true,
+            "readOnlyHint": false,
           },
           "description": "Searches orders.",
           "inputSchema": {
@@ -386,11 +388,27 @@ describe("toMcpTools", () => {
             "type": "object",
           },
           "name": "search_orders",
+          "outputSchema": {
+            "additionalProperties": false,
+            "properties": {
+              "ids": {
+                "items": {
+                  "type": "string",
+                },
+                "type": "array",
+              },
+            },
+            "required": [
+              "ids",
+            ],
+            "type": "object",
+          },
         },
         {
           "annotations": {
             "destructiveHint": true,
             "idempotentHint": false,
+            "readOnlyHint": false,
           },
           "description": "Refunds an order.",
           "inputSchema": {

@@ -144,19 +144,30 @@ export interface McpTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-  readonly annotations: { readonly idempotentHint: boolean; readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
+  /** Present for tools whose `output` schema is an object (MCP `structuredContent` is an object). */
+  readonly outputSchema?: JsonSchema;
+  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean };
 }
 
-/** Tool definitions in the MCP `tools/list` format. */
+/**
+ * Tool definitions in the MCP `tools/list` format, with honest annotations: the spec's default for
+ * `destructiveHint` is true, so it is always sent, false only for read-only or idempotent tools.
+ *
+ * @example
+ * ```ts
+ * const tools = toMcpTools(factory.tools.definitions); // [{ name, description, inputSchema, annotations }]
+ * ```
+ */
 export function toMcpTools(definitions: readonly ToolDefinition[]): McpTool[] {
   return definitions.map((d) => ({
     name: d.name,
     description: d.description,
     inputSchema: d.parameters,
+    ...((d.outputSchema as { type?: unknown } | undefined)?.type === "object" ? { outputSchema: d.outputSchema! } : {}),
     annotations: {
+      readOnlyHint: d.flags.readOnly,
+      destructiveHint: !(d.flags.readOnly || d.flags.idempotent),
       idempotentHint: d.flags.idempotent,
-      ...(d.flags.readOnly ? { readOnlyHint: true } : {}),
-      ...(d.flags.requiresApproval ? { destructiveHint: true } : {}),
     },
   }));
 }

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "@needlework/core";
+import { type ToolDefinition, toMcpTools } from "@needlework/core";
 import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 
 /**
@@ -29,15 +29,5 @@ export function hasObjectOutput(d: ToolDefinition): boolean {
  * ```
  */
 export function toMcpToolList(definitions: readonly ToolDefinition[]): ListToolsResult["tools"] {
-  return definitions.map((d) => ({
-    name: d.name,
-    description: d.description,
-    inputSchema: d.parameters as ListToolsResult["tools"][number]["inputSchema"],
-    ...(hasObjectOutput(d) ? { outputSchema: d.outputSchema as ListToolsResult["tools"][number]["inputSchema"] } : {}),
-    annotations: {
-      readOnlyHint: d.flags.readOnly,
-      destructiveHint: !(d.flags.readOnly || d.flags.idempotent),
-      idempotentHint: d.flags.idempotent,
-    },
-  }));
+  return toMcpTools(definitions) as ListToolsResult["tools"];
 }
