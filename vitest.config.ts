@@ -41,5 +41,9 @@ export default defineConfig({
     },
     setupFiles: [`${root}vitest.setup.ts`],
     restoreMocks: true,
+    // Tests must pass on a slow, shared machine: property suites of a few hundred async cases can take
+    // seconds there. Speed is measured in bench/, never by a test's time limit.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });
