@@ -18,7 +18,10 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
-      { find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp|postgres)$/, replacement: `${root}packages/$1/src/index.ts` },
+      {
+        find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp|postgres)$/,
+        replacement: `${root}packages/$1/src/index.ts`,
+      },
       {
         find: /^@needlework\/(core|workflows|openai|ai-sdk|mcp|postgres)\/([a-z-]+)$/,
         replacement: `${root}packages/$1/src/$2.ts`,

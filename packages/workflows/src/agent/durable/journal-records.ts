@@ -36,13 +36,11 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
       case "turn":
         turns.set(record.turn.index, record.turn);
         break;
-      case "call":
-        {
-          const settled = calls.get(record.call.callId)?.outcome;
-          calls.set(record.call.callId, settled === undefined ? record.call : { ...record.call, outcome: settled });
-          break;
-        }
+      case "call": {
+        const settled = calls.get(record.call.callId)?.outcome;
+        calls.set(record.call.callId, settled === undefined ? record.call : { ...record.call, outcome: settled });
         break;
+      }
       case "outcome": {
         const { callId } = record.outcome;
         const call = calls.get(callId);

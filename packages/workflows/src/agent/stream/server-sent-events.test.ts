@@ -49,11 +49,11 @@ describe("toServerSentEvents", () => {
     });
     for (const frame of frames) expect((frame.data as { type: string }).type).toBe(frame.event);
     expect(frames.at(-1)?.event).toBe("run-end");
-    expect((frames.at(-1)?.data as { result: AgentRunResult }).result.text).toBe("Posted the note.\nDone.");
+    expect((frames.at(-1)!.data as { result: AgentRunResult }).result.text).toBe("Posted the note.\nDone.");
     expect(frames.find((f) => f.event === "tool-call")?.data).toMatchObject({
       arguments: { note: "line one\nline two" },
     });
-    const outcome = (frames.find((f) => f.event === "tool-result")?.data as { outcome: { data: unknown } }).outcome;
+    const outcome = (frames.find((f) => f.event === "tool-result")!.data as { outcome: { data: unknown } }).outcome;
     expect(outcome.data).toMatchObject({ at: "1970-01-01T00:00:00.000Z" });
     const deltas = frames.filter((f) => f.event === "text-delta").map((f) => (f.data as { delta: string }).delta);
     expect(deltas.join("")).toBe("Posted the note.\nDone.");
