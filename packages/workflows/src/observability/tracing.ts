@@ -4,7 +4,7 @@ import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
 import { type DiagnosticsSpan, type DiagnosticsTracer, type OtelApi, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
-import { type RetryEvent, setRetryListener } from "./retry-listener.js";
+import type { ToolRetryEvent } from "../resilience/resilience-events.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS } from "./trace-attributes.js";
 
 /** The instrumentation scope of spans made from the global tracer provider. */
@@ -40,6 +40,8 @@ export class Tracing {
   private tracer: DiagnosticsTracer | undefined;
   private pending: Promise<void> | undefined;
   private readonly scope = new AsyncLocalStorage<unknown>();
+  /** The `execute_tool` spans of calls in flight, by run and call id: where retry events go. */
+  private readonly toolSpans = new Map<string, DiagnosticsSpan>();
 
   constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter) {
     this.pending = loadOtelApi(importer).then((api) => {
@@ -135,7 +137,8 @@ export class Tracing {
     const started = this.startTool(call.name, call.callId, call.runId, call.tool.description);
     if (!started) return next();
     const { span } = started;
-    setRetryListener(call, (event) => this.retryEvent(span, event));
+    const key = `${call.runId}\u0000${call.callId}`;
+    this.toolSpans.set(key, span);
     try {
       const value = await this.within(started, next);
       const outcome = isToolOutcome(value) ? value : isToolResult(value) ? toToolOutcome(value) : undefined;
@@ -145,7 +148,7 @@ export class Tracing {
       this.endThrown(span, error, call.callerSignal?.aborted === true, { [A.toolAttempts]: call.attempt });
       throw error;
     } finally {
-      setRetryListener(call, undefined);
+      if (this.toolSpans.get(key) === span) this.toolSpans.delete(key);
     }
   }
 
@@ -204,13 +207,19 @@ export class Tracing {
     });
   }
 
-  private retryEvent(span: DiagnosticsSpan, { attempt, delayMs, reason }: RetryEvent): void {
+  /** A `retry` event on the call's `execute_tool` span (diagnostics subscribes this to resilience's `onRetry`). */
+  retryEvent({ runId, callId, attempt, delayMs, errorCode, errorType }: ToolRetryEvent): void {
+    const span = this.toolSpans.get(`${runId}\u0000${callId}`);
+    if (!span) return;
     this.guard(() => {
-      const returned = isToolResult(reason) && reason.kind === "fail";
-      const code = returned ? reason.error.code : mapThrownError(reason).code;
       span.addEvent(
         TRACE_EVENTS.retry,
-        this.clean({ [A.retryAttempt]: attempt, [A.retryDelayMs]: delayMs, [A.errorType]: code, ...(returned ? {} : { [A.exceptionType]: errorTypeName(reason) }) }),
+        this.clean({
+          [A.retryAttempt]: attempt,
+          [A.retryDelayMs]: delayMs,
+          ...(errorCode === undefined ? {} : { [A.errorType]: errorCode }),
+          ...(errorType === undefined ? {} : { [A.exceptionType]: errorType }),
+        }),
       );
     });
   }
