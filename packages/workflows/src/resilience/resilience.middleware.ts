@@ -72,8 +72,10 @@ export function createResilienceMiddleware(
           delayMs: decision.waitMs,
           ...describeFailure(decision.reason),
         });
-        const ended = await resilient.sleep(decision.waitMs);
-        if (ended) throw ended.error;
+        if (decision.waitMs > 0) {
+          const ended = await resilient.sleep(decision.waitMs);
+          if (ended) throw ended.error;
+        }
       }
     } finally {
       resilient.finish();

@@ -148,11 +148,14 @@ export class ResilientCall implements AttemptOwner {
     this.end(error, signalReasonOf(error));
   }
 
-  /** A `TimeoutError`; while a non-idempotent body runs, `OUTCOME_UNKNOWN` (its effect may have happened). */
+  /**
+   * A `TimeoutError`; while the body of a tool neither `idempotent` nor `readOnly` runs,
+   * `OUTCOME_UNKNOWN` (its effect may have happened).
+   */
   private timeoutError(what: string, timeoutMs: number): Error {
     const { name: toolName, callId } = this.call;
     const timeout = new TimeoutError(`Tool '${toolName}' ${what}.`, { toolName, callId, timeoutMs });
-    if (this.idempotent || !this.bodyRunning) return timeout;
+    if (this.idempotent || this.call.tool.options.readOnly === true || !this.bodyRunning) return timeout;
     return new ToolError(`Tool '${toolName}' ${what}; it may or may not have taken effect.`, {
       code: "OUTCOME_UNKNOWN",
       transient: false,
