@@ -65,7 +65,8 @@ export class DeadlineScheduler {
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(this.tick, Math.max(0, at - performance.now()));
+    // Whole milliseconds, so that the timers share Node's list for one duration; an early tick re-arms.
+    this.timer = setTimeout(this.tick, Math.max(0, Math.round(at - performance.now())));
   }
 
   private disarm(): void {

@@ -100,7 +100,7 @@ export class ResilientCall implements AttemptOwner {
   /** Runs one attempt; never rejects. */
   async attempt(): Promise<AttemptOutcome> {
     if (this.endedWith) return this.endedWith;
-    const release = await this.acquireSlot();
+    const release = this.policies.bulkhead ? await this.acquireSlot() : noRelease;
     if (typeof release !== "function") return release;
     if (this.endedWith || this.deadline <= performance.now()) {
       release();
