@@ -80,6 +80,15 @@ describe("resilience events", () => {
     expect(codes).toEqual(["LOCKED"]);
   });
 
+  it("onGiveUp also follows a transient failed result that ran out of attempts", async () => {
+    handlers.set("plain", () => ToolResult.fail("locked", { code: "LOCKED", transient: true }));
+    const { plugin, invoke } = setup({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } });
+    const giveUps: ToolGiveUpEvent[] = [];
+    plugin.events.onGiveUp((event) => giveUps.push(event));
+    await invoke("plain");
+    expect(giveUps).toEqual([{ callId: expect.any(String), runId: expect.any(String), tool: "plain", attempts: 2, errorCode: "LOCKED" }]);
+  });
+
   it("onBreak, onHalfOpen and onReset follow a tool's circuit", async () => {
     let fail = true;
     handlers.set("plain", () => {

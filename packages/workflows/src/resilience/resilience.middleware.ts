@@ -1,5 +1,5 @@
 import { abortReason, type ToolMiddleware } from "@needlework/core";
-import { describeFailure } from "./attempt-outcome.js";
+import { describeFailure, isTransientFailure } from "./attempt-outcome.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { ResilienceEmitters } from "./resilience-events.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
@@ -59,7 +59,11 @@ export function createResilienceMiddleware(
           },
           options,
         );
-        if (decision.kind === "return") return decision.value;
+        if (decision.kind === "return") {
+          // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
+          if (isTransientFailure(decision.value) && callerSignal?.aborted !== true) giveUp(emitters, call, attempt, outcome);
+          return decision.value;
+        }
         if (decision.kind === "throw") {
           if (outcome.kind !== "ended") giveUp(emitters, call, attempt, outcome);
           throw decision.error;
