@@ -1,5 +1,6 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { ResilienceOptions } from "../resilience/index.js";
+import type { ResilienceEvents } from "../resilience/resilience-events.js";
 import { resolveResilienceOptions } from "../resilience/resilience.options.js";
 import { resolveTokenBudget, type RunLimits, type TokenBudget } from "./policies/budgets.js";
 import type { ChatClient } from "@needlework/core";
@@ -80,6 +81,8 @@ export interface AgentDeps {
    * it, tool selection is a filtering view of `invoker` and `resilience` is refused.
    */
   readonly composeInvoker?: (request: { readonly classes?: readonly ToolClass[]; readonly resilience?: ResilienceOptions }) => ToolInvoker;
+  /** The pipeline's resilience events (`factory.createAgent` supplies them): streamed runs emit `tool-retry` from them. */
+  readonly retryEvents?: readonly ResilienceEvents[];
 }
 
 /**

@@ -150,6 +150,7 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     redact: deps.redact ?? ((value) => value),
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
     deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
+    ...(deps.retryEvents === undefined ? {} : { retryEvents: deps.retryEvents }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
   const resumedCheckpoints =

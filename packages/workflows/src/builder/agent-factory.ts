@@ -5,6 +5,7 @@ import { findDiagnosticsPlugin } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
 import type { AgentFrameworkPlugin, BuildDiagnostic } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
+import { resilienceEventsOf } from "../resilience/resilience.plugin.js";
 import type { DeclaredAgentInfo } from "./agent-diagnostics.js";
 import { composeInvoker, layersWithResilience, type PipelineParts, type PluginLayer } from "./compose-pipeline.js";
 
@@ -97,6 +98,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   ];
   const redact = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
   const formatOutcome = (outcome: ToolOutcome): string => formatToolOutcome(outcome, { style });
+  const retryEvents = resilienceEventsOf(plugins);
   const observing = findDiagnosticsPlugin(plugins); // usingDiagnostics(): traces and logs the factory's agents
   // Agents' pipelines are cached: one set of layers per resilience options object (agents created
   // from one declaration share its circuit breakers and bulkheads, as agents on the factory's own
@@ -138,7 +140,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     if (chatClient === undefined) {
       throw new TypeError(`factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`);
     }
-    const build = (agentOptions: CreateAgentOptions): Agent => createAgent({ invoker, redact, formatOutcome, composeInvoker: compose }, agentOptions);
+    const build = (agentOptions: CreateAgentOptions): Agent => createAgent({ invoker, redact, formatOutcome, composeInvoker: compose, retryEvents }, agentOptions);
     return observing ? observing.instrumentAgent({ ...options, chatClient }, build) : build({ ...options, chatClient });
   };
   return {

@@ -108,10 +108,11 @@ describe("usingDiagnostics: records and counters", () => {
     for (let i = 0; i < 2; i++) {
       const pending = factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } });
       await vi.advanceTimersByTimeAsync(50);
-      expect(await pending).toMatchObject({ status: "timeout", errorCode: "TIMEOUT" });
+      // updateContact is not idempotent: its timeout leaves the outcome unknown.
+      expect(await pending).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false });
     }
     expect(await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).toMatchObject({ errorCode: "CIRCUIT_OPEN" });
-    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 3, failures: 3, timeouts: 2, circuitOpens: 1, failuresByCode: { TIMEOUT: 2, CIRCUIT_OPEN: 1 } });
+    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 3, failures: 3, timeouts: 2, circuitOpens: 1, failuresByCode: { OUTCOME_UNKNOWN: 2, CIRCUIT_OPEN: 1 } });
     expect(vi.getTimerCount()).toBe(0);
   });
 

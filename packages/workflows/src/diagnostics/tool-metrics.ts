@@ -41,7 +41,7 @@ export interface ToolMetrics {
   readonly failuresByCode: Readonly<Record<string, number>>;
   /** Retries made: `attempts - 1` summed over calls. */
   readonly retries: number;
-  /** Calls that ended `timeout` (or with `TIMEOUT`). */
+  /** Calls that ended `timeout` (or with `TIMEOUT`, or `OUTCOME_UNKNOWN`: a non-idempotent tool timed out). */
   readonly timeouts: number;
   /** Calls refused by an open circuit (`CIRCUIT_OPEN`). */
   readonly circuitOpens: number;
@@ -88,7 +88,7 @@ export class ToolCounters {
     }
     this.failures++;
     const code = record.errorCode ?? record.status.toUpperCase();
-    if (record.status === "timeout" || code === "TIMEOUT") this.timeouts++;
+    if (record.status === "timeout" || code === "TIMEOUT" || code === "OUTCOME_UNKNOWN") this.timeouts++;
     if (code === "CIRCUIT_OPEN") this.circuitOpens++;
     const key = this.codes.has(code) || this.codes.size < MAX_CODES_PER_TOOL ? code : "OTHER";
     this.codes.set(key, (this.codes.get(key) ?? 0) + 1);

@@ -1,4 +1,3 @@
 export type { DiagnosticsSpan, DiagnosticsTracer, TraceAttributes, TraceAttributeValue } from "./otel-types.js";
-export { type RetryEvent, type RetryListener, setRetryListener } from "./retry-listener.js";
 export { formatRunReport, type RunReportOptions } from "./run-report.js";
 export { TRACE_ATTRIBUTES, TRACE_EVENTS } from "./trace-attributes.js";

@@ -20,7 +20,7 @@ import {
   SPAN_STATUS,
   type TraceAttributes,
 } from "./otel-types.js";
-import { type RetryEvent, setRetryListener } from "./retry-listener.js";
+import type { RetryEvent } from "../resilience/resilience-events.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
 
 /** The instrumentation scope of spans made from the global tracer provider. */
@@ -107,6 +107,8 @@ export class Tracing {
   private tracer: DiagnosticsTracer | undefined;
   private pending: Promise<void> | undefined;
   private readonly scope = new AsyncLocalStorage<unknown>();
+  /** The `execute_tool` spans of calls in flight, by run and call id: where retry events go. */
+  private readonly toolSpans = new Map<string, DiagnosticsSpan>();
 
   constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter) {
     this.pending = loadOtelApi(importer).then((api) => {
@@ -284,7 +286,8 @@ export class Tracing {
     const started = this.startTool(call.name, call.callId, call.runId, call.tool.description);
     if (!started) return next();
     const { span } = started;
-    setRetryListener(call, (event) => this.retryEvent(span, event));
+    const key = `${call.runId}\u0000${call.callId}`;
+    this.toolSpans.set(key, span);
     try {
       const value = await this.within(started, next);
       const outcome = isToolOutcome(value) ? value : isToolResult(value) ? toToolOutcome(value) : undefined;
@@ -297,7 +300,7 @@ export class Tracing {
       this.endThrown(span, error, call.callerSignal?.aborted === true, { [A.toolAttempts]: call.attempt });
       throw error;
     } finally {
-      setRetryListener(call, undefined);
+      if (this.toolSpans.get(key) === span) this.toolSpans.delete(key);
     }
   }
 
@@ -379,17 +382,18 @@ export class Tracing {
     return message;
   }
 
-  private retryEvent(span: DiagnosticsSpan, { attempt, delayMs, reason }: RetryEvent): void {
+  /** A `retry` event on the call's `execute_tool` span (diagnostics subscribes this to resilience's `onRetry`). */
+  retryEvent({ runId, callId, attempt, delayMs, errorCode, errorType }: RetryEvent): void {
+    const span = this.toolSpans.get(`${runId}\u0000${callId}`);
+    if (!span) return;
     this.guard(() => {
-      const returned = isToolResult(reason) && reason.kind === "fail";
-      const code = returned ? reason.error.code : mapThrownError(reason).code;
       span.addEvent(
         TRACE_EVENTS.retry,
         this.clean({
           [A.retryAttempt]: attempt,
           [A.retryDelayMs]: delayMs,
-          [A.errorType]: code,
-          ...(returned ? {} : { [A.exceptionType]: errorTypeName(reason) }),
+          ...(errorCode === undefined ? {} : { [A.errorType]: errorCode }),
+          ...(errorType === undefined ? {} : { [A.exceptionType]: errorType }),
         }),
       );
     });

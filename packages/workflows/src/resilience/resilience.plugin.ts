@@ -1,4 +1,5 @@
 import type { AgentFrameworkPlugin } from "../plugin.js";
+import { ResilienceEmitters, type ResilienceEvents } from "./resilience-events.js";
 import { createResilienceMiddleware } from "./resilience.middleware.js";
 import { describeResilience, type ResilienceOptions, resolveResilienceOptions } from "./resilience.options.js";
 
@@ -19,20 +20,72 @@ import { describeResilience, type ResilienceOptions, resolveResilienceOptions } 
  * - An open circuit throws `CircuitOpenError` without calling the tool; a full bulkhead throws
  *   `ToolError` with code `CAPACITY_EXCEEDED` (transient).
  *
+ * - A timed-out attempt of a tool not marked `idempotent` throws `ToolError` with code
+ *   `OUTCOME_UNKNOWN` (not transient): its effect may have happened, so it is never retried.
+ * - A bulkhead slot is held until the tool body really settles; the caller whose attempt timed out
+ *   or who aborted is answered at once.
+ * - `events` (see {@link ResilienceEvents}) tells subscribers of retries, give-ups, breaker state
+ *   changes and bulkhead rejections; diagnostics subscribes to it for its trace events.
+ *
  * Options are validated here, so a bad option fails when the factory is built.
  *
  * @example
  * ```ts
- * const plugin = resiliencePlugin({ retry: { maxAttempts: 4 }, attemptTimeoutMs: 5_000 });
+ * const plugin = createResiliencePlugin({ retry: { maxAttempts: 4 }, attemptTimeoutMs: 5_000 });
  * usingAgentFramework(container).addAgentFunctions(OrderTools).usingPlugin(plugin).usingToolResultMiddleware();
  * ```
  */
-export function resiliencePlugin(options?: ResilienceOptions): AgentFrameworkPlugin {
+export function createResiliencePlugin(options?: ResilienceOptions): ResiliencePlugin {
   const resolved = resolveResilienceOptions(options);
   const description = describeResilience(resolved);
+  const emitters = new ResilienceEmitters();
   return {
     name: "resilience",
+    events: emitters.events,
     describe: () => description,
-    createMiddleware: () => createResilienceMiddleware(resolved),
+    createMiddleware: () => createResilienceMiddleware(resolved, emitters),
   };
+}
+
+/**
+ * The contract name of {@link createResiliencePlugin}.
+ *
+ * @example
+ * ```ts
+ * const plugin = resiliencePlugin({ retry: false });
+ * ```
+ */
+export const resiliencePlugin: (options?: ResilienceOptions) => ResiliencePlugin = createResiliencePlugin;
+
+/**
+ * The resilience plugin and its typed events.
+ *
+ * @example
+ * ```ts
+ * const plugin: ResiliencePlugin = createResiliencePlugin();
+ * plugin.events.onBreak(({ tool }) => console.warn(`${tool}: circuit open`));
+ * ```
+ */
+export interface ResiliencePlugin extends AgentFrameworkPlugin {
+  readonly name: "resilience";
+  /** Retries, give-ups, breaker state changes and bulkhead rejections of every call through this plugin. */
+  readonly events: ResilienceEvents;
+}
+
+/**
+ * The events of every resilience plugin among `plugins` (a composition may hold several): how an
+ * observer (diagnostics, an agent run) subscribes to the retries of the calls it sees.
+ *
+ * @example
+ * ```ts
+ * for (const events of resilienceEventsOf(context.plugins)) events.onRetry((e) => console.log(e.callId));
+ * ```
+ */
+export function resilienceEventsOf(plugins: readonly AgentFrameworkPlugin[]): ResilienceEvents[] {
+  const found: ResilienceEvents[] = [];
+  for (const plugin of plugins) {
+    const events = (plugin as Partial<ResiliencePlugin>).events;
+    if (plugin.name === "resilience" && events && typeof events.onRetry === "function") found.push(events);
+  }
+  return found;
 }

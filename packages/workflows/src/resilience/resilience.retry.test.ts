@@ -1,4 +1,4 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, TimeoutError, type ToolContext, type ToolMiddleware, ToolResult, TransientError } from "@needlework/core";
+import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, TimeoutError, type ToolContext, type ToolMiddleware, ToolError, ToolResult, TransientError } from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -200,7 +200,7 @@ describe("resilience: retries", () => {
 });
 
 describe("resilience: timeouts", () => {
-  it("an attempt timeout aborts ctx.signal with a TimeoutError, stops waiting and does not retry a non-idempotent tool", async () => {
+  it("an attempt timeout aborts ctx.signal with a TimeoutError, stops waiting and ends a non-idempotent call with OUTCOME_UNKNOWN", async () => {
     let signal: AbortSignal | undefined;
     let calls = 0;
     handlers.set("plain", (ctx) => {
@@ -215,11 +215,14 @@ describe("resilience: timeouts", () => {
     await vi.advanceTimersByTimeAsync(1);
     await call.settled;
     expect(calls).toBe(1);
-    expect(call.state.error).toBeInstanceOf(TimeoutError);
-    expect(call.state.error).toMatchObject({ code: "TIMEOUT", toolName: "plain", timeoutMs: 5_000 });
-    expect((call.state.error as TimeoutError).callId).toEqual(expect.any(String));
+    expect(call.state.error).toBeInstanceOf(ToolError);
+    expect(call.state.error).toMatchObject({ code: "OUTCOME_UNKNOWN", transient: false, toolName: "plain" });
+    expect((call.state.error as ToolError).callId).toEqual(expect.any(String));
+    const timeout = (call.state.error as ToolError).cause;
+    expect(timeout).toBeInstanceOf(TimeoutError);
+    expect(timeout).toMatchObject({ code: "TIMEOUT", toolName: "plain", timeoutMs: 5_000 });
     expect(signal?.aborted).toBe(true);
-    expect(signal?.reason).toBe(call.state.error);
+    expect(signal?.reason).toBe(timeout);
   });
 
   it("retries a timed-out attempt of an idempotent tool, each attempt with a fresh signal", async () => {
@@ -274,11 +277,19 @@ describe("resilience: timeouts", () => {
     expect(call.state.value).toMatchObject({ status: "error", metadata: { attempts: 1 } });
   });
 
-  it("outside, the tool-result middleware turns a timeout into a retriable timeout outcome", async () => {
+  it("outside, the tool-result middleware shows an idempotent tool's timeout as retriable TIMEOUT", async () => {
+    handlers.set("idem", () => never());
+    const call = setup({ retry: false, attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("idem");
+    await vi.runAllTimersAsync();
+    await call.settled;
+    expect(call.state.value).toMatchObject({ status: "timeout", errorCode: "TIMEOUT", retriable: true, metadata: { attempts: 1 } });
+  });
+
+  it("outside, the tool-result middleware shows a non-idempotent tool's timeout as OUTCOME_UNKNOWN, not retriable", async () => {
     handlers.set("plain", () => never());
     const call = setup({ attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("plain");
     await vi.runAllTimersAsync();
     await call.settled;
-    expect(call.state.value).toMatchObject({ status: "timeout", errorCode: "TIMEOUT", retriable: true, metadata: { attempts: 1 } });
+    expect(call.state.value).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false, metadata: { attempts: 1 } });
   });
 });

@@ -21,7 +21,8 @@ import { raceAbort } from "./race-abort.js";
 import type { AgentEvent } from "../stream/agent-event.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { collectChatStream } from "../stream/collect-chat-stream.js";
-import { toolRetryItems } from "../stream/tool-retry-adapter.js";
+import type { ResilienceEvents } from "../../resilience/resilience-events.js";
+import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 
 /** Everything a run needs from its agent. @internal */
 export interface AgentRuntime {
@@ -36,6 +37,8 @@ export interface AgentRuntime {
   readonly key: Uint8Array;
   /** True while a resumed run replays its journal: hooks already fired for those turns. */
   readonly replaying?: () => boolean;
+  /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
+  readonly retryEvents?: readonly ResilienceEvents[];
 }
 
 /** A run's state: plain JSON, so a checkpoint carries it whole. @internal */
@@ -241,11 +244,17 @@ export class AgentRun {
       signal: this.signal,
       maxConcurrency: options.maxConcurrency,
       compensationInvoker: runtimeInvoker,
-      ...(events ? { items: toolRetryItems((event) => events.emitNow(event)) } : {}),
     };
     if (this.events) await this.announce(calls, turn);
-    const settled = await runRound(context, calls, presets);
-    const compensations = await rollBackFailedScopes(context, settled);
+    const retries = events && subscribeToolRetries(this.runtime.retryEvents ?? [], this.state.runId, (e) => events.emitNow(e));
+    let settled: Awaited<ReturnType<typeof runRound>>;
+    let compensations: Awaited<ReturnType<typeof rollBackFailedScopes>>;
+    try {
+      settled = await runRound(context, calls, presets);
+      compensations = await rollBackFailedScopes(context, settled);
+    } finally {
+      retries?.dispose();
+    }
     const reported: { record: ToolCallRecord; arguments: unknown; outcome: ToolOutcome }[] = [];
     for (const { call, outcome } of settled) {
       const reporting = this.report(call, outcome, turn);

@@ -11,8 +11,6 @@ export interface RoundContext {
   readonly maxConcurrency: number;
   /** Runs the runtime's compensate calls; default `invoker`. An agent scoped to some tools still undoes through tools it does not offer. */
   readonly compensationInvoker?: ToolInvoker;
-  /** Passed to every call of the round (`InvokeOptions.items`); a streamed run's retry listener rides here. */
-  readonly items?: ReadonlyMap<string, unknown>;
 }
 
 /** A call with its final outcome; `order` is the completion order within the round. @internal */
@@ -40,7 +38,7 @@ function siblingAbort(failed: RoundCall): DOMException {
  * @internal
  */
 export function runRound(context: RoundContext, calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome> = new Map()): Promise<SettledCall[]> {
-  const { invoker, runId, signal: runSignal, maxConcurrency, items } = context;
+  const { invoker, runId, signal: runSignal, maxConcurrency } = context;
   return new Promise<SettledCall[]>((resolve, reject) => {
     const settled = new Map<string, SettledCall>();
     const waiting = calls.filter((call) => !preset.has(call.callId));
@@ -85,7 +83,7 @@ export function runRound(context: RoundContext, calls: readonly RoundCall[], pre
       const controller = new AbortController();
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
-      const options = { signal: controller.signal, runId, ...(items ? { items } : {}) };
+      const options = { signal: controller.signal, runId };
       invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;

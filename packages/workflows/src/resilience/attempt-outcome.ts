@@ -1,0 +1,54 @@
+import { errorTypeName, type FailToolResult, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+
+/**
+ * How one attempt ended: the tool's `value` (a `ToolResult` included), an `error` it threw (or a
+ * timeout or a full bulkhead), or `ended`: the call is over (the caller aborted, the total timeout
+ * passed) and `error` is what it ends with, never retried. @internal
+ *
+ * @example
+ * ```ts
+ * const outcome: AttemptOutcome = { kind: "error", error: new TransientError("blip") };
+ * ```
+ */
+export type AttemptOutcome =
+  | { readonly kind: "value"; readonly value: unknown }
+  | { readonly kind: "error"; readonly error: unknown }
+  | { readonly kind: "ended"; readonly error: unknown };
+
+/**
+ * The failure a retry is about: a thrown error, or a transient failed `ToolResult`. @internal
+ *
+ * @example
+ * ```ts
+ * const reason: FailureReason = { kind: "thrown", error };
+ * ```
+ */
+export type FailureReason =
+  | { readonly kind: "thrown"; readonly error: unknown }
+  | { readonly kind: "result"; readonly result: FailToolResult };
+
+/** A `ToolResult.fail(..., { transient: true })`. @internal */
+export function isTransientFailure(value: unknown): value is FailToolResult {
+  return isToolResult(value) && value.kind === "fail" && value.error.transient;
+}
+
+/**
+ * What the breaker counts as a failure: thrown errors except deliberate non-transient needlework
+ * errors (a business answer) and the end of the call (cancellation), plus transient failed
+ * results. Timeouts count, `OUTCOME_UNKNOWN` ones included. @internal
+ */
+export function isBreakerFailure(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === "value") return isTransientFailure(outcome.value);
+  if (outcome.kind === "ended") return false;
+  const error = outcome.error;
+  if (!NeedleworkError.isInstance(error)) return true;
+  return error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
+}
+
+/** The stable code and class name of a failure, for events. @internal */
+export function describeFailure(reason: FailureReason | AttemptOutcome): { errorCode?: string; errorType?: string } {
+  if (reason.kind === "result") return { errorCode: reason.result.error.code };
+  if (reason.kind === "value") return isToolResult(reason.value) && reason.value.kind === "fail" ? { errorCode: reason.value.error.code } : {};
+  // The same mapping the model's outcome uses: a stable code, and a class name that passes the secret checks.
+  return { errorCode: mapThrownError(reason.error).code, errorType: errorTypeName(reason.error) };
+}

@@ -1,0 +1,132 @@
+/** A deadline in a {@link DeadlineScheduler}; `cancel()` it when it is no longer needed. @internal */
+export interface Deadline {
+  cancel(): void;
+}
+
+class Entry implements Deadline {
+  cancelled = false;
+  constructor(
+    readonly at: number,
+    readonly seq: number,
+    readonly fire: () => void,
+    private readonly owner: DeadlineScheduler,
+  ) {}
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.owner.dropped();
+  }
+}
+
+const earlier = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/**
+ * One timer for many deadlines: a min-heap ordered by due time (ties in the order they were set)
+ * and a single `setTimeout` for the earliest. Setting and cancelling a deadline costs a heap
+ * operation, not a timer; cancelled entries are dropped lazily and compacted when they outnumber
+ * the live ones. The clock and the timer functions are read at call time, so fake timers apply.
+ *
+ * @example
+ * ```ts
+ * const scheduler = new DeadlineScheduler();
+ * const deadline = scheduler.after(1_000, () => console.log("late"));
+ * deadline.cancel();
+ * ```
+ * @internal
+ */
+export class DeadlineScheduler {
+  private heap: Entry[] = [];
+  private seq = 0;
+  private cancelled = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
+  private readonly tick = (): void => this.run();
+
+  /** Calls `fire` once `ms` milliseconds from now have passed, unless cancelled first. */
+  after(ms: number, fire: () => void): Deadline {
+    return this.at(performance.now() + (ms > 0 ? ms : 0), fire);
+  }
+
+  /** Calls `fire` once the clock (`performance.now()`) reaches `at`, unless cancelled first. */
+  at(at: number, fire: () => void): Deadline {
+    const entry = new Entry(at, this.seq++, fire, this);
+    this.push(entry);
+    if (at < this.timerAt) this.arm(at);
+    return entry;
+  }
+
+  /** @internal A deadline was cancelled. */
+  dropped(): void {
+    this.cancelled++;
+    if (this.cancelled > 64 && this.cancelled * 2 > this.heap.length) this.compact();
+    if (this.cancelled === this.heap.length) this.disarm();
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    // Whole milliseconds, so that the timers share Node's list for one duration; an early tick re-arms.
+    this.timer = setTimeout(this.tick, Math.max(0, Math.round(at - performance.now())));
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    this.heap = [];
+    this.cancelled = 0;
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = performance.now();
+    let head = this.heap[0];
+    while (head !== undefined && (head.cancelled || head.at <= now)) {
+      this.pop();
+      if (head.cancelled) this.cancelled--;
+      else {
+        head.cancelled = true;
+        head.fire();
+      }
+      head = this.heap[0];
+    }
+    if (head !== undefined && this.timer === undefined) this.arm(head.at);
+  }
+
+  private compact(): void {
+    const live = this.heap.filter((entry) => !entry.cancelled);
+    live.sort((a, b) => (earlier(a, b) ? -1 : 1));
+    this.heap = live;
+    this.cancelled = 0;
+  }
+
+  private push(entry: Entry): void {
+    const heap = this.heap;
+    let i = heap.push(entry) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!earlier(entry, heap[parent]!)) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  private pop(): void {
+    const heap = this.heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && earlier(heap[right]!, heap[left]!) ? right : left;
+      if (!earlier(heap[child]!, last)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
+  }
+}

@@ -1,0 +1,155 @@
+import { EventEmitter } from "cockatiel";
+
+/**
+ * Told when resilience schedules another attempt of a call (`tool-retry`).
+ *
+ * @example
+ * ```ts
+ * plugin.events.onRetry((e: RetryEvent) => console.log(`${e.tool} retry ${e.attempt} in ${e.delayMs} ms`));
+ * ```
+ */
+export interface RetryEvent {
+  readonly callId: string;
+  readonly runId: string;
+  readonly tool: string;
+  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
+  readonly attempt: number;
+  /** The wait before the next attempt, in milliseconds (backoff, or a larger retry-after). */
+  readonly delayMs: number;
+  /** The stable code of what failed (`TIMEOUT`, `TRANSIENT_ERROR`, a `ToolResult.fail` code...), when it has one. */
+  readonly errorCode?: string;
+  /** The class name of a thrown error (unset for a failed `ToolResult`). */
+  readonly errorType?: string;
+}
+
+/**
+ * Told when resilience stops retrying a call that failed: attempts ran out, the failure is not
+ * retriable, or the next wait would outlast the total timeout.
+ *
+ * @example
+ * ```ts
+ * plugin.events.onGiveUp((e: ToolGiveUpEvent) => console.warn(`${e.tool} failed after ${e.attempts} attempts`));
+ * ```
+ */
+export interface ToolGiveUpEvent {
+  readonly callId: string;
+  readonly runId: string;
+  readonly tool: string;
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+  readonly errorCode?: string;
+}
+
+/**
+ * A tool's circuit breaker changed state (`onBreak`: opened, `onHalfOpen`: lets a trial call
+ * through, `onReset`: closed again).
+ *
+ * @example
+ * ```ts
+ * plugin.events.onBreak(({ tool }: ToolCircuitEvent) => alert(`${tool} circuit open`));
+ * ```
+ */
+export interface ToolCircuitEvent {
+  readonly tool: string;
+}
+
+/**
+ * A call was turned away because its tool's bulkhead (and queue) was full.
+ *
+ * @example
+ * ```ts
+ * plugin.events.onBulkheadReject(({ tool, callId }: ToolBulkheadRejectEvent) => metrics.count(tool));
+ * ```
+ */
+export interface ToolBulkheadRejectEvent {
+  readonly callId: string;
+  readonly runId: string;
+  readonly tool: string;
+}
+
+/**
+ * Stops a subscription.
+ *
+ * @example
+ * ```ts
+ * const subscription: Subscription = plugin.events.onRetry(() => {});
+ * subscription.dispose();
+ * ```
+ */
+export interface Subscription {
+  dispose(): void;
+}
+
+/**
+ * Subscribes `listener` to one kind of event; a listener that throws is ignored (observing must
+ * never change a call).
+ *
+ * @example
+ * ```ts
+ * const onRetry: ResilienceEvent<RetryEvent> = plugin.events.onRetry;
+ * ```
+ */
+export type ResilienceEvent<T> = (listener: (event: T) => void) => Subscription;
+
+/**
+ * The typed events of one resilience plugin, in the manner of cockatiel's policy events.
+ *
+ * @example
+ * ```ts
+ * const plugin = createResiliencePlugin();
+ * plugin.events.onRetry(({ tool, attempt, delayMs }) => log.info({ tool, attempt, delayMs }, "retry"));
+ * ```
+ */
+export interface ResilienceEvents {
+  readonly onRetry: ResilienceEvent<RetryEvent>;
+  readonly onGiveUp: ResilienceEvent<ToolGiveUpEvent>;
+  readonly onBreak: ResilienceEvent<ToolCircuitEvent>;
+  readonly onHalfOpen: ResilienceEvent<ToolCircuitEvent>;
+  readonly onReset: ResilienceEvent<ToolCircuitEvent>;
+  readonly onBulkheadReject: ResilienceEvent<ToolBulkheadRejectEvent>;
+}
+
+/** One event: emits to its listeners, each guarded. */
+class GuardedEvent<T> {
+  private readonly emitter = new EventEmitter<T>();
+  readonly subscribe: ResilienceEvent<T> = (listener) =>
+    this.emitter.addListener((event) => {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener must not turn a retry or a rejection into a crash.
+      }
+    });
+  get listening(): boolean {
+    return this.emitter.size > 0;
+  }
+  emit(event: T): void {
+    this.emitter.emit(event);
+  }
+}
+
+/**
+ * The emitting side of {@link ResilienceEvents}, held by the middleware. @internal
+ *
+ * @example
+ * ```ts
+ * const emitters = new ResilienceEmitters();
+ * emitters.events.onRetry(console.log);
+ * ```
+ */
+export class ResilienceEmitters {
+  readonly retry = new GuardedEvent<RetryEvent>();
+  readonly giveUp = new GuardedEvent<ToolGiveUpEvent>();
+  readonly break = new GuardedEvent<ToolCircuitEvent>();
+  readonly halfOpen = new GuardedEvent<ToolCircuitEvent>();
+  readonly reset = new GuardedEvent<ToolCircuitEvent>();
+  readonly bulkheadReject = new GuardedEvent<ToolBulkheadRejectEvent>();
+  readonly events: ResilienceEvents = Object.freeze({
+    onRetry: this.retry.subscribe,
+    onGiveUp: this.giveUp.subscribe,
+    onBreak: this.break.subscribe,
+    onHalfOpen: this.halfOpen.subscribe,
+    onReset: this.reset.subscribe,
+    onBulkheadReject: this.bulkheadReject.subscribe,
+  });
+}

@@ -1,0 +1,75 @@
+import { type FailToolResult, retryAfterMsOf } from "@needlework/core";
+import { type AttemptOutcome, type FailureReason, isTransientFailure } from "./attempt-outcome.js";
+import { backoffDelayMs } from "./backoff.js";
+import type { ResolvedResilienceOptions } from "./resilience.options.js";
+
+/**
+ * What follows an attempt, in the manner of cockatiel's `RetryPolicy`: return the attempt's value,
+ * throw `error`, or retry after `waitMs` because of `reason`. @internal
+ *
+ * @example
+ * ```ts
+ * const decision: RetryDecision = { kind: "retry", waitMs: 150, reason: { kind: "thrown", error } };
+ * ```
+ */
+export type RetryDecision =
+  | { readonly kind: "return"; readonly value: unknown }
+  | { readonly kind: "throw"; readonly error: unknown }
+  | { readonly kind: "retry"; readonly waitMs: number; readonly reason: FailureReason };
+
+/** What the decision reads besides the outcome. @internal */
+export interface DecisionInput {
+  readonly attempt: number;
+  readonly idempotent: boolean;
+  readonly callerAborted: boolean;
+  /** Milliseconds left before the total timeout (`Infinity` without one). */
+  readonly timeLeftMs: number;
+}
+
+function classify(isTransient: (error: unknown) => boolean, error: unknown): boolean {
+  try {
+    return isTransient(error) === true;
+  } catch {
+    return false; // a classifier that throws must not turn a failure into a crash
+  }
+}
+
+const give = (outcome: AttemptOutcome): RetryDecision =>
+  outcome.kind === "value" ? { kind: "return", value: outcome.value } : { kind: "throw", error: outcome.error };
+
+/**
+ * Decides what follows `outcome`. Retries a thrown error only for idempotent tools whose
+ * `isTransient` says so, a transient failed `ToolResult` for any tool; never the end of the call.
+ * A wait that would outlast the total timeout (or, without one, a retry-after above `maxDelayMs`)
+ * is not started: the failure is reported instead.
+ *
+ * @example
+ * ```ts
+ * decideAfterAttempt({ kind: "value", value: 1 }, input, options); // { kind: "return", value: 1 }
+ * ```
+ * @internal
+ */
+export function decideAfterAttempt(outcome: AttemptOutcome, input: DecisionInput, options: ResolvedResilienceOptions): RetryDecision {
+  let reason: FailureReason;
+  if (outcome.kind === "ended") return { kind: "throw", error: outcome.error };
+  if (outcome.kind === "value") {
+    // A result that arrived although the caller aborted is returned as it is, never retried.
+    if (!isTransientFailure(outcome.value) || input.callerAborted) return { kind: "return", value: outcome.value };
+    reason = { kind: "result", result: outcome.value };
+  } else {
+    if (!input.idempotent || !classify(options.isTransient, outcome.error)) return { kind: "throw", error: outcome.error };
+    reason = { kind: "thrown", error: outcome.error };
+  }
+  if (input.attempt >= options.maxAttempts) return give(outcome);
+  let waitMs = backoffDelayMs(input.attempt, options, options.random);
+  const retryAfterMs = retryAfterOf(reason);
+  if (retryAfterMs !== undefined && retryAfterMs > waitMs) waitMs = retryAfterMs;
+  const tooLate = input.timeLeftMs === Infinity ? waitMs > options.maxDelayMs : waitMs >= input.timeLeftMs;
+  return tooLate ? give(outcome) : { kind: "retry", waitMs, reason };
+}
+
+function retryAfterOf(reason: FailureReason): number | undefined {
+  if (reason.kind === "thrown") return retryAfterMsOf(reason.error);
+  const failed: FailToolResult = reason.result;
+  return retryAfterMsOf(failed.exception) ?? retryAfterMsOf(failed.error.data);
+}
