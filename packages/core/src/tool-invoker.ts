@@ -28,6 +28,11 @@ export interface InvokeOptions {
   readonly runId?: string;
   /** Values handed to middleware and the tool as `items`. */
   readonly items?: ReadonlyMap<string, unknown>;
+  /**
+   * The call's `ctx.idempotencyKey`; default `${runId}:${callId}`. The agent loop passes the first
+   * call's key when the model repeats the same tool with the same arguments in a run.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What an outcome observer learns about the call besides its outcome. */
@@ -111,11 +116,12 @@ class CallContext implements ToolCallContext {
     readonly runId: string,
     readonly callerSignal: AbortSignal | undefined,
     items: ReadonlyMap<string, unknown> | undefined,
+    idempotencyKey?: string,
   ) {
     this.name = tool.name;
     this.arguments = args;
     this.items = items ? new Map(items) : new Map();
-    this.idempotencyKey = `${runId}:${callId}`;
+    this.idempotencyKey = typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
     this.currentSignal = callerSignal;
   }
 
@@ -249,7 +255,7 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
       );
       return Promise.resolve(invalid);
     }
-    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items);
+    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items, invokeOptions.idempotencyKey);
     let pending: Promise<unknown>;
     try {
       pending = Promise.resolve(pipeline(call)); // a middleware written in JavaScript may return a plain value

@@ -45,6 +45,11 @@ export interface RunState {
   usage: { inputTokens: number; outputTokens: number; totalTokens: number };
   budget: BudgetState;
   stall: StallState;
+  /**
+   * The first call's `idempotencyKey` per "same tool, same arguments" (`RoundCall.key`): a repeat
+   * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
+   */
+  idempotencyKeys?: Record<string, string>;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -146,7 +151,14 @@ export class AgentRun {
     for (const call of calls) if (over.has(call.callId)) presets.set(call.callId, toolCallLimitOutcome(call, options.limits.maxTotalToolCalls!));
     budget.toolCalls += calls.length - over.size;
     budget.roundsInIteration++;
-    const context: RoundContext = { invoker, runId: this.state.runId, signal: this.signal, maxConcurrency: options.maxConcurrency, compensationInvoker: runtimeInvoker };
+    const context: RoundContext = {
+      invoker,
+      runId: this.state.runId,
+      signal: this.signal,
+      maxConcurrency: options.maxConcurrency,
+      compensationInvoker: runtimeInvoker,
+      idempotencyKeyOf: (call) => this.idempotencyKeyOf(call),
+    };
     const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
     const reported: { record: ToolCallRecord; arguments: unknown; outcome: ToolOutcome }[] = [];
@@ -241,6 +253,13 @@ export class AgentRun {
       return undefined;
     }
     return this.result("escalated", { reason: `After one correction turn, ${problem}.` });
+  }
+
+  /** The first key of this tool with these arguments in the run (see `RunState.idempotencyKeys`). */
+  private idempotencyKeyOf(call: RoundCall): string {
+    const keys = (this.state.idempotencyKeys ??= {});
+    // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
+    return Object.prototype.hasOwnProperty.call(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {
