@@ -227,7 +227,9 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
     const runId = invokeOptions.runId ?? nextId("run");
     const entry = typeof request.name === "string" ? byName.get(request.name) : undefined;
     if (!entry) {
-      const name = String(request.name);
+      // Never call a non-string name's own toString: it may throw or lie.
+      const raw: unknown = request.name;
+      const name = typeof raw === "string" ? raw : raw === null || (typeof raw !== "object" && typeof raw !== "function") ? String(raw) : `(${typeof raw})`;
       const unknownTool = observe(
         createToolOutcome({
           status: "error",
