@@ -32,3 +32,16 @@ describe("what the model reads is the snapshot taken when the call settles", () 
     expect((outcome.data as { values: unknown[] }).values[0]).toBe(1_000_000_000);
   });
 });
+
+describe("small redaction cases", () => {
+  it("NaN adds no REDACTED flag; a negative card number stored as a number is redacted", async () => {
+    const world = new World();
+    world.on("lookup", () => ({ ratio: Number.NaN, n: Number.NaN }));
+    world.on("charge", () => ({ card: -4111111111111111 }));
+    const factory = buildFactory(world);
+    const nan = await factory.tools.invoke({ name: "lookup", arguments: { id: "a" } });
+    expect(nan.metadata.flags ?? []).not.toContain("REDACTED");
+    const card = await factory.tools.invoke({ name: "charge", arguments: { id: "a", amount: 1 } });
+    expect(JSON.stringify(card.data)).not.toContain("4111111111111111");
+  });
+});
