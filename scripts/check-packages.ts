@@ -12,7 +12,10 @@ import { packPackages, repoRoot } from "./pack-packages.ts";
  * the package root; node10 resolution is deprecated in TypeScript and every supported mode (node16, bundler)
  * resolves it.
  */
-const node10Subpaths: Record<string, readonly string[]> = { "@needlework/workflows": ["./testing"] };
+const node10Subpaths: Record<string, readonly string[]> = {
+  "@needlework/workflows": ["./testing"],
+  "@needlework/core": ["./internal"],
+};
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 const destination = mkdtempSync(join(tmpdir(), "needlework-check-"));

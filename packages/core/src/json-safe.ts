@@ -1,7 +1,14 @@
+import { errorTypeName } from "./tool-result.js";
+
 /** Options of {@link toJsonSafe}. */
 export interface JsonSafeOptions {
   /** Nesting deeper than this is replaced by `"[MaxDepth]"`. Default 64. */
   readonly maxDepth?: number;
+  /**
+   * Items of one array kept; the rest become one `"[… N more items]"` string, so a huge or sparse
+   * array (`new Array(2 ** 32 - 1)`) costs time for what is kept, not for its length. Default 100,000.
+   */
+  readonly maxArrayItems?: number;
 }
 
 /** A value JSON can carry as it is. */
@@ -32,10 +39,24 @@ function primitiveSafe(value: unknown): JsonValue | undefined {
   }
 }
 
+/** The primitive inside a boxed `new String/Number/Boolean/BigInt/Symbol(...)`, else `NOT_BOXED`. */
+function unbox(value: object): unknown {
+  // Brand checks that a forged prototype or toStringTag cannot fool: valueOf of the real prototype.
+  for (const proto of [String.prototype, Number.prototype, Boolean.prototype, BigInt.prototype, Symbol.prototype]) {
+    try {
+      return (proto.valueOf as (this: unknown) => unknown).call(value);
+    } catch {
+      // not this kind of box
+    }
+  }
+  return NOT_BOXED;
+}
+const NOT_BOXED = Symbol("not boxed");
+
 /**
  * Converts any value into one that `JSON.stringify` renders without throwing and without silent
  * loss: BigInt becomes a decimal string, Map an object (or entry list for non-string keys), Set an
- * array, Date an ISO string, cycles `"[Circular]"`, binary data a size marker, Errors their type
+ * array, Date an ISO string, a boxed primitive (`new String("x")`) its primitive, cycles `"[Circular]"`, binary data a size marker, Errors their type
  * name only (never the message), values whose getters or `toJSON` throw `"[Unserializable]"`.
  *
  * @example
@@ -45,6 +66,7 @@ function primitiveSafe(value: unknown): JsonValue | undefined {
  */
 export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonValue {
   const maxDepth = options.maxDepth ?? 64;
+  const maxArrayItems = options.maxArrayItems ?? 100_000;
   const ancestors: object[] = [];
 
   const walk = (input: unknown, depth: number): JsonValue | undefined => {
@@ -63,14 +85,21 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonV
 
   const walkObject = (input: object, depth: number): JsonValue | undefined => {
     if (input instanceof Date) return Number.isNaN(input.getTime()) ? null : input.toISOString();
-    if (input instanceof Error) return { error: errorName(input) };
+    if (input instanceof Error) return { error: errorTypeName(input) };
     if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) return describeBinary(input);
+    const boxed = unbox(input);
+    if (boxed !== NOT_BOXED) return primitiveSafe(boxed) ?? null;
     if (Array.isArray(input)) {
+      // Indexes, not the iterator: holes read as undefined (null in JSON) and the walk stops at the cap.
+      const length = input.length;
+      // One item of slack: a snapshot already cut (its items plus the marker) passes through unchanged.
+      const kept = length <= maxArrayItems + 1 ? length : maxArrayItems;
       const out: JsonValue[] = [];
-      for (const item of input) {
-        const safe = walk(item, depth + 1);
+      for (let i = 0; i < kept; i++) {
+        const safe = walk(input[i], depth + 1);
         out.push(safe === undefined ? null : safe);
       }
+      if (length > kept) out.push(`[… ${length - kept} more items]`);
       return out;
     }
     if (input instanceof Map) {
@@ -114,13 +143,6 @@ function setOwn(target: Record<string, JsonValue>, key: string, value: JsonValue
   else target[key] = value;
 }
 
-function errorName(error: Error): string {
-  try {
-    return typeof error.name === "string" ? error.name : "Error";
-  } catch {
-    return "Error";
-  }
-}
 
 function fastReplacer(this: unknown, key: string, value: unknown): unknown {
   switch (typeof value) {
@@ -129,7 +151,12 @@ function fastReplacer(this: unknown, key: string, value: unknown): unknown {
     case "function":
       throw FALLBACK;
     case "object":
-      if (value === null || Array.isArray(value)) return value;
+      if (value === null) return value;
+      // A huge or sparse array: the native path would render every hole.
+      if (Array.isArray(value)) {
+        if (value.length > FAST_MAX_ARRAY) throw FALLBACK;
+        return value;
+      }
       if (value instanceof Map || value instanceof Set || value instanceof Error || ArrayBuffer.isView(value)) throw FALLBACK;
       // Buffer#toJSON has already run and made a byte array of it; render the size marker instead.
       if ((value as { type?: unknown }).type === "Buffer" && ArrayBuffer.isView((this as Record<string, unknown>)[key])) throw FALLBACK;
@@ -139,6 +166,7 @@ function fastReplacer(this: unknown, key: string, value: unknown): unknown {
   }
 }
 const FALLBACK = Symbol("fallback");
+const FAST_MAX_ARRAY = 100_001;
 
 /**
  * `JSON.stringify` that never throws and never loses data silently: the fast native path when the

@@ -27,6 +27,11 @@ export interface InvokeOptions {
   readonly runId?: string;
   /** Values handed to middleware and the tool as `items`. */
   readonly items?: ReadonlyMap<string, unknown>;
+  /**
+   * The call's `ctx.idempotencyKey`; default `${runId}:${callId}`. The agent loop passes the first
+   * call's key when the model repeats the same tool with the same arguments in a run.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What an outcome observer learns about the call besides its outcome. */
@@ -110,11 +115,12 @@ class CallContext implements ToolCallContext {
     readonly runId: string,
     readonly callerSignal: AbortSignal | undefined,
     items: ReadonlyMap<string, unknown> | undefined,
+    idempotencyKey?: string,
   ) {
     this.name = tool.name;
     this.arguments = args;
     this.items = items ? new Map(items) : new Map();
-    this.idempotencyKey = `${runId}:${callId}`;
+    this.idempotencyKey = typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
     this.currentSignal = callerSignal;
   }
 
@@ -220,7 +226,9 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
     const runId = invokeOptions.runId ?? nextId("run");
     const entry = typeof request.name === "string" ? byName.get(request.name) : undefined;
     if (!entry) {
-      const name = String(request.name);
+      // Never call a non-string name's own toString: it may throw or lie.
+      const raw: unknown = request.name;
+      const name = typeof raw === "string" ? raw : raw === null || (typeof raw !== "object" && typeof raw !== "function") ? String(raw) : `(${typeof raw})`;
       const unknownTool = observe(
         createToolOutcome({
           status: "error",
@@ -248,7 +256,7 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
       );
       return Promise.resolve(invalid);
     }
-    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items);
+    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items, invokeOptions.idempotencyKey);
     let pending: Promise<unknown>;
     try {
       pending = Promise.resolve(pipeline(call)); // a middleware written in JavaScript may return a plain value

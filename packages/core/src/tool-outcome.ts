@@ -1,3 +1,4 @@
+import { toJsonSafe } from "./json-safe.js";
 import { isToolResult, type PartialFailure, type ToolResult } from "./tool-result.js";
 
 const MARKER = Symbol.for("needlework.tool-outcome");
@@ -37,8 +38,8 @@ export interface ToolOutcomeMetadata {
 }
 
 /**
- * The normalized outcome of one tool call. `data` is the tool's value as returned and need not be
- * JSON-safe: {@link formatToolOutcome} makes it so. `exception` keeps the original thrown value
+ * The normalized outcome of one tool call. `data` is a JSON-safe snapshot of the tool's value
+ * ({@link toJsonSafe}), taken when the outcome is created as the call settles. `exception` keeps the original thrown value
  * for diagnostics and is never rendered for the model.
  */
 export interface ToolOutcome {
@@ -81,9 +82,24 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
   if (init.errorCode !== undefined) outcome.errorCode = init.errorCode;
   if (init.message !== undefined) outcome.message = init.message;
   if (init.suggestion !== undefined) outcome.suggestion = init.suggestion;
-  if (init.data !== undefined) outcome.data = init.data;
+  if (init.data !== undefined) outcome.data = jsonSnapshot(init.data);
   if (init.exception !== undefined) outcome.exception = init.exception;
   return outcome;
+}
+
+const snapshots = new WeakSet<object>();
+
+/**
+ * The JSON-safe snapshot `data` holds: taken once, when the outcome is created as the call settles,
+ * so shaping, formatting, traces, logs and dead letters all see the same value, whatever the tool
+ * does to its object later (mutation, getters, a changing `toJSON`, boxed primitives).
+ */
+function jsonSnapshot(data: unknown): unknown {
+  if (data === null || typeof data !== "object") return toJsonSafe(data);
+  if (snapshots.has(data)) return data;
+  const safe = toJsonSafe(data);
+  if (safe !== null && typeof safe === "object") snapshots.add(safe);
+  return safe;
 }
 
 /** True when `value` is a {@link ToolOutcome} made by {@link createToolOutcome}. */

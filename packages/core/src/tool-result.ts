@@ -1,3 +1,4 @@
+import { isSafeClassName } from "./class-name.js";
 import { ToolError } from "./errors.js";
 
 const MARKER = Symbol.for("needlework.tool-result");
@@ -74,7 +75,6 @@ export interface PartialToolResult<T> {
  */
 export type ToolResult<T = unknown> = OkToolResult<T> | FailToolResult | PartialToolResult<T>;
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]{0,63}$/;
 
 /** Says "try again" only when the outcome is retriable, so the words never contradict the flag. */
 const UNHANDLED_MESSAGE = (typeName: string, retriable: boolean): string =>
@@ -91,13 +91,13 @@ export function errorTypeName(error: unknown): string {
     const name = (error as { name?: unknown }).name;
     const ctor = (error as { constructor?: { name?: unknown } }).constructor?.name;
     // A subclass that never set `name` inherits "Error": its class name says more to the model.
-    if (name === "Error" && typeof ctor === "string" && ctor !== "Error" && IDENTIFIER.test(ctor)) return ctor;
-    if (typeof name === "string" && IDENTIFIER.test(name)) return name;
-    if (typeof ctor === "string" && IDENTIFIER.test(ctor)) return ctor;
+    if (name === "Error" && ctor !== "Error" && isSafeClassName(ctor)) return ctor;
+    if (isSafeClassName(name)) return name;
+    if (name === undefined && isSafeClassName(ctor)) return ctor;
   } catch {
     // A throwing getter: fall through to a neutral name.
   }
-  return error instanceof Error ? "Error" : "object";
+  return "Error";
 }
 
 /**

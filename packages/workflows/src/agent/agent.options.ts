@@ -8,6 +8,7 @@ import type { DeadLetterQueue } from "./persistence/dead-letter-queue.js";
 import type { FinalAnswerOptions } from "./policies/final-answer.js";
 import type { ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
 import type { AgentStore } from "./durable/run-journal.js";
+import { MIN_CHECKPOINT_SECRET_BYTES } from "./persistence/checkpoint.js";
 import { type AgentHooks, HOOK_NAMES } from "./hooks.js";
 import { DEFAULT_STALL_THRESHOLD } from "./policies/stall.js";
 import type { SuccessClaimDetector } from "./policies/success-claim.js";
@@ -144,11 +145,21 @@ export interface AgentDefinition extends AgentHooks {
    * or `false` to turn stall detection off. Default 3.
    */
   readonly stallThreshold?: number | false;
-  /** Signs checkpoints; agents sharing it can resume each other's. Default: a random key per agent instance. */
+  /**
+   * Signs checkpoints; agents sharing it can resume each other's. At least 32 bytes (UTF-8 for a
+   * string). Default: a random key per agent instance.
+   */
   readonly checkpointSecret?: string | Uint8Array;
+  /** Checkpoints older than this are refused on resume (`CHECKPOINT_EXPIRED`). Default 7 days. */
+  readonly checkpointMaxAgeMs?: number;
   /** Calls needing approval besides tools declared with `requiresApproval`. */
   readonly approvalPolicy?: ApprovalPolicy;
-  /** Remembers resumed checkpoints. Default: in memory, shared by the process. */
+  /**
+   * Remembers resumed checkpoints. Default: with a `checkpointSecret`, a
+   * {@link FileResumedCheckpointStore} in `~/.needlework/resumed-checkpoints` (or
+   * `$NEEDLEWORK_STATE_DIR/resumed-checkpoints`), so a replay after a restart is refused; without
+   * one, in memory (checkpoints cannot outlive the instance's random key anyway).
+   */
   readonly resumedCheckpoints?: ResumedCheckpointStore;
   /**
    * Journals every run (so `agent.resumeRun(runId)` continues it on any instance after its process
@@ -214,6 +225,7 @@ export const AGENT_DEFAULTS = Object.freeze({
   roundPolicy: "best-effort" as RoundPolicy,
   poisonThreshold: 3,
   stallThreshold: DEFAULT_STALL_THRESHOLD,
+  checkpointMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 });
 
 const KNOWN = new Set([
@@ -236,6 +248,7 @@ const KNOWN = new Set([
   "tokenBudget",
   "stallThreshold",
   "checkpointSecret",
+  "checkpointMaxAgeMs",
   "approvalPolicy",
   "resumedCheckpoints",
   "store",
@@ -294,6 +307,14 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     );
   }
   for (const hook of HOOK_NAMES) if (options[hook] !== undefined && typeof options[hook] !== "function") fail(`\`${hook}\` must be a function (it may be async).`);
+  const secret = options.checkpointSecret;
+  if (secret !== undefined) {
+    const bytes = typeof secret === "string" ? Buffer.byteLength(secret, "utf8") : secret instanceof Uint8Array ? secret.byteLength : -1;
+    if (bytes < 0) fail("`checkpointSecret` must be a string or a Uint8Array.");
+    if (bytes < MIN_CHECKPOINT_SECRET_BYTES) {
+      fail(`\`checkpointSecret\` must be at least ${MIN_CHECKPOINT_SECRET_BYTES} bytes (got ${bytes}); a short key lets anyone forge checkpoints. Use e.g. crypto.randomBytes(32).toString("hex").`);
+    }
+  }
   const stallThreshold: number | false = options.stallThreshold === false ? false : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);
   return {
     ...options,
@@ -302,6 +323,7 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     poisonThreshold: positiveInteger("poisonThreshold", options.poisonThreshold, AGENT_DEFAULTS.poisonThreshold),
     roundPolicy,
     stallThreshold,
+    checkpointMaxAgeMs: positiveInteger("checkpointMaxAgeMs", options.checkpointMaxAgeMs, AGENT_DEFAULTS.checkpointMaxAgeMs),
     limits: {
       maxTotalToolCalls: options.maxTotalToolCalls === undefined ? undefined : positiveInteger("maxTotalToolCalls", options.maxTotalToolCalls, 0),
       maxToolRoundsPerIteration: options.maxToolRoundsPerIteration === undefined ? undefined : positiveInteger("maxToolRoundsPerIteration", options.maxToolRoundsPerIteration, 0),

@@ -4,11 +4,11 @@ import { nextId } from "@needlework/core/internal";
 import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";
-import { checkDecisions } from "./policies/approvals.js";
-import { type AgentCheckpoint, verifyCheckpoint } from "./persistence/checkpoint.js";
+import { callsNeedingApproval, checkDecisions } from "./policies/approvals.js";
+import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./persistence/checkpoint.js";
 import { CheckpointError } from "./persistence/checkpoint-error.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
-import { defaultResumedCheckpoints } from "./persistence/resumed-checkpoint-store.js";
+import { defaultResumedCheckpointDirectory, defaultResumedCheckpoints, FileResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
 import { prepareRound } from "./loop/round-call.js";
 import { emptyLedger } from "./loop/run-ledger.js";
 import { emptyBudget } from "./policies/budgets.js";
@@ -153,8 +153,12 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     ...(deps.retryEvents === undefined ? {} : { retryEvents: deps.retryEvents }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
+  // With a secret, checkpoints outlive the process, so must the record of resumed ones: the default
+  // is then a durable store (an in-memory one would let a checkpoint be replayed after a restart).
   const resumedCheckpoints =
-    resolved.resumedCheckpoints ?? resolved.store?.resumedCheckpoints ?? defaultResumedCheckpoints;
+    resolved.resumedCheckpoints ??
+    resolved.store?.resumedCheckpoints ??
+    (secret === undefined ? defaultResumedCheckpoints : new FileResumedCheckpointStore(defaultResumedCheckpointDirectory()));
   const journal = resolved.store?.journal;
 
   /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
@@ -181,7 +185,17 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     sink: RunEventSink | undefined,
   ): Promise<() => Promise<AgentRunResult>> {
     const checkpoint = verifyCheckpoint(input, runtime.key);
-    const decided = checkDecisions(checkpoint.pending, decisions);
+    checkCheckpointScope(checkpoint, resolved.name, resolved.clock(), resolved.checkpointMaxAgeMs);
+    const calls = prepareRound(
+      checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
+      runtime.invoker,
+      resolved.roundPolicy,
+    );
+    // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
+    // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
+    const gatedNow = await callsNeedingApproval(calls, resolved.approvalPolicy);
+    const pending = checkpoint.pending.map((p, i) => ({ ...p, requiresApproval: p.requiresApproval === true || gatedNow[i] === true }));
+    const decided = checkDecisions(pending, decisions);
     if (signal?.aborted) throw abortReason(signal);
     if (!(await resumedCheckpoints.claim(checkpoint.id))) {
       throw new CheckpointError("CHECKPOINT_ALREADY_RESUMED", `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`);
@@ -191,11 +205,6 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     // Checkpoints written before budgets and stall detection existed carry neither.
     state.budget ??= emptyBudget();
     state.stall ??= emptyStall();
-    const calls = prepareRound(
-      checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
-      runtime.invoker,
-      resolved.roundPolicy,
-    );
     const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
     return () => new AgentRun(runtime, state, signal, sink).resume(calls, preset);
   }

@@ -72,7 +72,7 @@ describe("loop hooks", () => {
     const seen: string[] = [];
     const h = harness();
     const { agent } = h.agent([{ toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 5 } }] }, { text: "Refunded o1." }], {
-      checkpointSecret: "s",
+      checkpointSecret: "s".repeat(32),
       onToolCall: ({ record }) => void seen.push(`call ${record.tool} ${record.status}`),
       onIterationEnd: ({ iteration, status }) => void seen.push(`end ${iteration} ${status ?? "-"}`),
     });

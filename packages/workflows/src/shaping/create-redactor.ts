@@ -110,7 +110,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   // Card numbers stored as numbers are rendered as digits: check those with enough digits.
   const redactNumber = (value: number | bigint): number | bigint | string => {
     if (cardSteps.length === 0) return value;
-    const digits = value.toString();
+    // A negative number renders with a "-": the digits after it are the card number.
+    const digits = value.toString().replace(/^-/, "");
     if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) return value;
     const marked = cardSteps[0]!.mark(digits);
     return marked === digits ? value : marked;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "./create-redactor.js";
 import { ibanValid, luhnValid } from "./redaction-checks.js";
-import { DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
+import { BUILT_IN_DETECTORS, DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
 
 const { redactText } = createRedactor();
 const only = (name: DetectorName) => createRedactor({ detectors: [name], redactFieldNames: false }).redactText;
@@ -106,5 +106,21 @@ describe("built-in detectors", () => {
   it("all together on mixed text", () => {
     const text = "Jane <jane@corp.example>, card 4111 1111 1111 1111, SSN 123-45-6789, phone +1 415 555 2671, key sk-proj-Ab3dEfGhIjKlMnOpQrStUvWx.";
     expect(redactText(text)).toBe("Jane <[REDACTED:email]>, card [REDACTED:card], SSN [REDACTED:ssn], phone [REDACTED:phone], key [REDACTED:api_key].");
+  });
+});
+
+describe("the phone detector on adversarial digits", () => {
+  it("grows linearly on spaced single digits (ten times the text takes far less than a hundred times as long)", () => {
+    const phone = BUILT_IN_DETECTORS.find((d) => d.name === "phone")!;
+    const time = (text: string): number => {
+      const started = performance.now();
+      phone.apply(text, () => "[X]");
+      return performance.now() - started;
+    };
+    time("1 ".repeat(5_000)); // warm up
+    const small = Math.max(time("1 ".repeat(20_000)), 1);
+    const large = time("1 ".repeat(200_000));
+    expect(large / small).toBeLessThan(60);
+    expect(phone.apply("call 1 2 3 4 5 6 7 8 9 or (415) 555-2671", () => "[X]")).toBe("call 1 2 3 4 5 6 7 8 9 or [X]");
   });
 });

@@ -222,6 +222,15 @@ const IP_LIKE = /^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
 const THOUSANDS = /^[0-9]{1,3}(?:[ ,][0-9]{3}){3,6}$/;
 const DIGIT_GROUPS = /[0-9]+/g;
 
+function countDigits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
 /** Whether a candidate has the shape of a phone number rather than a date, an IP or an amount. */
 function looksLikePhone(candidate: string): boolean {
   const groups = candidate.match(DIGIT_GROUPS) ?? [];
@@ -239,6 +248,9 @@ const phone = regexDetector(
   // ISO dates, the commonest digit run in tool output, are ruled out before any work is done.
   /(?<![\w+])(?![0-9]{4}-[0-9]{2}-[0-9]{2})(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9][0-9 .-]{5,16}[0-9](?![0-9])/g,
   (match, _captures, mark) => {
+    // Fewer than 10 digits (8 with a leading "+") and no part of the match can be a phone: reject
+    // at once. Spaced single digits ("1 1 1 1 ...") match at every position, so this keeps them linear.
+    if (countDigits(match) < (match.startsWith("+") ? 8 : 10)) return undefined;
     if (looksLikePhone(match)) return mark(match);
     // Digits next to a number run into it ("item 2 (415) 555-2671 x 3"): try the longest run of its
     // space-separated parts that has a phone's shape. A match has at most a dozen parts.

@@ -67,7 +67,8 @@ describe("redactionPlugin", () => {
     it(`returns a clean result untouched and unflagged ${where}`, async () => {
       returned = { id: "C-1", name: "Jane" };
       const outcome = await make().invoke({ name: "returnIt" });
-      expect(outcome.data).toBe(returned);
+      // Untouched in content: data is the JSON-safe snapshot taken at settle, not the object itself.
+      expect(outcome.data).toEqual(returned);
       expect(outcome.metadata.flags).toBeUndefined();
     });
   }

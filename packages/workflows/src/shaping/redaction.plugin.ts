@@ -61,7 +61,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
       if (OWN_METADATA.has(key)) continue;
       const value = metadata[key];
       const scrubbed = redactValue(value);
-      if (scrubbed !== value) {
+      if (!Object.is(scrubbed, value)) {
         out ??= { ...metadata };
         out[key] = scrubbed;
       }
@@ -81,7 +81,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
     }
     if (outcome.data !== undefined) {
       const data = redactValue(outcome.data);
-      if (data !== outcome.data) changes.data = data;
+      if (!Object.is(data, outcome.data)) changes.data = data;
     }
     const metadata = scrubMetadata(outcome.metadata);
     if (metadata !== undefined) changes.metadata = metadata;

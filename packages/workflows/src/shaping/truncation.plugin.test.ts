@@ -76,7 +76,8 @@ describe("truncationPlugin", () => {
     it(`returns a result that fits untouched and unflagged ${where}`, async () => {
       returned = { id: "ORD-1", status: "shipped" };
       const outcome = await make().invoke({ name: "returnIt" });
-      expect(outcome.data).toBe(returned);
+      // Untouched in content: data is the JSON-safe snapshot taken at settle, not the object itself.
+      expect(outcome.data).toEqual(returned);
       expect(outcome.metadata.flags).toBeUndefined();
       expect(outcome.metadata.truncation).toBeUndefined();
     });
@@ -133,7 +134,7 @@ describe("truncationPlugin", () => {
     };
     const invoker = createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf({ maxTokens: 100 }), capture, toolResultMiddleware()] });
     await invoker.invoke({ name: "returnIt" });
-    expect(inner!.data).toBe(returned);
+    expect(inner!.data).toEqual(returned);
     expect(inner!.metadata.flags).toBeUndefined();
   });
 });

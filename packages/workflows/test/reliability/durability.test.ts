@@ -149,3 +149,92 @@ describe("FileDeadLetterQueue durability", () => {
     if (report) console.info(JSON.stringify({ durability: "concurrent writers", processes: 2, entriesPerProcess: count, local: 40, ms: Math.round(performance.now() - started) }));
   }, 120_000);
 });
+
+function entryOf(i: number, note: string): DeadLetterEntry {
+  return { time: new Date(0).toISOString(), runId: `enospc-${i}`, tool: "charge", callId: `c${i}`, arguments: { note }, errorCode: "TIMEOUT", message: "m", attempts: 1 } as unknown as DeadLetterEntry;
+}
+
+/** Appends until the disk is full; every acknowledged entry must stay readable and no torn line remain. */
+async function fillUntilFull(queue: FileDeadLetterQueue): Promise<{ acked: number; failed: boolean }> {
+  let acked = 0;
+  for (let i = 0; i < 10_000; i++) {
+    try {
+      await queue.append(entryOf(i, "x".repeat(700 + ((i * 131) % 900))));
+      acked++;
+    } catch (error) {
+      expect((error as { code?: unknown }).code).toBe("ENOSPC");
+      return { acked, failed: true };
+    }
+  }
+  return { acked, failed: false };
+}
+
+describe("FileDeadLetterQueue on a full disk (ENOSPC)", () => {
+  it("keeps every entry acknowledged before the disk filled, with no partial line after it (64 KB tmpfs)", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const mountPoint = await mkdtemp(join(tmpdir(), "nw-enospc-"));
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint], { stdio: "ignore" });
+    } catch {
+      console.log("ENOSPC on tmpfs skipped: cannot mount a tmpfs here (the injected short write below still runs).");
+      await rm(mountPoint, { recursive: true, force: true });
+      return;
+    }
+    try {
+      const queue = new FileDeadLetterQueue(join(mountPoint, "dead-letters.jsonl"));
+      const { acked, failed } = await fillUntilFull(queue);
+      expect(failed).toBe(true);
+      const { entries, skipped } = await queue.read();
+      expect(skipped).toEqual([]);
+      expect(entries.map((e) => e.runId)).toEqual(Array.from({ length: acked }, (_, i) => `enospc-${i}`));
+    } finally {
+      execFileSync("umount", [mountPoint], { stdio: "ignore" });
+      await rm(mountPoint, { recursive: true, force: true });
+    }
+  });
+
+  it("continues a short write and cuts a failed one back (injected)", async () => {
+    const { open } = await import("node:fs/promises");
+    const file = join(await mkdtemp(join(tmpdir(), "nw-short-")), "dl.jsonl");
+    let mode: "normal" | "short" | "fail" = "normal";
+    /** A disk that writes half of what is asked, then (in "fail") fills up after the first half. */
+    class ShortWriteQueue extends FileDeadLetterQueue {
+      protected override async openForAppend(path: string) {
+        const handle = await open(path, "a+");
+        const write = handle.write.bind(handle) as (b: Buffer, o: number, l: number) => Promise<{ bytesWritten: number }>;
+        let calls = 0;
+        Object.assign(handle, {
+          write: async (buffer: Buffer, offset: number, length: number) => {
+            if (mode === "normal") return write(buffer, offset, length);
+            if (mode === "fail" && ++calls > 1) throw Object.assign(new Error("no space"), { code: "ENOSPC" });
+            return write(buffer, offset, Math.max(1, Math.floor(length / 2)));
+          },
+        });
+        return handle;
+      }
+    }
+    const queue = new ShortWriteQueue(file);
+    await queue.append(entryOf(0, "first"));
+    mode = "short";
+    await queue.append(entryOf(1, "second ".repeat(50)));
+    mode = "fail";
+    await expect(queue.append(entryOf(2, "third ".repeat(50)))).rejects.toMatchObject({ code: "ENOSPC" });
+    mode = "normal";
+    const { entries, skipped } = await queue.read();
+    expect(skipped).toEqual([]);
+    expect(entries.map((e) => e.runId)).toEqual(["enospc-0", "enospc-1"]);
+    expect((await readFile(file, "utf8")).endsWith("\n")).toBe(true);
+  });
+
+  it("pages through entries with list({ offset, limit }) and streams them", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "nw-page-")), "dl.jsonl");
+    const queue = new FileDeadLetterQueue(file);
+    for (let i = 0; i < 5; i++) await queue.append(entryOf(i, "n"));
+    await appendFile(file, '{"torn":');
+    expect((await queue.list({ offset: 1, limit: 2 })).map((e) => e.runId)).toEqual(["enospc-1", "enospc-2"]);
+    const streamed: string[] = [];
+    for await (const entry of queue.entries()) streamed.push(entry.runId);
+    expect(streamed).toHaveLength(5);
+    expect((await queue.read()).skipped).toEqual([{ line: 6, torn: true, text: '{"torn":' }]);
+  });
+});

@@ -175,7 +175,7 @@ describe("createAgent options", () => {
   const base = { name: "a", instructions: "", chatClient: new ScriptedChatClient([]) };
 
   it("pins the defaults", () => {
-    expect(AGENT_DEFAULTS).toEqual({ maxIterations: 10, maxConcurrency: 8, roundPolicy: "best-effort", poisonThreshold: 3, stallThreshold: 3 });
+    expect(AGENT_DEFAULTS).toEqual({ maxIterations: 10, maxConcurrency: 8, roundPolicy: "best-effort", poisonThreshold: 3, stallThreshold: 3, checkpointMaxAgeMs: 604_800_000 });
   });
 
   it.each([

@@ -54,6 +54,11 @@ export interface RunState {
   usage: { inputTokens: number; outputTokens: number; totalTokens: number };
   budget: BudgetState;
   stall: StallState;
+  /**
+   * The first call's `idempotencyKey` per "same tool, same arguments" (`RoundCall.key`): a repeat
+   * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
+   */
+  idempotencyKeys?: Record<string, string>;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -244,6 +249,7 @@ export class AgentRun {
       signal: this.signal,
       maxConcurrency: options.maxConcurrency,
       compensationInvoker: runtimeInvoker,
+      idempotencyKeyOf: (call) => this.idempotencyKeyOf(call),
     };
     if (this.events) await this.announce(calls, turn);
     const retries = events && subscribeToolRetries(this.runtime.retryEvents ?? [], this.state.runId, (e) => events.emitNow(e));
@@ -355,6 +361,13 @@ export class AgentRun {
       return undefined;
     }
     return this.result("escalated", { reason: `After one correction turn, ${problem}.` });
+  }
+
+  /** The first key of this tool with these arguments in the run (see `RunState.idempotencyKeys`). */
+  private idempotencyKeyOf(call: RoundCall): string {
+    const keys = (this.state.idempotencyKeys ??= {});
+    // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
+    return Object.prototype.hasOwnProperty.call(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {

@@ -4,14 +4,49 @@
  * @internal
  */
 export function canonicalJson(value: unknown): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-    const source = v as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(source).sort()) sorted[key] = source[key];
-    return sorted;
-  });
-  return text ?? "null";
+  // Built as text, not through an object with sorted keys: assigning `sorted["__proto__"]` sets a
+  // prototype instead of a key, so that key would silently drop out of a signature.
+  return write(value, new Set()) ?? "null";
+}
+
+function write(input: unknown, seen: Set<object>): string | undefined {
+  let value = input;
+  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    value = (value as { toJSON: () => unknown }).toJSON();
+  }
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "bigint":
+      throw new TypeError("Do not know how to serialize a BigInt");
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  const object = value as object;
+  if (seen.has(object)) throw new TypeError("Converting circular structure to JSON");
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      const items: string[] = [];
+      for (let i = 0; i < object.length; i++) items.push(write(object[i], seen) ?? "null");
+      return `[${items.join(",")}]`;
+    }
+    const parts: string[] = [];
+    const source = object as Record<string, unknown>;
+    for (const key of Object.keys(source).sort()) {
+      const text = write(source[key], seen);
+      if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+    }
+    return `{${parts.join(",")}}`;
+  } finally {
+    seen.delete(object);
+  }
 }
 
 /** Arguments as an object when the model sent parseable JSON text; otherwise as given. @internal */

@@ -8,11 +8,18 @@ import { NeedleworkError } from "@needlework/core";
  * const retryable = (code: CheckpointErrorCode) => code === "CHECKPOINT_DECISIONS_INVALID";
  * ```
  */
-export type CheckpointErrorCode = "CHECKPOINT_INVALID" | "CHECKPOINT_SIGNATURE_MISMATCH" | "CHECKPOINT_ALREADY_RESUMED" | "CHECKPOINT_DECISIONS_INVALID";
+export type CheckpointErrorCode =
+  | "CHECKPOINT_INVALID"
+  | "CHECKPOINT_SIGNATURE_MISMATCH"
+  | "CHECKPOINT_ALREADY_RESUMED"
+  | "CHECKPOINT_DECISIONS_INVALID"
+  | "CHECKPOINT_WRONG_AGENT"
+  | "CHECKPOINT_EXPIRED";
 
 /**
- * `agent.resume()` refused a checkpoint: malformed, altered or signed with another key, already
- * resumed, or the decisions do not match its pending calls. No tool ran.
+ * `agent.resume()` refused a checkpoint: malformed, altered or signed with another key, paused by
+ * another agent, older than `checkpointMaxAgeMs`, already resumed, or the decisions do not match
+ * its pending calls. No tool ran.
  *
  * @example
  * ```ts

@@ -94,3 +94,28 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
   }
   return checkpoint;
 }
+
+/** The shortest `checkpointSecret` accepted, in bytes (HMAC-SHA256 needs at least this much key). */
+export const MIN_CHECKPOINT_SECRET_BYTES = 32;
+
+/**
+ * Checks that a verified checkpoint belongs to `agent` and is not older than `maxAgeMs` at `now`.
+ * Throws {@link CheckpointError} (`CHECKPOINT_WRONG_AGENT`, `CHECKPOINT_EXPIRED`) otherwise.
+ * @internal
+ */
+export function checkCheckpointScope(checkpoint: AgentCheckpoint, agent: string, now: number, maxAgeMs: number): void {
+  if (checkpoint.agent !== agent) {
+    throw new CheckpointError(
+      "CHECKPOINT_WRONG_AGENT",
+      `The checkpoint was paused by agent ${JSON.stringify(checkpoint.agent)}, not ${JSON.stringify(agent)}. Resume it on the agent that paused it.`,
+    );
+  }
+  const created = Date.parse(checkpoint.createdAt);
+  if (!Number.isFinite(created)) throw invalid("its createdAt is not a date");
+  if (now - created > maxAgeMs) {
+    throw new CheckpointError(
+      "CHECKPOINT_EXPIRED",
+      `The checkpoint was created at ${checkpoint.createdAt}, more than checkpointMaxAgeMs (${maxAgeMs} ms) ago. Start a new run instead.`,
+    );
+  }
+}

@@ -1,5 +1,7 @@
-import { mkdir, open, readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { type FileHandle, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
 import type { DeadLetterEntry, DeadLetterQueue } from "./dead-letter-queue.js";
 
@@ -31,6 +33,40 @@ export interface SkippedDeadLetterLine {
 export interface DeadLetterReadResult {
   readonly entries: readonly DeadLetterEntry[];
   readonly skipped: readonly SkippedDeadLetterLine[];
+}
+
+/**
+ * Which entries {@link FileDeadLetterQueue.list} returns: `limit` entries after skipping `offset`.
+ *
+ * @example
+ * ```ts
+ * const page = await queue.list({ offset: 100, limit: 50 });
+ * ```
+ */
+export interface DeadLetterPage {
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+/**
+ * Appends all of `data`: `write` may write less than asked (a short write), so the rest follows.
+ * Returns the bytes written so far through `progress`, for the cut-back after a failure.
+ */
+async function writeFully(handle: FileHandle, data: Buffer, progress: { done: number }): Promise<void> {
+  while (progress.done < data.length) {
+    const { bytesWritten } = await handle.write(data, progress.done, data.length - progress.done);
+    if (bytesWritten <= 0) throw Object.assign(new Error("FileDeadLetterQueue: the disk accepted no bytes"), { code: "ENOSPC" });
+    progress.done += bytesWritten;
+  }
+}
+
+async function cutBack(handle: FileHandle, size: number, written: number): Promise<void> {
+  try {
+    if (written > 0 && (await handle.stat()).size === size + written) await handle.truncate(size);
+    await handle.sync();
+  } catch {
+    // The disk may refuse even this; the next append's leading newline still closes the line.
+  }
 }
 
 async function syncDirectory(path: string): Promise<void> {
@@ -77,7 +113,7 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   private async write(line: string): Promise<void> {
     const directory = dirname(this.path);
     await mkdir(directory, { recursive: true });
-    const handle = await open(this.path, "a+");
+    const handle = await this.openForAppend(this.path);
     let created = false;
     try {
       const { size } = await handle.stat();
@@ -88,44 +124,114 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
         await handle.read(last, 0, 1, size - 1);
         if (last[0] !== 0x0a) prefix = "\n"; // close a torn line so it stays one bad line
       }
-      await handle.write(prefix + line);
-      await handle.sync();
+      const data = Buffer.from(prefix + line, "utf8");
+      const progress = { done: 0 };
+      try {
+        await writeFully(handle, data, progress);
+        await handle.sync();
+      } catch (error) {
+        // ENOSPC or any failed write: the append rejects (nothing is acknowledged) and the partial
+        // line is cut off when the file ends with it (no other process appended meanwhile), so it
+        // cannot join the entry acknowledged before; otherwise the next append closes it as one
+        // bad line.
+        await cutBack(handle, size, progress.done);
+        throw error;
+      }
     } finally {
       await handle.close();
     }
     if (created) await syncDirectory(directory);
   }
 
-  /** Entries oldest first; torn or corrupt lines are left out (see {@link read}). */
-  async list(): Promise<readonly DeadLetterEntry[]> {
-    return (await this.read()).entries;
+  /** Opens the file for appending (O_APPEND, so concurrent processes never overwrite each other). @internal */
+  protected openForAppend(path: string): Promise<FileHandle> {
+    return open(path, "a+");
+  }
+
+  /**
+   * Entries oldest first; torn or corrupt lines are left out (see {@link read}). Pass
+   * `{ offset, limit }` for one page; the file is read as a stream, so any size works.
+   */
+  async list(page: DeadLetterPage = {}): Promise<readonly DeadLetterEntry[]> {
+    const offset = page.offset ?? 0;
+    const limit = page.limit ?? Number.POSITIVE_INFINITY;
+    if (!Number.isInteger(offset) || offset < 0) throw new TypeError("FileDeadLetterQueue.list: `offset` must be a non-negative integer.");
+    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) throw new TypeError("FileDeadLetterQueue.list: `limit` must be a non-negative integer.");
+    const entries: DeadLetterEntry[] = [];
+    if (limit === 0) return entries;
+    let index = 0;
+    for await (const item of this.lines()) {
+      if (!("entry" in item)) continue;
+      if (index++ < offset) continue;
+      entries.push(item.entry);
+      if (entries.length >= limit) break;
+    }
+    return entries;
+  }
+
+  /** Every entry, oldest first, read as a stream (one line in memory at a time). */
+  async *entries(): AsyncGenerator<DeadLetterEntry> {
+    for await (const item of this.lines()) if ("entry" in item) yield item.entry;
   }
 
   /** Entries oldest first, and the lines that could not be read (a torn last line after a crash). */
   async read(): Promise<DeadLetterReadResult> {
-    let text: string;
-    try {
-      text = await readFile(this.path, "utf8");
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "ENOENT") return { entries: [], skipped: [] };
-      throw error;
-    }
-    const lines = text.split("\n");
     const entries: DeadLetterEntry[] = [];
     const skipped: SkippedDeadLetterLine[] = [];
-    lines.forEach((raw, index) => {
-      if (raw.trim() === "") return;
+    for await (const item of this.lines()) {
+      if ("entry" in item) entries.push(item.entry);
+      else skipped.push(item.skipped);
+    }
+    return { entries, skipped };
+  }
+
+  private async *lines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path, "r");
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") return;
+      throw error;
+    }
+    let endsClean = true;
+    let size = 0;
+    try {
+      size = (await handle.stat()).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        endsClean = last[0] === 0x0a;
+      }
+    } finally {
+      await handle.close();
+    }
+    if (size === 0) return;
+    // Only the bytes present now: a concurrent append after this point is not half-read.
+    const reader = createInterface({ input: createReadStream(this.path, { encoding: "utf8", start: 0, end: size - 1 }), crlfDelay: Number.POSITIVE_INFINITY });
+    let lineNumber = 0;
+    let pending: { raw: string; line: number } | undefined;
+    const judge = (raw: string, line: number, last: boolean): { entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine } | undefined => {
+      if (raw.trim() === "") return undefined;
       try {
         const value: unknown = JSON.parse(raw);
-        if (typeof value === "object" && value !== null && typeof (value as { tool?: unknown }).tool === "string") {
-          entries.push(value as DeadLetterEntry);
-          return;
-        }
+        if (typeof value === "object" && value !== null && typeof (value as { tool?: unknown }).tool === "string") return { entry: value as DeadLetterEntry };
       } catch {
         // reported below
       }
-      skipped.push({ line: index + 1, torn: index === lines.length - 1, text: raw.slice(0, 200) });
-    });
-    return { entries, skipped };
+      return { skipped: { line, torn: last && !endsClean, text: raw.slice(0, 200) } };
+    };
+    // One line behind, so the last line is known as last (a torn write has no newline).
+    for await (const raw of reader) {
+      lineNumber++;
+      if (pending) {
+        const item = judge(pending.raw, pending.line, false);
+        if (item) yield item;
+      }
+      pending = { raw, line: lineNumber };
+    }
+    if (pending) {
+      const item = judge(pending.raw, pending.line, true);
+      if (item) yield item;
+    }
   }
 }

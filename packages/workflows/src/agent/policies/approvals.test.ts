@@ -10,6 +10,7 @@ import { CheckpointError } from "../persistence/checkpoint-error.js";
 import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
 import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
+const S3CRET = "s3cret-".repeat(5);
 const refundRound = { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o1", amount: 40 } }] };
 
 async function paused(options: Parameters<ReturnType<typeof harness>["agent"]>[1] = {}) {
@@ -76,9 +77,9 @@ describe("approvals", () => {
   });
 
   it("any agent with the same checkpointSecret resumes the checkpoint, as after a restart", async () => {
-    const { h, checkpoint } = await paused({ checkpointSecret: "s3cret" });
+    const { h, checkpoint } = await paused({ checkpointSecret: S3CRET });
     const stored = JSON.stringify(checkpoint);
-    const restarted = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "Refunded." }]), checkpointSecret: "s3cret" });
+    const restarted = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "Refunded." }]), checkpointSecret: S3CRET });
     const result = await restarted.resume(stored, { call_1_2: "approved" });
     expect(result.status).toBe("completed");
     expect(h.world.callsOf("refund")).toHaveLength(1);
@@ -89,7 +90,7 @@ describe("approvals", () => {
     const other = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]) });
     const error = await refused(other.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
     expect(error.message).toMatch(/altered, or signed by an agent with another key/);
-    const wrongSecret = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]), checkpointSecret: "nope" });
+    const wrongSecret = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]), checkpointSecret: "nope".repeat(8) });
     await refused(wrongSecret.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
     expect(h.world.log).toEqual([]);
   });
@@ -151,9 +152,9 @@ describe("resumed-checkpoint stores", () => {
   });
 
   it("stops a second process from resuming: two agents sharing the secret and the file store", async () => {
-    const { h, checkpoint } = await paused({ checkpointSecret: "k" });
+    const { h, checkpoint } = await paused({ checkpointSecret: "k".repeat(32) });
     const make = () =>
-      createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "ok" }]), checkpointSecret: "k", resumedCheckpoints: new FileResumedCheckpointStore(dir) });
+      createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "ok" }]), checkpointSecret: "k".repeat(32), resumedCheckpoints: new FileResumedCheckpointStore(dir) });
     await make().resume(checkpoint, { call_1_2: "approved" });
     await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
     expect(h.world.callsOf("refund")).toHaveLength(1);

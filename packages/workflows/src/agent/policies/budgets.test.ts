@@ -61,7 +61,7 @@ describe("maxTotalToolCalls", () => {
     const h = harness();
     const { agent } = h.agent(
       [{ toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 5 } }, { name: "lookupOrder", arguments: { orderId: "o1" } }] }, { text: "Refunded o1; the lookup was not done." }],
-      { maxTotalToolCalls: 1, checkpointSecret: "s" },
+      { maxTotalToolCalls: 1, checkpointSecret: "s".repeat(32) },
     );
     const paused = await agent.run("refund o1");
     expect(paused.status).toBe("awaiting_approval");

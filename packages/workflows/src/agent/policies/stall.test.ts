@@ -14,7 +14,7 @@ describe("stall detection", () => {
     expect(result.status).toBe("stalled");
     expect(model.requests).toHaveLength(3);
     expect(result.reason).toBe(
-      'The same round repeated 3 times in a row with the same outcomes (stallThreshold 3): lookupOrder({"orderId":"o1"}) -> ok; postNote({"note":"still waiting"}) -> ok. The model was making no progress; the run was stopped.',
+      'The same round repeated 3 times in a row with the same outcomes (stallThreshold 3): lookupOrder({orderId}) -> ok; postNote({note}) -> ok. The model was making no progress; the run was stopped.',
     );
   });
 

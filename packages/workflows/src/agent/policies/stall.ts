@@ -28,16 +28,29 @@ export function emptyStall(): StallState {
   return { signature: "", count: 0, calls: [] };
 }
 
-const MAX_SHOWN = 80;
+const MAX_KEYS = 6;
 
-function shorten(text: string): string {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 3)}...` : text;
+/**
+ * The argument names only (`{s, n}`): values may hold secrets, and the reason reaches
+ * `result.reason`, logs and run reports, which never see raw arguments.
+ */
+function argumentShape(canonical: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(canonical);
+  } catch {
+    return "…";
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return "…";
+  const keys = Object.keys(parsed).filter((k) => /^[A-Za-z_$][\w$]{0,40}$/.test(k));
+  const shown = keys.slice(0, MAX_KEYS).join(", ");
+  return `{${keys.length > MAX_KEYS ? `${shown}, …` : shown}}`;
 }
 
-/** `tool(args) -> status[/CODE]`, as the reason names a repeated call. */
+/** `tool({argument names}) -> status[/CODE]`, as the reason names a repeated call. */
 function describeCall({ call, outcome }: SettledCall): string {
   const args = call.key.slice(call.name.length + 1);
-  return `${call.name}(${shorten(args)}) -> ${outcome.status}${outcome.errorCode === undefined ? "" : `/${outcome.errorCode}`}`;
+  return `${call.name}(${argumentShape(args)}) -> ${outcome.status}${outcome.errorCode === undefined ? "" : `/${outcome.errorCode}`}`;
 }
 
 /**
