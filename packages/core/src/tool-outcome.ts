@@ -1,4 +1,5 @@
 import { toJsonSafe } from "./json-safe.js";
+import { scrubSecrets } from "./secrets/scrub-secrets.js";
 import { isToolResult, type PartialFailure, type ToolResult } from "./tool-result.js";
 
 const MARKER = Symbol.for("needlework.tool-outcome");
@@ -80,8 +81,10 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
   outcome.retriable = init.retriable ?? false;
   outcome.metadata = (init.metadata === undefined ? { tool: "", callId: "", attempts: 0, latencyMs: 0 } : { tool: "", callId: "", attempts: 0, latencyMs: 0, ...init.metadata }) as ToolOutcomeMetadata;
   if (init.errorCode !== undefined) outcome.errorCode = init.errorCode;
-  if (init.message !== undefined) outcome.message = init.message;
-  if (init.suggestion !== undefined) outcome.suggestion = init.suggestion;
+  // Failure texts reach the model, traces and logs: the default secret detectors always run on them
+  // (redaction of `data` stays opt-in, `usingRedaction()`).
+  if (init.message !== undefined) outcome.message = scrubSecrets(init.message);
+  if (init.suggestion !== undefined) outcome.suggestion = scrubSecrets(init.suggestion);
   if (init.data !== undefined) outcome.data = jsonSnapshot(init.data);
   if (init.exception !== undefined) outcome.exception = init.exception;
   return outcome;

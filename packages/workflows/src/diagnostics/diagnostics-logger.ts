@@ -1,4 +1,5 @@
 import type { AgentRunResult } from "../agent/agent-run-result.js";
+import { scrubSecrets, scrubSecretsDeep } from "@needlework/core/internal";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 
 /**
@@ -39,9 +40,12 @@ type Level = "debug" | "info" | "warn" | "error";
 
 function write(logger: DiagnosticsLogger, level: Level, obj: Record<string, unknown>, msg: string): void {
   try {
+    // Every line passes the default secret detectors, with or without `usingRedaction()`.
+    const safeObj = scrubSecretsDeep(obj) as Record<string, unknown>;
+    const safeMsg = scrubSecrets(msg);
     // Called as a method: pino's methods need `this`.
-    if (level === "debug") logger.debug?.(obj, msg);
-    else logger[level](obj, msg);
+    if (level === "debug") logger.debug?.(safeObj, safeMsg);
+    else logger[level](safeObj, safeMsg);
   } catch {
     // A broken logger must never change what the caller gets.
   }

@@ -77,7 +77,9 @@ describe("redactionPlugin", () => {
     returned = ToolResult.fail("No account for jane@corp.example", { code: "NOT_FOUND", suggestion: "Ask jane@corp.example or call +1 415 555 2671." });
     const outcome = await outside().invoke({ name: "returnIt" });
     expect(outcome).toMatchObject({ status: "error", errorCode: "NOT_FOUND", message: "No account for [REDACTED:email]", suggestion: "Ask [REDACTED:email] or call [REDACTED:phone]." });
-    expect(outcome.metadata.flags).toEqual(["REDACTED"]);
+    // Failure texts are scrubbed by core when the outcome is created, before the plugin sees them:
+    // the REDACTED flag marks what only usingRedaction() does (data).
+    expect(outcome.metadata.flags).toBeUndefined();
   });
 
   it("scrubs a ToolResult's data when registered inside the result middleware", async () => {

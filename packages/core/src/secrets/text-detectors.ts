@@ -1,0 +1,287 @@
+import { IBAN_LENGTHS, ibanValid, luhnValid } from "./secret-checks.js";
+
+/**
+ * The built-in text detectors. Each replaces what it finds with `[REDACTED:<label>]`, the label
+ * being the name except `secret_assignment`, whose values become `[REDACTED:secret]`.
+ *
+ * @example
+ * ```ts
+ * createRedactor({ detectors: ["email", "phone"] satisfies DetectorName[] });
+ * ```
+ */
+export type DetectorName =
+  | "private_key"
+  | "jwt"
+  | "bearer_token"
+  | "api_key"
+  | "secret_assignment"
+  | "email"
+  | "iban"
+  | "card"
+  | "ssn"
+  | "phone";
+
+/**
+ * Replaces a detected secret: returns the marker (`[REDACTED:email]`), or the secret itself when the
+ * allow-list accepts it.
+ * @internal
+ */
+export type Mark = (secret: string) => string;
+
+/** One text detector: rewrites `text`, calling `mark` for each secret it finds. @internal */
+export interface TextDetector {
+  readonly name: string;
+  /** The name in the marker, `[REDACTED:<label>]`. */
+  readonly label: string;
+  readonly apply: (text: string, mark: Mark) => string;
+}
+
+// Every pattern here runs in linear time: every quantifier is bounded; a repeated group holds only
+// one-character alternatives (never another quantifier), so there is one way to match a given text;
+// a lookbehind keeps a match from being retried at every position inside a long run; and a scan
+// never passes the delimiter that ends it. Checksums and shape checks run in the replace callback,
+// on one bounded match at a time.
+
+/**
+ * What to put in place of one match: a replacement, or `undefined` when the match is no secret after
+ * all (a failed checksum), in which case the search resumes one character after where the match
+ * began, so a secret that overlaps a rejected candidate is still found.
+ */
+type Replace = (match: string, captures: readonly (string | undefined)[], mark: Mark) => string | undefined;
+
+function regexDetector(name: DetectorName, label: string, pattern: RegExp, replace: Replace, hint?: (text: string) => boolean): TextDetector {
+  return {
+    name,
+    label,
+    apply: (text, mark) => {
+      if (hint && !hint(text)) return text;
+      let out = "";
+      let copied = 0;
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+        const replacement = replace(m[0], m.slice(1), mark);
+        if (replacement === undefined) {
+          pattern.lastIndex = m.index + 1;
+          continue;
+        }
+        out += text.slice(copied, m.index) + replacement;
+        copied = m.index + m[0].length;
+        if (m[0].length === 0) pattern.lastIndex++;
+      }
+      return copied === 0 ? text : out + text.slice(copied);
+    },
+  };
+}
+
+const whole: Replace = (match, _captures, mark) => mark(match);
+const HAS_DIGIT = /[0-9]/;
+const hasDigit = (text: string): boolean => HAS_DIGIT.test(text);
+
+const privateKey = regexDetector(
+  "private_key",
+  "private_key",
+  // A complete block: its body may hold `Proc-Type:` / `DEK-Info: AES-128-CBC,...` headers, spaces and
+  // escaped newlines, but no run of dashes, so a scan never passes the next `-----` line. A block cut
+  // off before its END line is redacted through its base64 only, not through the prose after it.
+  /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,.\\]|-(?!-)){0,20000}-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\r\n\\,]|-(?!-)|: |:){0,20000})/g,
+  whole,
+  (text) => text.includes("PRIVATE KEY"),
+);
+
+const jwt = regexDetector(
+  "jwt",
+  "jwt",
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{0,2048}/g,
+  whole,
+  (text) => text.includes("eyJ"),
+);
+
+const bearerToken = regexDetector(
+  "bearer_token",
+  "bearer_token",
+  /\b(Bearer|bearer|BEARER|Basic|basic|BASIC|Token)([ \t]{1,4})([A-Za-z0-9._~+/=-]{8,4096})/g,
+  (_match, [scheme, space, credential], mark) => {
+    // Prose ("basic authentication") is not a credential: real ones hold a digit or are long.
+    if (!hasDigit(credential!) && credential!.length < 20) return undefined;
+    return `${scheme}${space}${mark(credential!)}`;
+  },
+);
+
+const apiKey = regexDetector(
+  "api_key",
+  "api_key",
+  new RegExp(
+    "(?<![A-Za-z0-9_-])(?:" +
+      [
+        "sk-[A-Za-z0-9_-]{20,512}", // OpenAI, Anthropic (sk-ant-...), project keys (sk-proj-...)
+        "[sr]k_(?:live|test)_[A-Za-z0-9]{16,255}", // Stripe secret and restricted keys
+        "gh[pousr]_[A-Za-z0-9]{36,255}", // GitHub tokens
+        "github_pat_[A-Za-z0-9_]{22,255}", // GitHub fine-grained tokens
+        "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])", // AWS access key ids
+        "xox[abposr]-[A-Za-z0-9-]{10,255}", // Slack tokens
+        "AIza[0-9A-Za-z_-]{35}", // Google API keys
+        "glpat-[A-Za-z0-9_-]{20,64}", // GitLab tokens
+        "npm_[A-Za-z0-9]{36}", // npm tokens
+      ].join("|") +
+      ")",
+    "g",
+  ),
+  whole,
+);
+
+const secretAssignment = regexDetector(
+  "secret_assignment",
+  "secret",
+  // `password=...`, `"api_key": "..."`, `?token=...`: the name stays, the value goes.
+  /((?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)([^\s"'&,;<>[\]{}]{1,512})/gi,
+  (_match, [prefix, value], mark) => `${prefix}${mark(value!)}`,
+);
+
+const isLocalChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+const isDomainChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+const TLD = /\.[A-Za-z]{2,24}$/;
+
+/**
+ * Emails are found from each `@` outwards (at most 64 characters left, 253 right), so the cost is
+ * linear whatever surrounds them: runs of `@`, dots or letters cost one step per character.
+ */
+const email: TextDetector = {
+  name: "email",
+  label: "email",
+  apply: (text, mark) => {
+    let at = text.indexOf("@");
+    if (at === -1) return text;
+    let out = "";
+    let copied = 0;
+    while (at !== -1) {
+      let start = at;
+      while (start > copied && at - start < 64 && isLocalChar(text.charCodeAt(start - 1))) start--;
+      while (start < at && text.charCodeAt(start) === 46) start++; // a local part does not start with a dot
+      let end = at + 1;
+      while (end < text.length && end - at <= 253 && isDomainChar(text.charCodeAt(end))) end++;
+      while (end > at + 1 && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 45)) end--; // "mail a@b.com."
+      const domain = text.slice(at + 1, end);
+      if (start < at && TLD.test(domain) && !domain.startsWith(".") && !domain.includes("..")) {
+        out += text.slice(copied, start) + mark(text.slice(start, end));
+        copied = end;
+        at = text.indexOf("@", end);
+      } else {
+        at = text.indexOf("@", at + 1);
+      }
+    }
+    return copied === 0 ? text : out + text.slice(copied);
+  },
+};
+
+const iban = regexDetector(
+  "iban",
+  "iban",
+  /(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}[A-Z0-9 ]{11,40}/g,
+  (match, _captures, mark) => {
+    const length = IBAN_LENGTHS[match.slice(0, 2)];
+    if (length === undefined) return undefined;
+    // The match may run on into following words: take exactly the country's length of characters.
+    let taken = 0;
+    let end = 0;
+    while (end < match.length && taken < length) {
+      if (match.charCodeAt(end) !== 32) taken++;
+      end++;
+    }
+    if (taken < length) return undefined;
+    const next = match.charCodeAt(end);
+    if (end < match.length && next !== 32) return undefined; // more alphanumerics follow: not this IBAN
+    const candidate = match.slice(0, end);
+    if (!ibanValid(candidate.replaceAll(" ", ""))) return undefined;
+    return mark(candidate) + match.slice(end);
+  },
+  hasDigit,
+);
+
+const card = regexDetector(
+  "card",
+  "card",
+  /(?<![0-9])(?:[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{1,7}|[0-9]{4}([ -])[0-9]{6}\2[0-9]{4,5}|[0-9]{13,19})(?![0-9])/g,
+  (match, _captures, mark) => {
+    const digits = match.replace(/[ -]/g, "");
+    return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? mark(match) : undefined;
+  },
+  hasDigit,
+);
+
+const ssn = regexDetector(
+  "ssn",
+  "ssn",
+  /(?<![0-9-])(?!000|666|9[0-9]{2})[0-9]{3}([- ])(?!00)[0-9]{2}\1(?!0000)[0-9]{4}(?![0-9-])/g,
+  whole,
+  hasDigit,
+);
+
+const DATE_LIKE = /^[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}/;
+const IP_LIKE = /^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
+const THOUSANDS = /^[0-9]{1,3}(?:[ ,][0-9]{3}){3,6}$/;
+const DIGIT_GROUPS = /[0-9]+/g;
+
+function countDigits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+/** Whether a candidate has the shape of a phone number rather than a date, an IP or an amount. */
+function looksLikePhone(candidate: string): boolean {
+  const groups = candidate.match(DIGIT_GROUPS) ?? [];
+  let digits = 0;
+  for (const g of groups) digits += g.length;
+  if (candidate.startsWith("+")) return digits >= 8 && digits <= 15 && groups.every((g) => g.length <= 12);
+  if (digits < 10 || digits > 11 || groups.length < 3 || groups.length > 5) return false;
+  if (DATE_LIKE.test(candidate) || IP_LIKE.test(candidate) || THOUSANDS.test(candidate)) return false;
+  return groups.every((g) => g.length >= 2 && g.length <= 4);
+}
+
+const phone = regexDetector(
+  "phone",
+  "phone",
+  // ISO dates, the commonest digit run in tool output, are ruled out before any work is done.
+  /(?<![\w+])(?![0-9]{4}-[0-9]{2}-[0-9]{2})(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9][0-9 .-]{5,16}[0-9](?![0-9])/g,
+  (match, _captures, mark) => {
+    // Fewer than 10 digits (8 with a leading "+") and no part of the match can be a phone: reject
+    // at once. Spaced single digits ("1 1 1 1 ...") match at every position, so this keeps them linear.
+    if (countDigits(match) < (match.startsWith("+") ? 8 : 10)) return undefined;
+    if (looksLikePhone(match)) return mark(match);
+    // Digits next to a number run into it ("item 2 (415) 555-2671 x 3"): try the longest run of its
+    // space-separated parts that has a phone's shape. A match has at most a dozen parts.
+    const parts = match.split(" ");
+    for (let size = parts.length - 1; size >= 1; size--) {
+      for (let from = 0; from + size <= parts.length; from++) {
+        const candidate = parts.slice(from, from + size).join(" ");
+        if (!looksLikePhone(candidate)) continue;
+        const before = parts.slice(0, from).join(" ");
+        const after = parts.slice(from + size).join(" ");
+        return (before ? `${before} ` : "") + mark(candidate) + (after ? ` ${after}` : "");
+      }
+    }
+    return undefined;
+  },
+  hasDigit,
+);
+
+/**
+ * The built-in detectors in the order they run: the most specific first, so a JWT is not half
+ * taken for something else and a card number is gone before the phone detector looks at digits.
+ * @internal
+ */
+export const BUILT_IN_DETECTORS: readonly TextDetector[] = [privateKey, jwt, bearerToken, apiKey, secretAssignment, email, iban, card, ssn, phone];
+
+/**
+ * The names of the built-in detectors, in the order they run.
+ *
+ * @example
+ * ```ts
+ * createRedactor({ detectors: DETECTOR_NAMES.filter((d) => d !== "phone") });
+ * ```
+ */
+export const DETECTOR_NAMES: readonly DetectorName[] = BUILT_IN_DETECTORS.map((d) => d.name as DetectorName);
