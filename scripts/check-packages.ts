@@ -13,7 +13,7 @@ import { packPackages, repoRoot } from "./pack-packages.ts";
  * resolves it.
  */
 const node10Subpaths: Record<string, readonly string[]> = {
-  "@needlework/workflows": ["./testing"],
+  "@needlework/workflows": ["./testing", "./internal"],
   "@needlework/core": ["./internal"],
 };
 

@@ -1,5 +1,5 @@
 import type { AgentStore } from "@needlework/workflows";
-import { parseOptions } from "@needlework/workflows";
+import { parseOptions } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { NeedleworkError } from "@needlework/core";
-import { type Agent, type AgentRunResult, parseOptions, RunStoreError } from "@needlework/workflows";
+import { type Agent, type AgentRunResult, RunStoreError } from "@needlework/workflows";
+import { parseOptions } from "@needlework/workflows/internal";
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { PostgresStore } from "./postgres-store.js";

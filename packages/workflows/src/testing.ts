@@ -9,7 +9,7 @@
  * ```
  * @packageDocumentation
  */
-export { chaos, chaosPlugin, seededRandom, type ChaosEvent, type ChaosFaultKind, type ChaosFaults, type ChaosLatencyFault, type ChaosMiddleware, type ChaosOptions, type ChaosPlugin, type ChaosStats, type ChaosTransientFault } from "./testing/chaos.js";
+export { chaos, chaosPlugin, createChaos, seededRandom, type ChaosEvent, type ChaosFaultKind, type ChaosFaults, type ChaosLatencyFault, type ChaosMiddleware, type ChaosOptions, type ChaosPlugin, type ChaosStats, type ChaosTransientFault } from "./testing/chaos.js";
 export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./agent/chat/scripted-chat-client.js";
 export { ManualClock } from "./testing/manual-clock.js";
 export {

@@ -253,6 +253,18 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * The original name of {@link createChaos}, kept so existing code keeps working.
+ *
+ * @example
+ * ```ts
+ * const faults = chaos({ rate: 0.2, faults: { transient: true }, random: seededRandom(1) });
+ * ```
+ */
+export function chaos(options: ChaosOptions): ChaosMiddleware {
+  return createChaos(options);
+}
+
+/**
  * Fault injection for your own tests, like Polly's chaos strategies (Simmy): at `rate`, a call gets
  * one of the configured faults (latency, an exception, a transient failure, or a bad result)
  * instead of, or with `inject: "after"` on top of, the tool's own behaviour. Register it innermost
@@ -261,11 +273,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  *
  * @example
  * ```ts
- * const faults = chaos({ rate: 0.2, faults: { transient: true, latency: { ms: 100 } }, random: seededRandom(1) });
- * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware(), faults] });
+ * const faults = createChaos({ rate: 0.2, faults: { transient: true, latency: { ms: 100 } }, random: seededRandom(1) });
+ * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [createToolResultMiddleware(), faults] });
  * ```
  */
-export function chaos(options: ChaosOptions): ChaosMiddleware {
+export function createChaos(options: ChaosOptions): ChaosMiddleware {
   const kinds = checkOptions(options);
   const { rate, faults, onFault } = options;
   const random = options.random ?? Math.random;
@@ -333,7 +345,7 @@ export function chaos(options: ChaosOptions): ChaosMiddleware {
  * ```
  */
 export function chaosPlugin(options: ChaosOptions): ChaosPlugin {
-  const middleware = chaos(options);
+  const middleware = createChaos(options);
   const latency = options.faults.latency;
   const kinds = KINDS.filter((kind) => options.faults[kind] !== undefined).map((kind) =>
     kind === "latency" && latency ? `latency ${latency.ms}${latency.maxMs === undefined ? "" : `-${latency.maxMs}`}ms` : kind,

@@ -70,10 +70,10 @@ export function outcomeFromThrown(error: unknown, rules: readonly ErrorMapRule[]
  *
  * @example
  * ```ts
- * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware()] });
+ * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [createToolResultMiddleware()] });
  * ```
  */
-export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+export function createToolResultMiddleware(options: ToolResultMiddlewareOptions = {}): ToolMiddleware {
   const globalRules = options.errorMap ?? [];
   const { formatter } = options;
   // Written with then() rather than await in try/catch: a rejection then reaches `failed` without
@@ -102,3 +102,13 @@ export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}):
     return pending.then(succeeded, failed);
   };
 }
+
+/**
+ * The original name of {@link createToolResultMiddleware}, kept so existing code keeps working.
+ *
+ * @example
+ * ```ts
+ * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware()] });
+ * ```
+ */
+export const toolResultMiddleware: typeof createToolResultMiddleware = createToolResultMiddleware;

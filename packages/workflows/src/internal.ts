@@ -1,0 +1,7 @@
+/**
+ * Internals shared between needlework packages (for example `@needlework/postgres`). Not part of the
+ * public API: names here may change in any release.
+ * @internal
+ * @packageDocumentation
+ */
+export { parseOptions } from "./options/parse-options.js";
