@@ -10,6 +10,7 @@
  * @packageDocumentation
  */
 export { checkClassDecoratorContext } from "./decorator-context.js";
+export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
 export { scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";

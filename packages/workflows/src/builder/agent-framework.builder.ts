@@ -7,6 +7,7 @@ import {
   toolDefinitionOf,
   collectAgentFunctions,
 } from "@needlework/core";
+import { composeMiddleware } from "@needlework/core/internal";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type { ChatClient } from "@needlework/core";
 import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
@@ -115,7 +116,8 @@ export class AgentFrameworkBuilder {
     return this.usingPlugin({
       name,
       describe: () => `${name}(${layers.length} layer${layers.length === 1 ? "" : "s"})`,
-      createMiddleware: () => (layers.length === 1 ? layers[0] : (call, next) => runLayers(layers, 0, call, next)),
+      // First entry outermost, like tool-scoped middleware (core's composeMiddleware).
+      createMiddleware: () => (layers.length === 1 ? layers[0] : (call, next) => composeMiddleware(layers, next)(call)),
     });
   }
 
@@ -150,12 +152,6 @@ export class AgentFrameworkBuilder {
     const invoker = composeInvoker(pipelineParts, layers);
     return createAgentFactory({ invoker, plugins, diagnostics, pipelineParts, layers, agents, chatClient: this.chatClient });
   }
-}
-
-function runLayers(layers: readonly ToolMiddleware[], index: number, call: Parameters<ToolMiddleware>[0], next: Parameters<ToolMiddleware>[1]): Promise<unknown> {
-  const layer = layers[index];
-  if (!layer) return next(call);
-  return layer(call, (replacement) => runLayers(layers, index + 1, replacement ?? call, next));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import { scrubSecrets, scrubSecretsDeep } from "@needlework/core/internal";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
+import { plural } from "../text/plural.js";
 
 /**
  * One log method. needlework always calls it as `(obj, msg)`: a plain object of fields first, then
@@ -51,7 +52,6 @@ function write(logger: DiagnosticsLogger, level: Level, obj: Record<string, unkn
   }
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Logs one call record at the level its status calls for. @internal */
 export function logRecord(logger: DiagnosticsLogger, record: DiagnosticRecord): void {

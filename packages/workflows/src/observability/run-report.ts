@@ -1,5 +1,6 @@
 import type { AgentRunResult, ToolCallRecord } from "../agent/agent-run-result.js";
 import type { ChatMessage } from "@needlework/core";
+import { plural } from "../text/plural.js";
 
 /**
  * Options of {@link formatRunReport}.
@@ -44,7 +45,6 @@ function formatMs(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 function quote(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

@@ -23,6 +23,7 @@ import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { collectChatStream } from "../stream/collect-chat-stream.js";
 import type { ResilienceEvents } from "../../resilience/resilience-events.js";
 import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
+import { plural } from "../../text/plural.js";
 
 /** Everything a run needs from its agent. @internal */
 export interface AgentRuntime {
@@ -61,7 +62,6 @@ export interface RunState {
   idempotencyKeys?: Record<string, string>;
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * One run of the loop: ask the model, run the round it asks for, book the outcomes, and stop on a

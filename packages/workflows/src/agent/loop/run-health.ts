@@ -1,8 +1,8 @@
 import type { ChatUserMessage } from "@needlework/core";
 import type { RunHealth } from "../agent-run-result.js";
 import type { BlockingFailure, RoundCounts } from "./run-ledger.js";
+import { plural } from "../../text/plural.js";
 
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The one-line reminder after a failing round, e.g. "2 tools failed; you must not claim full

@@ -1,6 +1,7 @@
 import { createToolOutcome, type ToolOutcome } from "@needlework/core";
 import type { ChatUsage, ChatUserMessage } from "@needlework/core";
 import type { RoundCall } from "../loop/round-call.js";
+import { plural } from "../../text/plural.js";
 
 /**
  * A token budget for one run, counted from the `usage` the chat client reports (`totalTokens`,
@@ -73,7 +74,6 @@ export function resolveTokenBudget(value: TokenBudget | undefined, fail: (proble
   return { maxTokens, pressureThreshold };
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Why the model may no longer call tools (and is asked to answer instead), or `undefined` while it may.
