@@ -11,16 +11,30 @@ const FINAL_TEXT = "All 100 sums are done.";
 
 // The model's JSON text arguments, as a provider sends them; distinct per call.
 const argumentsOf = (i: number): string => JSON.stringify({ a: i, b: i + 1 });
-const scriptedCalls: ScriptedToolCall[] = Array.from({ length: CALLS }, (_, i) => ({ id: `call_${i}`, name: "add", arguments: argumentsOf(i) }));
+const scriptedCalls: ScriptedToolCall[] = Array.from({ length: CALLS }, (_, i) => ({
+  id: `call_${i}`,
+  name: "add",
+  arguments: argumentsOf(i),
+}));
 
 const usage = { inputTokens: 10, outputTokens: 10, totalTokens: 20 };
 const toolCallTurn = {
-  content: Array.from({ length: CALLS }, (_, i) => ({ type: "tool-call" as const, toolCallId: `call_${i}`, toolName: "add", input: argumentsOf(i) })),
+  content: Array.from({ length: CALLS }, (_, i) => ({
+    type: "tool-call" as const,
+    toolCallId: `call_${i}`,
+    toolName: "add",
+    input: argumentsOf(i),
+  })),
   finishReason: "tool-calls" as const,
   usage,
   warnings: [],
 };
-const finalTurn = { content: [{ type: "text" as const, text: FINAL_TEXT }], finishReason: "stop" as const, usage, warnings: [] };
+const finalTurn = {
+  content: [{ type: "text" as const, text: FINAL_TEXT }],
+  finishReason: "stop" as const,
+  usage,
+  warnings: [],
+};
 
 const NEEDLEWORK = "needlework agent.run: 100-call round + final answer (documented stack, maxConcurrency 100)";
 const NEEDLEWORK_DEFAULT = "needlework agent.run: same, default maxConcurrency (8)";
@@ -34,7 +48,12 @@ export default defineBenchmark({
     const factory = documentedStack();
     const runNeedlework = async (maxConcurrency?: number) => {
       const chatClient = new ScriptedChatClient([{ toolCalls: scriptedCalls }, { text: FINAL_TEXT }]);
-      const agent = factory.createAgent({ name: "adder", instructions: "Add the pairs.", chatClient, ...(maxConcurrency === undefined ? {} : { maxConcurrency }) });
+      const agent = factory.createAgent({
+        name: "adder",
+        instructions: "Add the pairs.",
+        chatClient,
+        ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
+      });
       return agent.run("Add these 100 pairs.");
     };
     const runAiSdk = () =>
@@ -48,11 +67,13 @@ export default defineBenchmark({
     for (const concurrency of [CALLS, undefined]) {
       const run = await runNeedlework(concurrency);
       const ok = run.calls.filter((c) => c.status === "ok").length;
-      if (run.status !== "completed" || ok !== CALLS || run.text !== FINAL_TEXT) throw new Error(`needlework round: ${run.status}, ${ok} ok calls, text ${JSON.stringify(run.text)}`);
+      if (run.status !== "completed" || ok !== CALLS || run.text !== FINAL_TEXT)
+        throw new Error(`needlework round: ${run.status}, ${ok} ok calls, text ${JSON.stringify(run.text)}`);
     }
     const ai = await runAiSdk();
     const results = ai.steps[0]?.toolResults ?? [];
-    if (ai.text !== FINAL_TEXT || results.length !== CALLS || results.some((r, i) => r.output !== 2 * i + 1)) throw new Error(`AI SDK round: ${results.length} results, text ${JSON.stringify(ai.text)}`);
+    if (ai.text !== FINAL_TEXT || results.length !== CALLS || results.some((r, i) => r.output !== 2 * i + 1))
+      throw new Error(`AI SDK round: ${results.length} results, text ${JSON.stringify(ai.text)}`);
 
     return [
       { name: NEEDLEWORK, calls: CALLS, fn: () => runNeedlework(CALLS) },
@@ -63,8 +84,17 @@ export default defineBenchmark({
   goals(results) {
     const goals: Goal[] = [];
     const round = results.get(NEEDLEWORK);
-    if (round) goals.push({ goal: "a 100-call round plus final answer under 1.5 ms", measured: `${round.medianMs.toFixed(3)} ms (${formatNs(round.nsPerCall)} per call)`, met: round.medianMs < 1.5 });
+    if (round)
+      goals.push({
+        goal: "a 100-call round plus final answer under 1.5 ms",
+        measured: `${round.medianMs.toFixed(3)} ms (${formatNs(round.nsPerCall)} per call)`,
+        met: round.medianMs < 1.5,
+      });
     return goals;
   },
-  notes: () => ({ calls: CALLS, arguments: "JSON text, distinct per call", model: "ScriptedChatClient / MockLanguageModelV2, no network" }),
+  notes: () => ({
+    calls: CALLS,
+    arguments: "JSON text, distinct per call",
+    model: "ScriptedChatClient / MockLanguageModelV2, no network",
+  }),
 });

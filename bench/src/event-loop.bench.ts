@@ -49,8 +49,11 @@ export default defineBenchmark({
     return rows;
   },
   goals(_results, measurements) {
-    const figure = (m: Measurement, column: string): number => (typeof m[column] === "number" ? (m[column] as number) : 0);
-    const worst = Math.max(...measurements.map((m) => Math.max(figure(m, "max delay ms"), figure(m, "max interval drift ms"))));
+    const figure = (m: Measurement, column: string): number =>
+      typeof m[column] === "number" ? (m[column] as number) : 0;
+    const worst = Math.max(
+      ...measurements.map((m) => Math.max(figure(m, "max delay ms"), figure(m, "max interval drift ms"))),
+    );
     const goals: Goal[] = [
       {
         goal: `${CONCURRENT.toLocaleString("en-US")} concurrent invokes never block the event loop > ${BOUND_MS} ms`,
@@ -60,5 +63,9 @@ export default defineBenchmark({
     ];
     return goals;
   },
-  notes: () => ({ concurrent: CONCURRENT, rounds: ROUNDS, monitor: "perf_hooks.monitorEventLoopDelay({ resolution: 1 })" }),
+  notes: () => ({
+    concurrent: CONCURRENT,
+    rounds: ROUNDS,
+    monitor: "perf_hooks.monitorEventLoopDelay({ resolution: 1 })",
+  }),
 });

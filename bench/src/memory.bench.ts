@@ -27,7 +27,9 @@ export default defineBenchmark({
     const call = { name: "add", arguments: ADD_INPUT };
     for (let i = 0; i < 20_000; i++) await tools.invoke(call); // warm-up: code, tokenizer-free fast paths, diagnostics buffers
     const start = heapMb();
-    const rows: Measurement[] = [{ name: "after warm-up (20,000 calls)", "heap MB": round(start), "Δ MB": 0, "µs/call": "" }];
+    const rows: Measurement[] = [
+      { name: "after warm-up (20,000 calls)", "heap MB": round(start), "Δ MB": 0, "µs/call": "" },
+    ];
     let done = 0;
     while (done < TOTAL) {
       const began = performance.now();
@@ -35,7 +37,12 @@ export default defineBenchmark({
       const perCall = ((performance.now() - began) * 1000) / CHECKPOINT;
       done += CHECKPOINT;
       const heap = heapMb();
-      rows.push({ name: `after ${done.toLocaleString("en-US")} calls`, "heap MB": round(heap), "Δ MB": round(heap - start), "µs/call": round(perCall) });
+      rows.push({
+        name: `after ${done.toLocaleString("en-US")} calls`,
+        "heap MB": round(heap),
+        "Δ MB": round(heap - start),
+        "µs/call": round(perCall),
+      });
     }
     return rows;
   },
@@ -52,5 +59,10 @@ export default defineBenchmark({
     }
     return goals;
   },
-  notes: () => ({ calls: TOTAL, checkpoint: CHECKPOINT, diagnostics: HAS_DIAGNOSTICS, heap: "process.memoryUsage().heapUsed after two forced GCs" }),
+  notes: () => ({
+    calls: TOTAL,
+    checkpoint: CHECKPOINT,
+    diagnostics: HAS_DIAGNOSTICS,
+    heap: "process.memoryUsage().heapUsed after two forced GCs",
+  }),
 });

@@ -32,4 +32,6 @@ while (performance.now() < until) {
   calls += 1000;
 }
 const used = process.cpuUsage(cpu);
-console.log(`${stackName} ${path}: ${calls} calls, ${(((used.user + used.system) * 1000) / calls).toFixed(0)} ns CPU per call`);
+console.log(
+  `${stackName} ${path}: ${calls} calls, ${(((used.user + used.system) * 1000) / calls).toFixed(0)} ns CPU per call`,
+);

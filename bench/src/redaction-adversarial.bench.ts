@@ -13,7 +13,8 @@ const inputs: Record<string, string> = {
 
 export default defineBenchmark({
   name: "redaction-adversarial",
-  description: "redactText with every default detector over adversarial digit runs (spaced digits, a 0/1 grid, near-cards, near-SSNs): MB/s per input; goal 20 MB/s.",
+  description:
+    "redactText with every default detector over adversarial digit runs (spaced digits, a 0/1 grid, near-cards, near-SSNs): MB/s per input; goal 20 MB/s.",
   options: { time: 1000, iterations: 3 },
   cases() {
     return Object.entries(inputs).map(([name, text]) => ({ name, fn: () => redactText(text), bytes: text.length }));

@@ -18,7 +18,11 @@ const files = readdirSync(here)
   .sort();
 
 if (files.length === 0) {
-  console.error(`No benchmark matches ${filters.join(", ")}. Files: ${readdirSync(here).filter((f) => f.endsWith(".bench.ts")).join(", ")}`);
+  console.error(
+    `No benchmark matches ${filters.join(", ")}. Files: ${readdirSync(here)
+      .filter((f) => f.endsWith(".bench.ts"))
+      .join(", ")}`,
+  );
   process.exit(1);
 }
 
@@ -28,7 +32,10 @@ if (files.length > 1 && process.env["NEEDLEWORK_BENCH_CHILD"] !== "1") {
   let failedChild = false;
   for (const file of files) {
     const code = await new Promise<number>((resolve) => {
-      fork(fileURLToPath(import.meta.url), [file], { stdio: "inherit", env: { ...process.env, NEEDLEWORK_BENCH_CHILD: "1" } }).on("exit", (c) => resolve(c ?? 1));
+      fork(fileURLToPath(import.meta.url), [file], {
+        stdio: "inherit",
+        env: { ...process.env, NEEDLEWORK_BENCH_CHILD: "1" },
+      }).on("exit", (c) => resolve(c ?? 1));
     });
     if (code !== 0) failedChild = true;
   }
@@ -99,7 +106,13 @@ for (const file of files) {
   const rows: Row[] = [];
   const byName = new Map<string, CaseResult>();
   if (cases.length > 0) {
-    const bench = new Bench({ time: 1000, iterations: 10, retainSamples: true, ...benchmark.options, name: benchmark.name });
+    const bench = new Bench({
+      time: 1000,
+      iterations: 10,
+      retainSamples: true,
+      ...benchmark.options,
+      name: benchmark.name,
+    });
     for (const c of cases) bench.add(c.name, c.fn);
     const tasks = await bench.run();
     let floorNs: number | undefined;
@@ -126,7 +139,12 @@ for (const file of files) {
     name: benchmark.name,
     description: benchmark.description,
     date: new Date().toISOString(),
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length },
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpu: cpus()[0]?.model ?? "unknown",
+      cores: cpus().length,
+    },
     results: rows,
     ...(measurements.length > 0 ? { measurements } : {}),
     ...(goals.length > 0 ? { goals } : {}),

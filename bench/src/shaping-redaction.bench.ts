@@ -21,13 +21,18 @@ export default defineBenchmark({
     for (const text of texts) {
       const out = redactText(text);
       const found = out.match(/\[REDACTED:[a-z_]+\]/g)?.length ?? 0;
-      if (found === 0 || out.includes("4111 1111 1111 1111") || /user\d+@example\.com/.test(out)) throw new Error("redaction missed a planted secret");
+      if (found === 0 || out.includes("4111 1111 1111 1111") || /user\d+@example\.com/.test(out))
+        throw new Error("redaction missed a planted secret");
       facts[label(text.length)] = { redactions: found };
     }
     const scrubbed = JSON.stringify(redactValue(records));
     if (/user\d+@example\.com/.test(scrubbed)) throw new Error("redactValue missed an email");
     return [
-      ...texts.map((text) => ({ name: `redactText ${label(text.length)}`, fn: () => redactText(text), bytes: text.length })),
+      ...texts.map((text) => ({
+        name: `redactText ${label(text.length)}`,
+        fn: () => redactText(text),
+        bytes: text.length,
+      })),
       { name: "redactValue 1 MB records", fn: () => redactValue(records), bytes: JSON.stringify(records).length },
     ];
   },

@@ -16,8 +16,14 @@ function check(label: string, value: unknown): void {
   const kept = JSON.stringify(result.value);
   JSON.parse(kept);
   const tokens = countTokens(kept);
-  if (!result.truncated || tokens > MAX_TOKENS || tokens !== result.keptTokens) throw new Error(`${label}: kept ${tokens} tokens (reported ${result.keptTokens})`);
-  facts[label] = { originalTokens: result.originalTokens, originalTokensEstimated: result.originalTokensEstimated, keptTokens: result.keptTokens, keptChars: kept.length };
+  if (!result.truncated || tokens > MAX_TOKENS || tokens !== result.keptTokens)
+    throw new Error(`${label}: kept ${tokens} tokens (reported ${result.keptTokens})`);
+  facts[label] = {
+    originalTokens: result.originalTokens,
+    originalTokensEstimated: result.originalTokensEstimated,
+    keptTokens: result.keptTokens,
+    keptChars: kept.length,
+  };
 }
 
 export default defineBenchmark({
@@ -30,9 +36,21 @@ export default defineBenchmark({
     check("plain text", text);
     return [
       { name: "JSON.stringify 1 MB records (reference)", fn: () => JSON.stringify(records), bytes: recordsJson.length },
-      { name: "truncateValue 1 MB records → 2000 tokens", fn: () => truncateValue(records, { maxTokens: MAX_TOKENS }), bytes: recordsJson.length },
-      { name: "truncateValue 1 MB JSON string → 2000 tokens", fn: () => truncateValue(recordsJson, { maxTokens: MAX_TOKENS }), bytes: recordsJson.length },
-      { name: "truncateValue 1 MB plain text → 2000 tokens", fn: () => truncateValue(text, { maxTokens: MAX_TOKENS }), bytes: text.length },
+      {
+        name: "truncateValue 1 MB records → 2000 tokens",
+        fn: () => truncateValue(records, { maxTokens: MAX_TOKENS }),
+        bytes: recordsJson.length,
+      },
+      {
+        name: "truncateValue 1 MB JSON string → 2000 tokens",
+        fn: () => truncateValue(recordsJson, { maxTokens: MAX_TOKENS }),
+        bytes: recordsJson.length,
+      },
+      {
+        name: "truncateValue 1 MB plain text → 2000 tokens",
+        fn: () => truncateValue(text, { maxTokens: MAX_TOKENS }),
+        bytes: text.length,
+      },
     ];
   },
   notes: () => ({ inputBytes: recordsJson.length, records: records.length, maxTokens: MAX_TOKENS, results: facts }),

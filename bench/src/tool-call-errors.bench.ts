@@ -1,5 +1,13 @@
 import type { ToolOutcome } from "@needlework/core";
-import { ADD_INPUT, ADD_INPUT_JSON, AddTools, addSchema, BAD_INPUT, BAD_INPUT_JSON, PREBUILT_ERROR } from "./lib/add-tools.js";
+import {
+  ADD_INPUT,
+  ADD_INPUT_JSON,
+  AddTools,
+  addSchema,
+  BAD_INPUT,
+  BAD_INPUT_JSON,
+  PREBUILT_ERROR,
+} from "./lib/add-tools.js";
 import { defineBenchmark, type Goal } from "./lib/benchmark.js";
 import { expectRejection, expectResult, formatNs, perCall } from "./lib/per-call.js";
 import { aiSdkValidateAndExecute, langchainTools, openaiRunContext, openaiTools } from "./lib/peers.js";
@@ -53,18 +61,42 @@ export default defineBenchmark({
 
     await expectResult(THROWS.documented, () => documented.invoke(throwing), isError("UNHANDLED_ERROR"));
     await expectResult(THROWS.full, () => full.invoke(throwing), isError("UNHANDLED_ERROR"));
-    await expectResult(THROWS.prebuilt, () => documented.invoke(throwingPrebuilt), (o) => isError("UNHANDLED_ERROR")(o) && o.exception === PREBUILT_ERROR);
+    await expectResult(
+      THROWS.prebuilt,
+      () => documented.invoke(throwingPrebuilt),
+      (o) => isError("UNHANDLED_ERROR")(o) && o.exception === PREBUILT_ERROR,
+    );
     for (let i = 0; i < 5; i++) await defaults.invoke(throwing); // opens the default breaker
     await expectResult(THROWS.open, () => defaults.invoke(throwing), isError("CIRCUIT_OPEN"));
-    await expectResult(THROWS.aiSdk, () => aiSdkValidateAndExecute("fail", ADD_INPUT), (r) => (r as { type: string }).type === "tool-error");
-    await expectResult(THROWS.openai, () => openaiTools.fail.invoke(openaiRunContext, ADD_INPUT_JSON), (r) => typeof r === "string" && r.includes("boom"));
+    await expectResult(
+      THROWS.aiSdk,
+      () => aiSdkValidateAndExecute("fail", ADD_INPUT),
+      (r) => (r as { type: string }).type === "tool-error",
+    );
+    await expectResult(
+      THROWS.openai,
+      () => openaiTools.fail.invoke(openaiRunContext, ADD_INPUT_JSON),
+      (r) => typeof r === "string" && r.includes("boom"),
+    );
     await expectRejection(THROWS.langchain, () => langchainTools.fail.invoke(ADD_INPUT));
-    for (const [label, invoker] of [[INVALID.bare, bare], [INVALID.documented, documented], [INVALID.full, full]] as const) {
+    for (const [label, invoker] of [
+      [INVALID.bare, bare],
+      [INVALID.documented, documented],
+      [INVALID.full, full],
+    ] as const) {
       await expectResult(label, () => invoker.invoke(invalid), isError("INVALID_ARGUMENTS"));
     }
     await expectResult(INVALID.documentedJson, () => documented.invoke(invalidJson), isError("INVALID_ARGUMENTS"));
-    await expectResult(INVALID.aiSdk, () => aiSdkValidateAndExecute("add", BAD_INPUT), (r) => (r as { invalid?: boolean }).invalid === true);
-    await expectResult(INVALID.openai, () => openaiTools.add.invoke(openaiRunContext, BAD_INPUT_JSON), (r) => typeof r === "string");
+    await expectResult(
+      INVALID.aiSdk,
+      () => aiSdkValidateAndExecute("add", BAD_INPUT),
+      (r) => (r as { invalid?: boolean }).invalid === true,
+    );
+    await expectResult(
+      INVALID.openai,
+      () => openaiTools.add.invoke(openaiRunContext, BAD_INPUT_JSON),
+      (r) => typeof r === "string",
+    );
     await expectRejection(INVALID.langchain, () => langchainTools.add.invoke(BAD_INPUT as { a: number; b: number }));
 
     return [
@@ -106,7 +138,9 @@ export default defineBenchmark({
       perCall(INVALID.full, FAST, () => full.invoke(invalid)),
       perCall(INVALID.aiSdk, FAST, () => aiSdkValidateAndExecute("add", BAD_INPUT)),
       perCall(INVALID.openai, SLOW, () => openaiTools.add.invoke(openaiRunContext, BAD_INPUT_JSON)),
-      perCall(INVALID.langchain, SLOW, () => langchainTools.add.invoke(BAD_INPUT as { a: number; b: number }).catch((error: unknown) => error)),
+      perCall(INVALID.langchain, SLOW, () =>
+        langchainTools.add.invoke(BAD_INPUT as { a: number; b: number }).catch((error: unknown) => error),
+      ),
     ];
   },
   goals(results) {
@@ -119,8 +153,15 @@ export default defineBenchmark({
       const value = ns(name);
       const floorNs = ns(floor);
       if (value === undefined) continue;
-      const overhead = floorNs === undefined ? "" : ` (the floor alone: ${formatNs(floorNs)}; needlework adds ${formatNs(value - floorNs)})`;
-      goals.push({ goal: `error path under 3 µs, documented stack, ${label}`, measured: `${formatNs(value)}${overhead}`, met: value < 3000 });
+      const overhead =
+        floorNs === undefined
+          ? ""
+          : ` (the floor alone: ${formatNs(floorNs)}; needlework adds ${formatNs(value - floorNs)})`;
+      goals.push({
+        goal: `error path under 3 µs, documented stack, ${label}`,
+        measured: `${formatNs(value)}${overhead}`,
+        met: value < 3000,
+      });
     }
     const prebuilt = ns(THROWS.prebuilt);
     const prebuiltFloor = ns(THROWS.prebuiltFloor);
@@ -133,5 +174,9 @@ export default defineBenchmark({
     }
     return goals;
   },
-  notes: () => ({ throwing: "TypeError('boom') thrown by the tool body", invalid: BAD_INPUT, callsPerSample: { fast: FAST, slow: SLOW } }),
+  notes: () => ({
+    throwing: "TypeError('boom') thrown by the tool body",
+    invalid: BAD_INPUT,
+    callsPerSample: { fast: FAST, slow: SLOW },
+  }),
 });

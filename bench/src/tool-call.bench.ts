@@ -40,9 +40,21 @@ export default defineBenchmark({
     await expectResult(CASE.documented, () => documented.invoke(call), okOutcome);
     await expectResult(CASE.documentedJson, () => documented.invoke(jsonCall), okOutcome);
     await expectResult(CASE.full, () => full.invoke(call), okOutcome);
-    await expectResult(CASE.aiSdk, () => aiSdkValidateAndExecute("add", ADD_INPUT), (r) => (r as { output?: unknown }).output === 5);
-    await expectResult(CASE.openai, () => openaiTools.add.invoke(openaiRunContext, ADD_INPUT_JSON), (r) => (r as unknown) === 5);
-    await expectResult(CASE.langchain, () => langchainTools.add.invoke(ADD_INPUT), (r) => r === 5);
+    await expectResult(
+      CASE.aiSdk,
+      () => aiSdkValidateAndExecute("add", ADD_INPUT),
+      (r) => (r as { output?: unknown }).output === 5,
+    );
+    await expectResult(
+      CASE.openai,
+      () => openaiTools.add.invoke(openaiRunContext, ADD_INPUT_JSON),
+      (r) => (r as unknown) === 5,
+    );
+    await expectResult(
+      CASE.langchain,
+      () => langchainTools.add.invoke(ADD_INPUT),
+      (r) => r === 5,
+    );
 
     return [
       perCall(CASE.direct, FAST, () => tools.add(ADD_INPUT), { floor: true }),
@@ -62,17 +74,35 @@ export default defineBenchmark({
     const documented = ns(CASE.documented);
     const goals: Goal[] = [];
     if (documented !== undefined) {
-      goals.push({ goal: "documented stack under 1.5 µs per successful call", measured: formatNs(documented), met: documented < 1500 });
+      goals.push({
+        goal: "documented stack under 1.5 µs per successful call",
+        measured: formatNs(documented),
+        met: documented < 1500,
+      });
       const langchain = ns(CASE.langchain);
-      if (langchain !== undefined) goals.push({ goal: "documented stack at least 20× below LangChain.js", measured: `${(langchain / documented).toFixed(1)}×`, met: langchain / documented >= 20 });
+      if (langchain !== undefined)
+        goals.push({
+          goal: "documented stack at least 20× below LangChain.js",
+          measured: `${(langchain / documented).toFixed(1)}×`,
+          met: langchain / documented >= 20,
+        });
       const openai = ns(CASE.openai);
-      if (openai !== undefined) goals.push({ goal: "documented stack at least 4× below the OpenAI Agents SDK", measured: `${(openai / documented).toFixed(1)}×`, met: openai / documented >= 4 });
+      if (openai !== undefined)
+        goals.push({
+          goal: "documented stack at least 4× below the OpenAI Agents SDK",
+          measured: `${(openai / documented).toFixed(1)}×`,
+          met: openai / documented >= 4,
+        });
     }
     const bare = ns(CASE.bare);
     // The stricter comparison: the AI SDK with its schema prepared once (generateText re-prepares it per call).
     const aiSdk = ns(CASE.aiSdkPrepared);
     if (bare !== undefined && aiSdk !== undefined) {
-      goals.push({ goal: "bare invoker within 2× the AI SDK's validate-and-execute (schema prepared once)", measured: `${(bare / aiSdk).toFixed(2)}× (${formatNs(bare)} vs ${formatNs(aiSdk)})`, met: bare <= 2 * aiSdk });
+      goals.push({
+        goal: "bare invoker within 2× the AI SDK's validate-and-execute (schema prepared once)",
+        measured: `${(bare / aiSdk).toFixed(2)}× (${formatNs(bare)} vs ${formatNs(aiSdk)})`,
+        met: bare <= 2 * aiSdk,
+      });
     }
     return goals;
   },

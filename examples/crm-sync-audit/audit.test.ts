@@ -21,7 +21,10 @@ async function withFakeTime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 function crms(plan: RunPlan) {
-  const directory = new CrmDirectory({ salesforce: new FakeCrm("salesforce", plan), hubspot: new FakeCrm("hubspot", plan) });
+  const directory = new CrmDirectory({
+    salesforce: new FakeCrm("salesforce", plan),
+    hubspot: new FakeCrm("hubspot", plan),
+  });
   const runContainer = container.createChildContainer();
   runContainer.registerInstance(CrmDirectory, directory);
   return { directory, runContainer };
@@ -31,7 +34,13 @@ function crms(plan: RunPlan) {
 function handMadePlan(): RunPlan {
   const plan = faultPlans(1, 7)[0]!;
   const [, hubspotUpdate, task] = plan.writes;
-  return { ...plan, faults: { [hubspotUpdate!.key]: { kind: "forbidden", failures: 1, permanent: true }, [task!.key]: { kind: "rate_limited", failures: 2, retryAfterS: 2 } } };
+  return {
+    ...plan,
+    faults: {
+      [hubspotUpdate!.key]: { kind: "forbidden", failures: 1, permanent: true },
+      [task!.key]: { kind: "rate_limited", failures: 2, retryAfterS: 2 },
+    },
+  };
 }
 
 describe("examples/crm-sync-audit", () => {
@@ -89,13 +98,24 @@ describe("examples/crm-sync-audit", () => {
     expect(rawMeasure.missing).toEqual([plan.writes[1]!.key, plan.writes[2]!.key]);
 
     const nw = crms(plan);
-    const result = await withFakeTime(() => runNeedlework(nw.runContainer, optimisticModel(), input, { random: mulberry32(1), deadLetters: new InMemoryDeadLetterQueue(), runId: "r1" }));
+    const result = await withFakeTime(() =>
+      runNeedlework(nw.runContainer, optimisticModel(), input, {
+        random: mulberry32(1),
+        deadLetters: new InMemoryDeadLetterQueue(),
+        runId: "r1",
+      }),
+    );
     const nwMeasure = measure(plan, nw.directory, result);
     expect(result.status).toBe("escalated");
     expect(nwMeasure).toMatchObject({ silentFailure: false, landed: 5, faulted: 2, leaked: false, recoverySteps: [0] });
     expect(nwMeasure.missing).toEqual([plan.writes[1]!.key]);
     // The rate-limited task was retried inside one call, honouring Retry-After: three requests, one landed.
-    expect(nw.directory.get("salesforce").requests.filter((r) => r.key === plan.writes[2]!.key).map((r) => r.result)).toEqual(["rate_limited", "rate_limited", "applied"]);
+    expect(
+      nw.directory
+        .get("salesforce")
+        .requests.filter((r) => r.key === plan.writes[2]!.key)
+        .map((r) => r.result),
+    ).toEqual(["rate_limited", "rate_limited", "applied"]);
   });
 
   it("the optimistic model retries only what an envelope calls retriable", () => {

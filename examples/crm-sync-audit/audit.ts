@@ -61,7 +61,10 @@ export interface AuditOptions {
 }
 
 function crmsFor(plan: RunPlan) {
-  const directory = new CrmDirectory({ salesforce: new FakeCrm("salesforce", plan), hubspot: new FakeCrm("hubspot", plan) });
+  const directory = new CrmDirectory({
+    salesforce: new FakeCrm("salesforce", plan),
+    hubspot: new FakeCrm("hubspot", plan),
+  });
   const runContainer = container.createChildContainer();
   runContainer.registerInstance(CrmDirectory, directory);
   return { directory, runContainer };
@@ -126,17 +129,36 @@ export async function runAudit(options: AuditOptions = {}): Promise<AuditReport>
 
     const nw = crmsFor(plan);
     given.needlework.push(nw.directory.get("salesforce").plan);
-    const result = await runNeedlework(nw.runContainer, optimisticModel(), input, { random: mulberry32(seed + plan.run), deadLetters, runId: `run-${plan.run}` });
+    const result = await runNeedlework(nw.runContainer, optimisticModel(), input, {
+      random: mulberry32(seed + plan.run),
+      deadLetters,
+      runId: `run-${plan.run}`,
+    });
     measures.needlework.push(measure(plan, nw.directory, result));
     // The demo's sample: a run the raw build reported as "Sync complete." over a missing write, in
     // which needlework both recovered something and escalated what it could not.
-    if (!sample && rawMeasure.silentFailure && result.status === "escalated" && result.recoveries.length > 0) sample = { plan, raw: rawMeasure, result };
+    if (!sample && rawMeasure.silentFailure && result.status === "escalated" && result.recoveries.length > 0)
+      sample = { plan, raw: rawMeasure, result };
     options.onProgress?.(plan.run, runs);
   }
 
-  const faultsByKind: Record<FaultKind, number> = { forbidden: 0, locked: 0, rate_limited: 0, server_error: 0, timeout: 0 };
+  const faultsByKind: Record<FaultKind, number> = {
+    forbidden: 0,
+    locked: 0,
+    rate_limited: 0,
+    server_error: 0,
+    timeout: 0,
+  };
   for (const plan of plans) for (const fault of Object.values(plan.faults)) faultsByKind[fault.kind]++;
-  return { runs, seed, faultsByKind, raw: summarize(measures.raw, given.raw), needlework: summarize(measures.needlework, given.needlework), measures, sample };
+  return {
+    runs,
+    seed,
+    faultsByKind,
+    raw: summarize(measures.raw, given.raw),
+    needlework: summarize(measures.needlework, given.needlework),
+    measures,
+    sample,
+  };
 }
 
 const pct = (n: number, of: number): string => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
@@ -151,16 +173,29 @@ const pct = (n: number, of: number): string => `${((100 * n) / Math.max(1, of)).
  */
 export function formatAudit(report: AuditReport): string[] {
   const { raw, needlework: nw, faultsByKind: f } = report;
-  const steps = (s: ModeSummary): string => (s.meanStepsToRecovery === undefined ? "n/a" : s.meanStepsToRecovery.toFixed(2));
+  const steps = (s: ModeSummary): string =>
+    s.meanStepsToRecovery === undefined ? "n/a" : s.meanStepsToRecovery.toFixed(2);
   const rows: [string, string, string][] = [
-    ["silent failures (success claimed, write missing, no alert)", `${raw.silentFailures} (${pct(raw.silentFailures, raw.runs)})`, `${nw.silentFailures} (${pct(nw.silentFailures, nw.runs)})`],
+    [
+      "silent failures (success claimed, write missing, no alert)",
+      `${raw.silentFailures} (${pct(raw.silentFailures, raw.runs)})`,
+      `${nw.silentFailures} (${pct(nw.silentFailures, nw.runs)})`,
+    ],
     [`runs fully synced (all writes landed)`, `${raw.fullySynced}`, `${nw.fullySynced}`],
     [`writes landed (of ${raw.writes})`, `${raw.landed}`, `${nw.landed}`],
-    ["writes that met a fault / later succeeded", `${raw.faulted} / ${raw.recovered}`, `${nw.faulted} / ${nw.recovered}`],
+    [
+      "writes that met a fault / later succeeded",
+      `${raw.faulted} / ${raw.recovered}`,
+      `${nw.faulted} / ${nw.recovered}`,
+    ],
     ["  of those, retried by the runtime (0 model turns)", `${raw.recoveredByRuntime}`, `${nw.recoveredByRuntime}`],
     ["mean steps-to-recovery (model turns)", steps(raw), steps(nw)],
     [`records half-updated with no alert (of ${raw.records})`, `${raw.halfUpdatedNoAlert}`, `${nw.halfUpdatedNoAlert}`],
-    ["runs escalated / dead-lettered", `${raw.escalated} / ${raw.deadLettered}`, `${nw.escalated} / ${nw.deadLettered}`],
+    [
+      "runs escalated / dead-lettered",
+      `${raw.escalated} / ${raw.deadLettered}`,
+      `${nw.escalated} / ${nw.deadLettered}`,
+    ],
     ["duplicate tasks or notes", `${raw.duplicates}`, `${nw.duplicates}`],
     ["runs where the model read a stack trace or API key", `${raw.leakedRuns}`, `${nw.leakedRuns}`],
     ["tool-result characters the model read per run", `${raw.meanToolResultChars}`, `${nw.meanToolResultChars}`],
@@ -168,7 +203,10 @@ export function formatAudit(report: AuditReport): string[] {
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(3, ...rows.map((r) => r[1].length));
   const line = (a: string, b: string, c: string): string => `  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c.padStart(10)}`;
-  const same = raw.planDigest === nw.planDigest ? `same fault plans in both modes (sha256 ${raw.planDigest.slice(0, 12)})` : "FAULT PLANS DIFFER";
+  const same =
+    raw.planDigest === nw.planDigest
+      ? `same fault plans in both modes (sha256 ${raw.planDigest.slice(0, 12)})`
+      : "FAULT PLANS DIFFER";
   return [
     `CRM sync audit: ${report.runs} runs x 6 writes, seed ${report.seed}, ${same}`,
     `  writes meeting a fault: 403 ${f.forbidden}, 409 locked ${f.locked}, 429 ${f.rate_limited}, 500 ${f.server_error}, timeout ${f.timeout}`,

@@ -9,7 +9,12 @@ const UpdateContact = z.object({
   contactId: z.string().describe("The contact's id in that CRM."),
   changes: z.object({ email: z.string().optional(), title: z.string().optional() }).describe("The fields to set."),
 });
-const CreateTask = z.object({ crm: Crm, contactId: z.string(), subject: z.string(), dueDate: z.string().describe("ISO date, like 2025-07-01.") });
+const CreateTask = z.object({
+  crm: Crm,
+  contactId: z.string(),
+  subject: z.string(),
+  dueDate: z.string().describe("ISO date, like 2025-07-01."),
+});
 const PostNote = z.object({ crm: Crm, contactId: z.string(), body: z.string() });
 
 /**
@@ -22,17 +27,35 @@ const PostNote = z.object({ crm: Crm, contactId: z.string(), body: z.string() })
 export class CrmTools {
   constructor(private readonly crms: CrmDirectory) {}
 
-  @AgentFunction({ name: "update_contact", description: "Sets fields of a contact in Salesforce or HubSpot.", input: UpdateContact, idempotent: true, maxResultTokens: 120 })
+  @AgentFunction({
+    name: "update_contact",
+    description: "Sets fields of a contact in Salesforce or HubSpot.",
+    input: UpdateContact,
+    idempotent: true,
+    maxResultTokens: 120,
+  })
   updateContact(args: z.infer<typeof UpdateContact>, ctx: ToolContext) {
     return this.crms.get(args.crm).write("update_contact", args, ctx);
   }
 
-  @AgentFunction({ name: "create_task", description: "Creates a follow-up task on a contact.", input: CreateTask, idempotent: true, maxResultTokens: 120 })
+  @AgentFunction({
+    name: "create_task",
+    description: "Creates a follow-up task on a contact.",
+    input: CreateTask,
+    idempotent: true,
+    maxResultTokens: 120,
+  })
   createTask(args: z.infer<typeof CreateTask>, ctx: ToolContext) {
     return this.crms.get(args.crm).write("create_task", args, ctx);
   }
 
-  @AgentFunction({ name: "post_note", description: "Posts an activity note on a contact.", input: PostNote, idempotent: true, maxResultTokens: 120 })
+  @AgentFunction({
+    name: "post_note",
+    description: "Posts an activity note on a contact.",
+    input: PostNote,
+    idempotent: true,
+    maxResultTokens: 120,
+  })
   postNote(args: z.infer<typeof PostNote>, ctx: ToolContext) {
     return this.crms.get(args.crm).write("post_note", args, ctx);
   }

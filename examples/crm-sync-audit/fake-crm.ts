@@ -107,7 +107,8 @@ export class FakeCrm {
   }
 
   private url(tool: WriteTool, contactId: string): string {
-    if (this.name === "salesforce") return `${SF_HOST}/sobjects/${tool === "create_task" ? "Task" : `Contact/${contactId}`}`;
+    if (this.name === "salesforce")
+      return `${SF_HOST}/sobjects/${tool === "create_task" ? "Task" : `Contact/${contactId}`}`;
     return `https://api.hubapi.com/crm/v3/objects/${tool === "post_note" ? "notes" : `contacts/${contactId}`}?${HUBSPOT_KEY}`;
   }
 
@@ -120,22 +121,38 @@ export class FakeCrm {
     const id = `${this.plan.run}-${contactId}`;
     switch (kind) {
       case "forbidden":
-        return new CrmHttpError(name, 403, sf
-          ? `HTTP 403 Forbidden: [{"message":"insufficient access rights on cross-reference id: ${contactId}","errorCode":"INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY"}] ${line}`
-          : `HTTP 403 Forbidden: {"status":"error","message":"This app hasn't been granted all required scopes to make this call.","category":"MISSING_SCOPES","correlationId":"${id}"} ${line}`);
+        return new CrmHttpError(
+          name,
+          403,
+          sf
+            ? `HTTP 403 Forbidden: [{"message":"insufficient access rights on cross-reference id: ${contactId}","errorCode":"INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY"}] ${line}`
+            : `HTTP 403 Forbidden: {"status":"error","message":"This app hasn't been granted all required scopes to make this call.","category":"MISSING_SCOPES","correlationId":"${id}"} ${line}`,
+        );
       case "locked":
-        return new CrmHttpError(name, 409, sf
-          ? `HTTP 409 Conflict: [{"message":"unable to obtain exclusive access to this record or 1 records: ${contactId}","errorCode":"UNABLE_TO_LOCK_ROW"}] ${line}`
-          : `HTTP 409 Conflict: {"status":"error","message":"Contact ${contactId} is locked by another process","category":"CONFLICT","correlationId":"${id}"} ${line}`);
+        return new CrmHttpError(
+          name,
+          409,
+          sf
+            ? `HTTP 409 Conflict: [{"message":"unable to obtain exclusive access to this record or 1 records: ${contactId}","errorCode":"UNABLE_TO_LOCK_ROW"}] ${line}`
+            : `HTTP 409 Conflict: {"status":"error","message":"Contact ${contactId} is locked by another process","category":"CONFLICT","correlationId":"${id}"} ${line}`,
+        );
       case "rate_limited":
-        return new CrmHttpError(name, 429, sf
-          ? `HTTP 429 Too Many Requests: [{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}] Retry-After: ${retryAfterS} ${line}`
-          : `HTTP 429 Too Many Requests: {"status":"error","message":"You have reached your secondly limit.","errorType":"RATE_LIMIT","policyName":"SECONDLY"} Retry-After: ${retryAfterS} ${line}`,
-          retryAfterS * MS_PER_VIRTUAL_SECOND);
+        return new CrmHttpError(
+          name,
+          429,
+          sf
+            ? `HTTP 429 Too Many Requests: [{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}] Retry-After: ${retryAfterS} ${line}`
+            : `HTTP 429 Too Many Requests: {"status":"error","message":"You have reached your secondly limit.","errorType":"RATE_LIMIT","policyName":"SECONDLY"} Retry-After: ${retryAfterS} ${line}`,
+          retryAfterS * MS_PER_VIRTUAL_SECOND,
+        );
       case "server_error":
-        return new CrmHttpError(name, 500, sf
-          ? `HTTP 500 Internal Server Error: [{"message":"An unexpected error occurred. Please include this ErrorId if you contact support: ${id}","errorCode":"UNKNOWN_EXCEPTION"}] ${line}`
-          : `HTTP 500 Internal Server Error: {"status":"error","message":"internal error","correlationId":"${id}"} ${line}`);
+        return new CrmHttpError(
+          name,
+          500,
+          sf
+            ? `HTTP 500 Internal Server Error: [{"message":"An unexpected error occurred. Please include this ErrorId if you contact support: ${id}","errorCode":"UNKNOWN_EXCEPTION"}] ${line}`
+            : `HTTP 500 Internal Server Error: {"status":"error","message":"internal error","correlationId":"${id}"} ${line}`,
+        );
     }
   }
 
@@ -144,22 +161,73 @@ export class FakeCrm {
     const contactId = String(args["contactId"]);
     const changes = (args["changes"] ?? {}) as Record<string, unknown>;
     const modified = `2025-06-${String(1 + (this.plan.run % 28)).padStart(2, "0")}T10:${String(version % 60).padStart(2, "0")}:00.000Z`;
-    const history = Array.from({ length: 12 }, (_, i) => ({ field: i % 2 ? "Title" : "Email", oldValue: `previous-${i}`, changedBy: "integration@harbor.example", changedAt: `2025-05-${String(1 + i).padStart(2, "0")}T09:00:00.000Z` }));
+    const history = Array.from({ length: 12 }, (_, i) => ({
+      field: i % 2 ? "Title" : "Email",
+      oldValue: `previous-${i}`,
+      changedBy: "integration@harbor.example",
+      changedAt: `2025-05-${String(1 + i).padStart(2, "0")}T09:00:00.000Z`,
+    }));
     if (this.name === "salesforce") {
-      if (tool === "create_task") return { id: `00T5g0000${this.plan.run}${version}`, success: true, errors: [], record: { attributes: { type: "Task" }, WhoId: contactId, Subject: args["subject"], ActivityDate: args["dueDate"], Status: "Not Started", Priority: "Normal", OwnerId: "0055g00000Harbor", CreatedDate: modified } };
+      if (tool === "create_task")
+        return {
+          id: `00T5g0000${this.plan.run}${version}`,
+          success: true,
+          errors: [],
+          record: {
+            attributes: { type: "Task" },
+            WhoId: contactId,
+            Subject: args["subject"],
+            ActivityDate: args["dueDate"],
+            Status: "Not Started",
+            Priority: "Normal",
+            OwnerId: "0055g00000Harbor",
+            CreatedDate: modified,
+          },
+        };
       return {
         id: contactId,
         success: true,
         errors: [],
-        record: { attributes: { type: "Contact", url: `/services/data/v59.0/sobjects/Contact/${contactId}` }, Id: contactId, Email: changes["email"], Title: changes["title"], Phone: "+1 415 555 0134", MailingCity: "Oakland", OwnerId: "0055g00000Harbor", AccountId: "0015g00000Acct", LeadSource: "Partner", LastModifiedDate: modified, SystemModstamp: modified },
+        record: {
+          attributes: { type: "Contact", url: `/services/data/v59.0/sobjects/Contact/${contactId}` },
+          Id: contactId,
+          Email: changes["email"],
+          Title: changes["title"],
+          Phone: "+1 415 555 0134",
+          MailingCity: "Oakland",
+          OwnerId: "0055g00000Harbor",
+          AccountId: "0015g00000Acct",
+          LeadSource: "Partner",
+          LastModifiedDate: modified,
+          SystemModstamp: modified,
+        },
         fieldHistory: history,
       };
     }
-    if (tool === "post_note") return { id: `${90_000_000 + this.plan.run * 100 + version}`, properties: { hs_note_body: args["body"], hs_timestamp: modified, hubspot_owner_id: "4711" }, associations: { contacts: [contactId] }, createdAt: modified, archived: false };
+    if (tool === "post_note")
+      return {
+        id: `${90_000_000 + this.plan.run * 100 + version}`,
+        properties: { hs_note_body: args["body"], hs_timestamp: modified, hubspot_owner_id: "4711" },
+        associations: { contacts: [contactId] },
+        createdAt: modified,
+        archived: false,
+      };
     return {
       id: contactId,
-      properties: { email: changes["email"], jobtitle: changes["title"], phone: "+1 415 555 0134", city: "Oakland", lifecyclestage: "customer", hs_object_id: contactId, lastmodifieddate: modified },
-      propertiesWithHistory: { email: history.filter((h) => h.field === "Email").map((h) => ({ value: h.oldValue, timestamp: h.changedAt, sourceType: "INTEGRATION" })) },
+      properties: {
+        email: changes["email"],
+        jobtitle: changes["title"],
+        phone: "+1 415 555 0134",
+        city: "Oakland",
+        lifecyclestage: "customer",
+        hs_object_id: contactId,
+        lastmodifieddate: modified,
+      },
+      propertiesWithHistory: {
+        email: history
+          .filter((h) => h.field === "Email")
+          .map((h) => ({ value: h.oldValue, timestamp: h.changedAt, sourceType: "INTEGRATION" })),
+      },
       createdAt: "2023-02-14T08:00:00.000Z",
       updatedAt: modified,
       archived: false,

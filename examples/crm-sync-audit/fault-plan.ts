@@ -70,7 +70,8 @@ function drawFault(random: () => number): WriteFault | undefined {
       const failures = pick(random, mix.failures);
       if (mix.kind === "forbidden") return { kind: mix.kind, failures, permanent: true };
       if (mix.kind === "rate_limited") return { kind: mix.kind, failures, retryAfterS: pick(random, mix.retryAfterS) };
-      if (mix.kind === "timeout") return { kind: mix.kind, failures, landed: Array.from({ length: failures }, () => random() < 0.5) };
+      if (mix.kind === "timeout")
+        return { kind: mix.kind, failures, landed: Array.from({ length: failures }, () => random() < 0.5) };
       return { kind: mix.kind, failures };
     }
     r -= mix.p;
@@ -91,13 +92,40 @@ function syncJob(run: number, random: () => number): IntendedWrite[] {
     const sfId = salesforceId(random);
     const hsId = String(10_000 + Math.floor(random() * 90_000));
     const changes = { email: `${first}.${last}@customer${run}.example`.toLowerCase(), title: pick(random, TITLES) };
-    writes.push({ key: `update_contact:salesforce:${sfId}`, tool: "update_contact", crm: "salesforce", record, arguments: { crm: "salesforce", contactId: sfId, changes } });
-    writes.push({ key: `update_contact:hubspot:${hsId}`, tool: "update_contact", crm: "hubspot", record, arguments: { crm: "hubspot", contactId: hsId, changes } });
+    writes.push({
+      key: `update_contact:salesforce:${sfId}`,
+      tool: "update_contact",
+      crm: "salesforce",
+      record,
+      arguments: { crm: "salesforce", contactId: sfId, changes },
+    });
+    writes.push({
+      key: `update_contact:hubspot:${hsId}`,
+      tool: "update_contact",
+      crm: "hubspot",
+      record,
+      arguments: { crm: "hubspot", contactId: hsId, changes },
+    });
     if (c === 0) {
-      const args = { crm: "salesforce", contactId: sfId, subject: `Renewal call with ${record}`, dueDate: `2025-07-${String(1 + (run % 28)).padStart(2, "0")}` };
-      writes.push({ key: `create_task:salesforce:${sfId}`, tool: "create_task", crm: "salesforce", record, arguments: args });
+      const args = {
+        crm: "salesforce",
+        contactId: sfId,
+        subject: `Renewal call with ${record}`,
+        dueDate: `2025-07-${String(1 + (run % 28)).padStart(2, "0")}`,
+      };
+      writes.push({
+        key: `create_task:salesforce:${sfId}`,
+        tool: "create_task",
+        crm: "salesforce",
+        record,
+        arguments: args,
+      });
     } else {
-      const args = { crm: "hubspot", contactId: hsId, body: `Contact details synced from the billing system (run ${run}): new title ${changes.title}.` };
+      const args = {
+        crm: "hubspot",
+        contactId: hsId,
+        body: `Contact details synced from the billing system (run ${run}): new title ${changes.title}.`,
+      };
       writes.push({ key: `post_note:hubspot:${hsId}`, tool: "post_note", crm: "hubspot", record, arguments: args });
     }
   }

@@ -10,7 +10,11 @@ import { createProgress, type ProgressOutput } from "./progress.js";
  * await runCrmSyncAudit();
  * ```
  */
-export async function runCrmSyncAudit(print: (line: string) => void = console.log, runs = 500, progressTo: ProgressOutput = process.stderr) {
+export async function runCrmSyncAudit(
+  print: (line: string) => void = console.log,
+  runs = 500,
+  progressTo: ProgressOutput = process.stderr,
+) {
   const started = performance.now();
   const progress = createProgress("CRM sync audit", runs, progressTo);
   const report = await runAudit({ runs, seed: 2024, onProgress: (done) => progress.update(done) });
@@ -19,4 +23,3 @@ export async function runCrmSyncAudit(print: (line: string) => void = console.lo
   print(`  (${report.runs * 2} agent runs in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   return report;
 }
-

@@ -66,7 +66,9 @@ export function measure(plan: RunPlan, directory: CrmDirectory, run: ModeRun): R
       if (firstSuccess) recoverySteps.push(firstSuccess.turn - firstFailure.turn);
     }
   }
-  const halfUpdatedRecords = [...landedByRecord.values()].filter((landed) => landed.includes(true) && landed.includes(false)).length;
+  const halfUpdatedRecords = [...landedByRecord.values()].filter(
+    (landed) => landed.includes(true) && landed.includes(false),
+  ).length;
   const claimedSuccess = claimsSuccess(run.text);
   const alerted = FLAGGED.has(run.status) || !claimedSuccess;
   const toolResults = run.messages.flatMap((m) => (m.role === "tool" ? [m.content] : []));

@@ -1,12 +1,19 @@
 import { createToolInvoker, type ErrorMapRule } from "@needlework/core";
-import { type AgentRunResult, type ChatClient, type ChatMessage, type DeadLetterQueue, usingAgentFramework } from "@needlework/workflows";
+import {
+  type AgentRunResult,
+  type ChatClient,
+  type ChatMessage,
+  type DeadLetterQueue,
+  usingAgentFramework,
+} from "@needlework/workflows";
 import type { DependencyContainer } from "tsyringe";
 import { CrmTools } from "./crm-tools.js";
 import { CrmTimeoutError } from "./fake-crm.js";
 import { relativeStack } from "./relative-stack.js";
 
 /** The sync agent's system prompt (the scripted model does not read it; a real one would). */
-export const INSTRUCTIONS = "You sync customer changes to Salesforce and HubSpot with update_contact, create_task and post_note. Report what was and was not written.";
+export const INSTRUCTIONS =
+  "You sync customer changes to Salesforce and HubSpot with update_contact, create_task and post_note. Report what was and was not written.";
 
 /** Model turns per run, in both modes. */
 export const MAX_ITERATIONS = 10;
@@ -39,7 +46,11 @@ export async function runRaw(container: DependencyContainer, model: ChatClient, 
     const { message } = await model.complete({ messages: [...messages], tools: invoker.definitions });
     const calls = message.toolCalls ?? [];
     if (message.content !== undefined) text = message.content;
-    messages.push({ role: "assistant", ...(message.content === undefined ? {} : { content: message.content }), ...(calls.length === 0 ? {} : { toolCalls: calls }) });
+    messages.push({
+      role: "assistant",
+      ...(message.content === undefined ? {} : { content: message.content }),
+      ...(calls.length === 0 ? {} : { toolCalls: calls }),
+    });
     if (calls.length === 0) return { status: "completed", text, messages };
     const results = await Promise.all(
       calls.map(async (call) => {
@@ -51,7 +62,9 @@ export async function runRaw(container: DependencyContainer, model: ChatClient, 
         }
       }),
     );
-    calls.forEach((call, i) => messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: results[i]! }));
+    calls.forEach((call, i) =>
+      messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: results[i]! }),
+    );
   }
   return { status: "max_iterations", text, messages };
 }

@@ -29,7 +29,13 @@ export function readToolResult(content: string): ResultReading {
   } catch {
     return "failed";
   }
-  if (typeof parsed === "object" && parsed !== null && "status" in parsed && "retriable" in parsed && typeof parsed.retriable === "boolean") {
+  if (
+    typeof parsed === "object" &&
+    parsed !== null &&
+    "status" in parsed &&
+    "retriable" in parsed &&
+    typeof parsed.retriable === "boolean"
+  ) {
     if (parsed.status === "ok") return "ok";
     return parsed.retriable ? "retriable" : "failed";
   }

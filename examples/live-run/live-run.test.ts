@@ -65,38 +65,34 @@ describe.skipIf(!chromiumPath && !process.env["CI"])("the live run page in headl
     await server?.close();
   });
 
-  it(
-    "shows each call turning ok, retried or failed with its code, the correction, and the final answer",
-    { timeout: 120_000 },
-    async () => {
-      if (!chromiumPath)
-        throw new Error(
-          "No Chromium on this CI machine: .ci/run installs the Debian package chromium before the tests.",
-        );
-      const browser = await playwright.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS, timeout: 60_000 });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-        await page.goto(server.url);
-        await page.locator("#final-status[data-status]").waitFor({ timeout: 60_000 });
-        expect(await page.locator("#final-status").textContent()).toBe("completed_with_failures");
-        const failed = page.locator('.call.error[data-call-id="t1-w1"]');
-        expect(await failed.getAttribute("data-error-code")).toBe("FORBIDDEN");
-        expect(await failed.locator(".state").textContent()).toContain("FORBIDDEN");
-        const retried = page.locator('.call.retried[data-call-id="t1-w2"]');
-        expect(await retried.locator(".state").textContent()).toBe("ok after 1 retry");
-        expect(await retried.locator(".detail").textContent()).toContain("UPSTREAM_ERROR");
-        expect(await page.locator(".call.ok").count()).toBe(4);
-        expect(await page.locator(".note.health").textContent()).toContain("1 failed");
-        expect(await page.locator(".note.correction").textContent()).toContain("claims success");
-        const answer = await page.locator("#final-answer").textContent();
-        expect(answer).toMatch(/^The sync is not complete: the HubSpot update contact for .+ failed with FORBIDDEN/);
-        // The last turn's streamed text is the answer, written into the page delta by delta.
-        expect(await page.locator('.turn[data-turn="3"] .text').textContent()).toBe(answer);
-        mkdirSync(OUTPUT, { recursive: true });
-        await page.screenshot({ path: `${OUTPUT}live-run.png`, fullPage: true });
-      } finally {
-        await browser.close();
-      }
-    },
-  );
+  it("shows each call turning ok, retried or failed with its code, the correction, and the final answer", {
+    timeout: 120_000,
+  }, async () => {
+    if (!chromiumPath)
+      throw new Error("No Chromium on this CI machine: .ci/run installs the Debian package chromium before the tests.");
+    const browser = await playwright.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS, timeout: 60_000 });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+      await page.goto(server.url);
+      await page.locator("#final-status[data-status]").waitFor({ timeout: 60_000 });
+      expect(await page.locator("#final-status").textContent()).toBe("completed_with_failures");
+      const failed = page.locator('.call.error[data-call-id="t1-w1"]');
+      expect(await failed.getAttribute("data-error-code")).toBe("FORBIDDEN");
+      expect(await failed.locator(".state").textContent()).toContain("FORBIDDEN");
+      const retried = page.locator('.call.retried[data-call-id="t1-w2"]');
+      expect(await retried.locator(".state").textContent()).toBe("ok after 1 retry");
+      expect(await retried.locator(".detail").textContent()).toContain("UPSTREAM_ERROR");
+      expect(await page.locator(".call.ok").count()).toBe(4);
+      expect(await page.locator(".note.health").textContent()).toContain("1 failed");
+      expect(await page.locator(".note.correction").textContent()).toContain("claims success");
+      const answer = await page.locator("#final-answer").textContent();
+      expect(answer).toMatch(/^The sync is not complete: the HubSpot update contact for .+ failed with FORBIDDEN/);
+      // The last turn's streamed text is the answer, written into the page delta by delta.
+      expect(await page.locator('.turn[data-turn="3"] .text').textContent()).toBe(answer);
+      mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: `${OUTPUT}live-run.png`, fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  });
 });

@@ -31,7 +31,8 @@ function describeError(error: unknown): string | undefined {
   if (NeedleworkError.isInstance(error)) return `${error.code}: ${error.message}`;
   // The SDK's HTTP errors (401 bad key, 404 unknown model, 429, 5xx) carry a status and a readable message.
   const status = (error as { status?: unknown } | undefined)?.status;
-  if (typeof status === "number" && error instanceof Error) return `HTTP ${status} from the model server: ${error.message}`;
+  if (typeof status === "number" && error instanceof Error)
+    return `HTTP ${status} from the model server: ${error.message}`;
   return undefined;
 }
 
@@ -42,7 +43,10 @@ function describeError(error: unknown): string | undefined {
  * cannot be reached or does not answer as an OpenAI server, it prints what happened and what to
  * check, and resolves `false`.
  */
-export async function runOpenAIExample(env: OpenAIExampleEnv = process.env, print: (line: string) => void = console.log): Promise<boolean> {
+export async function runOpenAIExample(
+  env: OpenAIExampleEnv = process.env,
+  print: (line: string) => void = console.log,
+): Promise<boolean> {
   if (!env.OPENAI_BASE_URL) {
     print(HOW_TO);
     return true;
@@ -68,7 +72,9 @@ export async function runOpenAIExample(env: OpenAIExampleEnv = process.env, prin
 
   let result;
   try {
-    result = await agent.run("Where is my order? The number is ORD-999, or maybe ORD-12345.", { signal: AbortSignal.timeout(120_000) });
+    result = await agent.run("Where is my order? The number is ORD-999, or maybe ORD-12345.", {
+      signal: AbortSignal.timeout(120_000),
+    });
   } catch (error) {
     const message = describeError(error);
     if (message === undefined) throw error;
@@ -76,7 +82,8 @@ export async function runOpenAIExample(env: OpenAIExampleEnv = process.env, prin
     return false;
   }
 
-  for (const call of result.calls) print(`${call.tool} [${call.callId}] -> ${call.status}${call.errorCode ? ` ${call.errorCode}` : ""}`);
+  for (const call of result.calls)
+    print(`${call.tool} [${call.callId}] -> ${call.status}${call.errorCode ? ` ${call.errorCode}` : ""}`);
   print(`status: ${result.status}, model turns: ${result.iterations}, tokens: ${result.usage.totalTokens}`);
   print(`answer: ${result.text}`);
   return true;

@@ -46,25 +46,38 @@ function withoutMetadata(content: string): string {
  * tool-result middleware, where the exception ends the run.
  */
 export async function runOrderLookup(print: (line: string) => void = console.log): Promise<AgentRunResult> {
-  const agent = buildFactory().createAgent({ name: "order-support", instructions: "Answer questions about orders; never guess a status.", chatClient: orderModel() });
+  const agent = buildFactory().createAgent({
+    name: "order-support",
+    instructions: "Answer questions about orders; never guess a status.",
+    chatClient: orderModel(),
+  });
   const result = await agent.run(QUESTION);
 
   print(`order-lookup: "${QUESTION}"`);
   const asked = new Map<string, string>();
   for (const message of result.messages) {
-    if (message.role === "assistant") for (const call of message.toolCalls ?? []) asked.set(call.id, typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));
-    if (message.role === "tool") print(`  ${message.name}(${asked.get(message.toolCallId)})\n    model read: ${withoutMetadata(message.content)}`);
+    if (message.role === "assistant")
+      for (const call of message.toolCalls ?? [])
+        asked.set(call.id, typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));
+    if (message.role === "tool")
+      print(`  ${message.name}(${asked.get(message.toolCallId)})\n    model read: ${withoutMetadata(message.content)}`);
     if (message.role === "user" && message.kind === "run_health") print(`  ${message.content.replace("\n", "\n  ")}`);
   }
   print(`  answer: ${result.text}`);
-  print(`  run status: ${result.status} after ${result.iterations} model turns (${result.health.tools_ok} ok, ${result.health.tools_failed} failed, ${result.health.tools_not_called} not called)`);
+  print(
+    `  run status: ${result.status} after ${result.iterations} model turns (${result.health.tools_ok} ok, ${result.health.tools_failed} failed, ${result.health.tools_not_called} not called)`,
+  );
 
-  const bare = buildFactory(false).createAgent({ name: "order-support", instructions: "Answer questions about orders.", chatClient: orderModel() });
+  const bare = buildFactory(false).createAgent({
+    name: "order-support",
+    instructions: "Answer questions about orders.",
+    chatClient: orderModel(),
+  });
   const failure = await bare.run(QUESTION).then(
     () => "run() resolved",
-    (error: unknown) => `run() rejects with ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; the turn is lost`,
+    (error: unknown) =>
+      `run() rejects with ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; the turn is lost`,
   );
   print(`  without usingToolResultMiddleware(): ${failure}`);
   return result;
 }
-

@@ -17,7 +17,9 @@ export class OrderRepository {
 
   // Orders migrated from the old shop are kept as JSON text, and one row was cut short in the
   // migration: reading it throws a SyntaxError, the kind of bug no tool author plans for.
-  private readonly migrated = new Map<string, string>([["ORD-1999", '{"id":"ORD-1999","status":"delivered","carrier":"UPS"']]);
+  private readonly migrated = new Map<string, string>([
+    ["ORD-1999", '{"id":"ORD-1999","status":"delivered","carrier":"UPS"'],
+  ]);
 
   find(id: string): Order | undefined {
     const row = this.migrated.get(id);
@@ -36,7 +38,8 @@ export class OrderTools {
     input: z.object({ orderId: z.string().describe("Order id, like 'ORD-12345'.") }),
   })
   getOrderStatus({ orderId }: { orderId: string }) {
-    if (!orderId.trim()) return ToolResult.fail("orderId is required", { suggestion: "Pass a non-empty order ID like 'ORD-12345'." });
+    if (!orderId.trim())
+      return ToolResult.fail("orderId is required", { suggestion: "Pass a non-empty order ID like 'ORD-12345'." });
     const order = this.orders.find(orderId);
     if (!order) {
       return ToolResult.fail(`Order '${orderId}' not found`, {

@@ -12,7 +12,10 @@ export const BAD_INPUT: Record<string, unknown> = { a: 2, b: "three" };
 export const BAD_INPUT_JSON = JSON.stringify(BAD_INPUT);
 
 /** One zod schema shared by needlework and the peers, so validation work is identical. */
-export const addSchema = z.object({ a: z.number().describe("First addend."), b: z.number().describe("Second addend.") });
+export const addSchema = z.object({
+  a: z.number().describe("First addend."),
+  b: z.number().describe("Second addend."),
+});
 
 /** The tool body every framework wraps. */
 export function add({ a, b }: { a: number; b: number }): number {

@@ -46,7 +46,11 @@ export function orderRecords(bytes: number, random = seededRandom()): OrderRecor
       total: Math.round(random() * 100_000) / 100,
       currency: "EUR",
       note: sentence(random, 8 + Math.floor(random() * 12)),
-      lines: Array.from({ length: 1 + Math.floor(random() * 3) }, (_, j) => ({ sku: `SKU-${i}-${j}`, qty: 1 + Math.floor(random() * 4), price: Math.round(random() * 10_000) / 100 })),
+      lines: Array.from({ length: 1 + Math.floor(random() * 3) }, (_, j) => ({
+        sku: `SKU-${i}-${j}`,
+        qty: 1 + Math.floor(random() * 4),
+        price: Math.round(random() * 10_000) / 100,
+      })),
       tags: ["web", "priority"].slice(0, 1 + (i % 2)),
     };
     size += JSON.stringify(row).length + 1;

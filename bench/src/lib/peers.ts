@@ -8,7 +8,11 @@ import { add, addSchema, fail } from "./add-tools.js";
 /** Vercel AI SDK (`ai` v5) tools. */
 export const aiSdkTools = {
   add: aiTool({ description: "Adds two numbers.", inputSchema: addSchema, execute: async (input) => add(input) }),
-  fail: aiTool({ description: "Always throws a TypeError.", inputSchema: addSchema, execute: async (): Promise<number> => fail() }),
+  fail: aiTool({
+    description: "Always throws a TypeError.",
+    inputSchema: addSchema,
+    execute: async (): Promise<number> => fail(),
+  }),
 };
 
 type AddInput = { a: number; b: number };
@@ -20,12 +24,24 @@ const executeOptions = { toolCallId: "call_1", messages: [] };
  * wrapping a `TypeValidationError`, a throwing tool a `tool-error` part. Pass `schema` to use one
  * prepared ahead (cheaper than generateText).
  */
-export async function aiSdkValidateAndExecute(name: keyof typeof aiSdkTools, input: unknown, schema?: ReturnType<typeof asSchema>): Promise<unknown> {
+export async function aiSdkValidateAndExecute(
+  name: keyof typeof aiSdkTools,
+  input: unknown,
+  schema?: ReturnType<typeof asSchema>,
+): Promise<unknown> {
   const t = aiSdkTools[name] as Tool<AddInput, number>;
   const validator = schema ?? asSchema(t.inputSchema);
   const parsed = await validator.validate!(input);
   if (!parsed.success) {
-    return { type: "tool-call", invalid: true, error: new InvalidToolInputError({ toolName: name, toolInput: JSON.stringify(input), cause: TypeValidationError.wrap({ value: input, cause: parsed.error }) }) };
+    return {
+      type: "tool-call",
+      invalid: true,
+      error: new InvalidToolInputError({
+        toolName: name,
+        toolInput: JSON.stringify(input),
+        cause: TypeValidationError.wrap({ value: input, cause: parsed.error }),
+      }),
+    };
   }
   try {
     return { type: "tool-result", output: await t.execute!(parsed.value as AddInput, executeOptions) };
@@ -39,8 +55,18 @@ export const aiSdkAddSchema = asSchema(aiSdkTools.add.inputSchema);
 
 /** OpenAI Agents SDK function tools; `invoke` takes the model's JSON text and returns the output or the error text. */
 export const openaiTools = {
-  add: openaiTool({ name: "add", description: "Adds two numbers.", parameters: addSchema, execute: (input) => add(input) }),
-  fail: openaiTool({ name: "fail", description: "Always throws a TypeError.", parameters: addSchema, execute: (): number => fail() }),
+  add: openaiTool({
+    name: "add",
+    description: "Adds two numbers.",
+    parameters: addSchema,
+    execute: (input) => add(input),
+  }),
+  fail: openaiTool({
+    name: "fail",
+    description: "Always throws a TypeError.",
+    parameters: addSchema,
+    execute: (): number => fail(),
+  }),
 };
 
 /** The run context `invoke` needs; one per run in the SDK, shared here. */
@@ -48,6 +74,14 @@ export const openaiRunContext = new RunContext();
 
 /** LangChain.js tools; `invoke` validates with the schema and rejects on bad input or a throwing tool. */
 export const langchainTools = {
-  add: langchainTool((input: { a: number; b: number }) => add(input), { name: "add", description: "Adds two numbers.", schema: addSchema }),
-  fail: langchainTool((): number => fail(), { name: "fail", description: "Always throws a TypeError.", schema: addSchema }),
+  add: langchainTool((input: { a: number; b: number }) => add(input), {
+    name: "add",
+    description: "Adds two numbers.",
+    schema: addSchema,
+  }),
+  fail: langchainTool((): number => fail(), {
+    name: "fail",
+    description: "Always throws a TypeError.",
+    schema: addSchema,
+  }),
 };

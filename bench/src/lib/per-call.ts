@@ -4,7 +4,12 @@ import type { BenchmarkCase } from "./benchmark.js";
  * A case that awaits `op` `calls` times in a row per sample: one call of a fast tool is too short to
  * time on its own, so the runner divides each sample by `calls` (ns per call).
  */
-export function perCall(name: string, calls: number, op: () => unknown, extra: { floor?: boolean } = {}): BenchmarkCase {
+export function perCall(
+  name: string,
+  calls: number,
+  op: () => unknown,
+  extra: { floor?: boolean } = {},
+): BenchmarkCase {
   return {
     name,
     calls,
@@ -16,7 +21,11 @@ export function perCall(name: string, calls: number, op: () => unknown, extra: {
 }
 
 /** Runs `op` once and throws unless `check` accepts what it returned, so a fast wrong answer cannot pass. */
-export async function expectResult<T>(label: string, op: () => T | Promise<T>, check: (value: Awaited<T>) => boolean): Promise<void> {
+export async function expectResult<T>(
+  label: string,
+  op: () => T | Promise<T>,
+  check: (value: Awaited<T>) => boolean,
+): Promise<void> {
   let value: Awaited<T>;
   try {
     value = await op();

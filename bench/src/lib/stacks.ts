@@ -1,5 +1,10 @@
 import { createToolInvoker, type ToolInvoker } from "@needlework/core";
-import { type AgentFactory, type AgentFrameworkBuilder, type ResilienceOptions, usingAgentFramework } from "@needlework/workflows";
+import {
+  type AgentFactory,
+  type AgentFrameworkBuilder,
+  type ResilienceOptions,
+  usingAgentFramework,
+} from "@needlework/workflows";
 import { container } from "tsyringe";
 import { AddTools } from "./add-tools.js";
 
@@ -7,7 +12,8 @@ import { AddTools } from "./add-tools.js";
 type MaybeDiagnostics = { usingDiagnostics?: (options?: unknown) => AgentFrameworkBuilder };
 
 /** Whether this build of @needlework/workflows offers `usingDiagnostics()`. */
-export const HAS_DIAGNOSTICS = typeof (usingAgentFramework() as unknown as MaybeDiagnostics).usingDiagnostics === "function";
+export const HAS_DIAGNOSTICS =
+  typeof (usingAgentFramework() as unknown as MaybeDiagnostics).usingDiagnostics === "function";
 
 /** The bare invoker: validation and the tool, no middleware. */
 export function bareInvoker(): ToolInvoker {
@@ -16,7 +22,11 @@ export function bareInvoker(): ToolInvoker {
 
 /** The documented stack: validation, resilience (defaults), the tool-result middleware. */
 export function documentedStack(resilience?: ResilienceOptions): AgentFactory {
-  return usingAgentFramework(container.createChildContainer()).addAgentFunctions(AddTools).usingResilience(resilience).usingToolResultMiddleware().buildAgentFactory();
+  return usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(AddTools)
+    .usingResilience(resilience)
+    .usingToolResultMiddleware()
+    .buildAgentFactory();
 }
 
 /** The full stack: the documented one plus truncation, redaction and (when it exists) diagnostics. */
@@ -27,12 +37,16 @@ export function fullStack(resilience?: ResilienceOptions): AgentFactory {
     .usingToolResultMiddleware()
     .usingTruncation()
     .usingRedaction();
-  const withDiagnostics = HAS_DIAGNOSTICS ? (builder as unknown as Required<MaybeDiagnostics>).usingDiagnostics() : builder;
+  const withDiagnostics = HAS_DIAGNOSTICS
+    ? (builder as unknown as Required<MaybeDiagnostics>).usingDiagnostics()
+    : builder;
   return withDiagnostics.buildAgentFactory();
 }
 
 /** What the full stack holds, for table labels. */
-export const FULL_STACK_LABEL = HAS_DIAGNOSTICS ? "+ truncation, redaction, diagnostics" : "+ truncation, redaction (no usingDiagnostics yet)";
+export const FULL_STACK_LABEL = HAS_DIAGNOSTICS
+  ? "+ truncation, redaction, diagnostics"
+  : "+ truncation, redaction (no usingDiagnostics yet)";
 
 /**
  * Keeps the breaker of an always-failing tool closed, so every call takes the exception-to-envelope

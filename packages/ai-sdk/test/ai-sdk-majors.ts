@@ -61,7 +61,11 @@ export interface AiSdkMajor {
 }
 
 interface MockConstructor {
-  new (options: { provider?: string; doGenerate?: unknown; doStream?: unknown }): {
+  new (options: {
+    provider?: string;
+    doGenerate?: unknown;
+    doStream?: unknown;
+  }): {
     doGenerateCalls: SentCall[];
     doStreamCalls: SentCall[];
   };

@@ -67,14 +67,18 @@ describe("@AgentFunction checks the method against its input schema", () => {
   });
 
   it("describes the accepted method shape", () => {
-    expectTypeOf<AgentFunctionMethod<typeof OrderInput>>().parameters.toEqualTypeOf<[{ orderId: string; quantity: number }, ToolContext]>();
+    expectTypeOf<AgentFunctionMethod<typeof OrderInput>>().parameters.toEqualTypeOf<
+      [{ orderId: string; quantity: number }, ToolContext]
+    >();
   });
 });
 
 describe("ToolResult infers its value type", () => {
   it("ok(value) is a ToolResult of that value", () => {
     expectTypeOf(ToolResult.ok("shipped")).toEqualTypeOf<ToolResult<string>>();
-    expectTypeOf(ToolResult.ok({ orderId: "ORD-1", total: 12 })).toEqualTypeOf<ToolResult<{ orderId: string; total: number }>>();
+    expectTypeOf(ToolResult.ok({ orderId: "ORD-1", total: 12 })).toEqualTypeOf<
+      ToolResult<{ orderId: string; total: number }>
+    >();
     const result = ToolResult.ok([1, 2, 3]);
     if (result.kind === "ok") expectTypeOf(result.value).toEqualTypeOf<number[]>();
   });
@@ -82,8 +86,11 @@ describe("ToolResult infers its value type", () => {
   it("fail and unhandledFailure fit any ToolResult", () => {
     expectTypeOf(ToolResult.fail("nope")).toEqualTypeOf<ToolResult<never>>();
     expectTypeOf(ToolResult.fail("nope")).toExtend<ToolResult<string>>();
-    const lookup = (found: boolean): ToolResult<string> => (found ? ToolResult.ok("shipped") : ToolResult.fail("Order not found", { code: "ORDER_NOT_FOUND" }));
+    const lookup = (found: boolean): ToolResult<string> =>
+      found ? ToolResult.ok("shipped") : ToolResult.fail("Order not found", { code: "ORDER_NOT_FOUND" });
     expectTypeOf(lookup).returns.toEqualTypeOf<ToolResult<string>>();
-    expectTypeOf(ToolResult.partial({ succeeded: [{ id: "c1" }], failed: [] })).toEqualTypeOf<ToolResult<{ id: string }>>();
+    expectTypeOf(ToolResult.partial({ succeeded: [{ id: "c1" }], failed: [] })).toEqualTypeOf<
+      ToolResult<{ id: string }>
+    >();
   });
 });

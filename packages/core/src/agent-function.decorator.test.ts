@@ -35,7 +35,11 @@ function decorateRefund(options: unknown): void {
   class BillingTools {
     refund(): void {}
   }
-  AgentFunction(options as AgentFunctionOptions)(BillingTools.prototype, "refund", Object.getOwnPropertyDescriptor(BillingTools.prototype, "refund")!);
+  AgentFunction(options as AgentFunctionOptions)(
+    BillingTools.prototype,
+    "refund",
+    Object.getOwnPropertyDescriptor(BillingTools.prototype, "refund")!,
+  );
 }
 
 const input = z.object({ orderId: z.string() });
@@ -63,7 +67,10 @@ describe("@AgentFunction", () => {
   it("accepts every option and records it on the descriptor as given", () => {
     const middleware: ToolMiddleware = async (_call, next) => next();
     const output = z.object({ refundId: z.string() });
-    const undo = (args: Record<string, unknown>, data: unknown) => ({ refundId: (data as { refundId: string }).refundId, orderId: args.orderId });
+    const undo = (args: Record<string, unknown>, data: unknown) => ({
+      refundId: (data as { refundId: string }).refundId,
+      orderId: args.orderId,
+    });
     const rules = [{ match: { status: 402 }, code: "QUOTA_EXCEEDED", message: "Quota used up." }];
     @AgentFunctionGroup()
     class BillingTools {
@@ -112,11 +119,15 @@ describe("@AgentFunction", () => {
     expect(definitionError(() => decorateRefund({ input })).message).toBe(
       "@AgentFunction on BillingTools.refund: `description` must be a non-empty string: the model reads it to choose the tool.",
     );
-    expect(definitionError(() => decorateRefund({ description: "   ", input })).message).toContain("BillingTools.refund");
+    expect(definitionError(() => decorateRefund({ description: "   ", input })).message).toContain(
+      "BillingTools.refund",
+    );
   });
 
   it("rejects options that are not an object", () => {
-    expect(definitionError(() => decorateRefund(undefined)).message).toMatch(/^@AgentFunction on BillingTools\.refund: options must be an object/);
+    expect(definitionError(() => decorateRefund(undefined)).message).toMatch(
+      /^@AgentFunction on BillingTools\.refund: options must be an object/,
+    );
   });
 
   it.each([
@@ -134,8 +145,12 @@ describe("@AgentFunction", () => {
     expect(definitionError(() => decorateRefund({ description: "Refunds.", input, timeoutMS: 100 })).message).toBe(
       "@AgentFunction on BillingTools.refund: unknown option 'timeoutMS'. Did you mean 'timeoutMs'?",
     );
-    expect(definitionError(() => decorateRefund({ description: "Refunds.", input, idempotant: true })).message).toContain("Did you mean 'idempotent'?");
-    expect(definitionError(() => decorateRefund({ description: "Refunds.", input, colour: "red" })).message).toBe("@AgentFunction on BillingTools.refund: unknown option 'colour'.");
+    expect(
+      definitionError(() => decorateRefund({ description: "Refunds.", input, idempotant: true })).message,
+    ).toContain("Did you mean 'idempotent'?");
+    expect(definitionError(() => decorateRefund({ description: "Refunds.", input, colour: "red" })).message).toBe(
+      "@AgentFunction on BillingTools.refund: unknown option 'colour'.",
+    );
   });
 
   it.each([
@@ -147,8 +162,14 @@ describe("@AgentFunction", () => {
     [{ maxResultTokens: 12.5 }, "`maxResultTokens` must be a positive integer."],
     [{ compensate: "" }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
     [{ compensate: 42 }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
-    [{ compensate: { tool: "" } }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
-    [{ compensate: { tool: "undo", arguments: { id: 1 } } }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
+    [
+      { compensate: { tool: "" } },
+      "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`.",
+    ],
+    [
+      { compensate: { tool: "undo", arguments: { id: 1 } } },
+      "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`.",
+    ],
     [{ dependsOn: "getOrderStatus" }, "`dependsOn` must be an array of non-empty strings."],
     [{ dependsOn: [""] }, "`dependsOn` must be an array of non-empty strings."],
     [{ tags: [1] }, "`tags` must be an array of non-empty strings."],
@@ -161,7 +182,9 @@ describe("@AgentFunction", () => {
     [{ middleware: [42] }, "`middleware` must be an array of middleware functions."],
     [{ errors: [{ code: "X" }] }, "`errors` must be an array of `{ match, code, message }` rules."],
   ])("rejects %o", (bad, problem) => {
-    expect(definitionError(() => decorateRefund({ description: "Refunds.", input, ...bad })).message).toBe(`@AgentFunction on BillingTools.refund: ${problem}`);
+    expect(definitionError(() => decorateRefund({ description: "Refunds.", input, ...bad })).message).toBe(
+      `@AgentFunction on BillingTools.refund: ${problem}`,
+    );
   });
 
   it("throws while the class is being defined, not later", () => {
@@ -185,7 +208,9 @@ describe("@AgentFunction", () => {
       }
       return CrmTools;
     };
-    expect(definitionError(define).message).toBe("@AgentFunction on CrmTools.syncContact: static methods cannot be tools; make it an instance method.");
+    expect(definitionError(define).message).toBe(
+      "@AgentFunction on CrmTools.syncContact: static methods cannot be tools; make it an instance method.",
+    );
   });
 
   it("refuses getters", () => {
@@ -195,7 +220,10 @@ describe("@AgentFunction", () => {
       }
     }
     const descriptor = Object.getOwnPropertyDescriptor(CrmTools.prototype, "contact")!;
-    expect(definitionError(() => AgentFunction({ description: "Reads.", input })(CrmTools.prototype, "contact", descriptor)).message).toContain("only methods can be tools");
+    expect(
+      definitionError(() => AgentFunction({ description: "Reads.", input })(CrmTools.prototype, "contact", descriptor))
+        .message,
+    ).toContain("only methods can be tools");
   });
 
   it("refuses two methods of one class declaring the same tool name, naming both", () => {
@@ -244,7 +272,11 @@ describe("@AgentFunctionGroup", () => {
     declared.push(InventoryTools);
     expect(agentFunctionRegistry.size).toBe(before + 1);
     expect(agentFunctionRegistry.has(InventoryTools)).toBe(true);
-    expect(agentFunctionRegistry.get(InventoryTools)).toMatchObject({ target: InventoryTools, options: {}, functions: [{ name: "countStock", group: {} }] });
+    expect(agentFunctionRegistry.get(InventoryTools)).toMatchObject({
+      target: InventoryTools,
+      options: {},
+      functions: [{ name: "countStock", group: {} }],
+    });
     expect([...agentFunctionRegistry].map((g) => g.target)).toContain(InventoryTools);
   });
 
@@ -270,7 +302,9 @@ describe("@AgentFunctionGroup", () => {
     expect(crm.functions[0]!.group).toEqual(crm.options);
     expect(agentFunctionRegistry.get(BillingTools)!.options).toEqual({ groups: ["billing"] });
     expect(agentFunctionRegistry.get(ReportTools)!.options).toEqual({ groups: ["billing", "reports"] });
-    const billing = agentFunctionRegistry.list((g) => g.options.groups?.includes("billing") ?? false).map((g) => g.target);
+    const billing = agentFunctionRegistry
+      .list((g) => g.options.groups?.includes("billing") ?? false)
+      .map((g) => g.target);
     expect(billing).toEqual([BillingTools, ReportTools]);
   });
 
@@ -314,10 +348,16 @@ describe("@AgentFunctionGroup", () => {
   });
 
   it.each([
-    [{ roundPolicy: "yolo" }, "@AgentFunctionGroup on SyncTools: `roundPolicy` must be one of best-effort, all-or-nothing, fail-fast."],
+    [
+      { roundPolicy: "yolo" },
+      "@AgentFunctionGroup on SyncTools: `roundPolicy` must be one of best-effort, all-or-nothing, fail-fast.",
+    ],
     [{ lifetime: "scoped" }, "@AgentFunctionGroup on SyncTools: `lifetime` must be 'singleton' or 'transient'."],
     [{ groups: "crm" }, "@AgentFunctionGroup on SyncTools: `groups` must be an array of non-empty strings."],
-    [{ lifetme: "transient" }, "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime, inject."],
+    [
+      { lifetme: "transient" },
+      "@AgentFunctionGroup on SyncTools: unknown option 'lifetme'. Did you mean 'lifetime'? Known options: groups, roundPolicy, lifetime, inject.",
+    ],
     ["", "@AgentFunctionGroup on SyncTools: a group name must be a non-empty string."],
     [[""], "@AgentFunctionGroup on SyncTools: group names must be non-empty strings."],
     [42, "@AgentFunctionGroup on SyncTools: expected a group name, a list of names or an options object."],

@@ -6,8 +6,20 @@ import { isStandardMethodCall } from "./decorator-context.js";
 import { recordFunction, recordStandardFunction } from "./metadata.js";
 
 const KNOWN_OPTIONS = new Set([
-  "description", "input", "name", "output", "middleware", "idempotent", "readOnly", "requiresApproval",
-  "compensate", "dependsOn", "timeoutMs", "maxResultTokens", "tags", "errors",
+  "description",
+  "input",
+  "name",
+  "output",
+  "middleware",
+  "idempotent",
+  "readOnly",
+  "requiresApproval",
+  "compensate",
+  "dependsOn",
+  "timeoutMs",
+  "maxResultTokens",
+  "tags",
+  "errors",
 ]);
 
 function isZodSchema(value: unknown): value is z.ZodType {
@@ -23,7 +35,8 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
   const fail = (problem: string): never => {
     throw new ToolDefinitionError(`@AgentFunction on ${where}: ${problem}`);
   };
-  if (typeof options !== "object" || options === null) fail("options must be an object with at least `description` and `input`.");
+  if (typeof options !== "object" || options === null)
+    fail("options must be an object with at least `description` and `input`.");
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {
     if (!KNOWN_OPTIONS.has(key)) {
@@ -31,26 +44,59 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
       fail(`unknown option '${key}'.${hint ? ` Did you mean '${hint}'?` : ""}`);
     }
   }
-  if (typeof o.description !== "string" || o.description.trim() === "") fail("`description` must be a non-empty string: the model reads it to choose the tool.");
+  if (typeof o.description !== "string" || o.description.trim() === "")
+    fail("`description` must be a non-empty string: the model reads it to choose the tool.");
   if (!isZodObject(o.input)) fail("`input` must be a zod object schema, e.g. `z.object({ orderId: z.string() })`.");
-  if (o.name !== undefined && (typeof o.name !== "string" || o.name.trim() === "")) fail("`name` must be a non-empty string.");
+  if (o.name !== undefined && (typeof o.name !== "string" || o.name.trim() === ""))
+    fail("`name` must be a non-empty string.");
   if (o.output !== undefined && !isZodSchema(o.output)) fail("`output` must be a zod schema.");
-  if (o.middleware !== undefined && (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))) fail("`middleware` must be an array of middleware functions.");
+  if (
+    o.middleware !== undefined &&
+    (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))
+  )
+    fail("`middleware` must be an array of middleware functions.");
   for (const flag of ["idempotent", "readOnly", "requiresApproval"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") fail(`\`${flag}\` must be a boolean.`);
   }
   for (const list of ["dependsOn", "tags"] as const) {
     const value = o[list];
-    if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== ""))) fail(`\`${list}\` must be an array of non-empty strings.`);
+    if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== "")))
+      fail(`\`${list}\` must be an array of non-empty strings.`);
   }
-  if (o.timeoutMs !== undefined && (typeof o.timeoutMs !== "number" || !Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0)) fail("`timeoutMs` must be a positive, finite number of milliseconds.");
-  if (o.maxResultTokens !== undefined && (typeof o.maxResultTokens !== "number" || !Number.isInteger(o.maxResultTokens) || o.maxResultTokens <= 0)) fail("`maxResultTokens` must be a positive integer.");
+  if (
+    o.timeoutMs !== undefined &&
+    (typeof o.timeoutMs !== "number" || !Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0)
+  )
+    fail("`timeoutMs` must be a positive, finite number of milliseconds.");
+  if (
+    o.maxResultTokens !== undefined &&
+    (typeof o.maxResultTokens !== "number" || !Number.isInteger(o.maxResultTokens) || o.maxResultTokens <= 0)
+  )
+    fail("`maxResultTokens` must be a positive integer.");
   if (o.compensate !== undefined) {
     const c = o.compensate as { tool?: unknown; arguments?: unknown } | string;
-    const ok = typeof c === "string" ? c !== "" : typeof c === "object" && c !== null && typeof c.tool === "string" && c.tool !== "" && (c.arguments === undefined || typeof c.arguments === "function");
+    const ok =
+      typeof c === "string"
+        ? c !== ""
+        : typeof c === "object" &&
+          c !== null &&
+          typeof c.tool === "string" &&
+          c.tool !== "" &&
+          (c.arguments === undefined || typeof c.arguments === "function");
     if (!ok) fail("`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`.");
   }
-  if (o.errors !== undefined && (!Array.isArray(o.errors) || !o.errors.every((r) => typeof r === "object" && r !== null && "match" in r && typeof (r as { code?: unknown }).code === "string" && typeof (r as { message?: unknown }).message === "string"))) {
+  if (
+    o.errors !== undefined &&
+    (!Array.isArray(o.errors) ||
+      !o.errors.every(
+        (r) =>
+          typeof r === "object" &&
+          r !== null &&
+          "match" in r &&
+          typeof (r as { code?: unknown }).code === "string" &&
+          typeof (r as { message?: unknown }).message === "string",
+      ))
+  ) {
     fail("`errors` must be an array of `{ match, code, message }` rules.");
   }
 }
@@ -70,17 +116,33 @@ export type AgentFunctionMethod<S extends ToolInputSchema> = (args: z.output<S>,
  * ```
  */
 export interface AgentFunctionDecorator<S extends ToolInputSchema> {
-  <T extends AgentFunctionMethod<S>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<T>): void;
+  <T extends AgentFunctionMethod<S>>(
+    target: object,
+    propertyKey: string | symbol,
+    descriptor: TypedPropertyDescriptor<T>,
+  ): void;
   <T extends AgentFunctionMethod<S>>(method: T, context: ClassMethodDecoratorContext<unknown, T>): void;
 }
 
 /** experimentalDecorators: `(prototype, key, descriptor)`. */
-function decorateLegacy(options: unknown, target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor | undefined): void {
+function decorateLegacy(
+  options: unknown,
+  target: object,
+  propertyKey: string | symbol,
+  descriptor: PropertyDescriptor | undefined,
+): void {
   const className = typeof target === "function" ? target.name : target.constructor.name;
   const where = `${className}.${String(propertyKey)}`;
-  if (typeof target === "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: static methods cannot be tools; make it an instance method.`);
-  if (typeof propertyKey === "symbol") throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
-  if (typeof descriptor?.value !== "function") throw new ToolDefinitionError(`@AgentFunction on ${where}: only methods can be tools (not getters, setters or fields).`);
+  if (typeof target === "function")
+    throw new ToolDefinitionError(
+      `@AgentFunction on ${where}: static methods cannot be tools; make it an instance method.`,
+    );
+  if (typeof propertyKey === "symbol")
+    throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
+  if (typeof descriptor?.value !== "function")
+    throw new ToolDefinitionError(
+      `@AgentFunction on ${where}: only methods can be tools (not getters, setters or fields).`,
+    );
   validateAgentFunctionOptions(options, where);
   recordFunction(target.constructor, propertyKey, options);
 }
@@ -90,12 +152,21 @@ function decorateStandard(options: unknown, method: unknown, context: DecoratorC
   const name = typeof context.name === "string" ? context.name : String(context.name);
   const where = `method '${name}'`;
   if (context.kind !== "method" || typeof method !== "function") {
-    throw new ToolDefinitionError(`@AgentFunction on ${context.kind} '${name}': only methods can be tools (not getters, setters, fields or classes).`);
+    throw new ToolDefinitionError(
+      `@AgentFunction on ${context.kind} '${name}': only methods can be tools (not getters, setters, fields or classes).`,
+    );
   }
   const ctx = context as ClassMethodDecoratorContext;
-  if (ctx.static) throw new ToolDefinitionError(`@AgentFunction on static ${where}: static methods cannot be tools; make it an instance method.`);
-  if (ctx.private) throw new ToolDefinitionError(`@AgentFunction on ${where}: private (#) methods cannot be tools; make it a public method.`);
-  if (typeof ctx.name === "symbol") throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
+  if (ctx.static)
+    throw new ToolDefinitionError(
+      `@AgentFunction on static ${where}: static methods cannot be tools; make it an instance method.`,
+    );
+  if (ctx.private)
+    throw new ToolDefinitionError(
+      `@AgentFunction on ${where}: private (#) methods cannot be tools; make it a public method.`,
+    );
+  if (typeof ctx.name === "symbol")
+    throw new ToolDefinitionError(`@AgentFunction on ${where}: symbol-named methods cannot be tools.`);
   validateAgentFunctionOptions(options, where);
   recordStandardFunction(method, ctx.metadata, ctx.name, options);
 }

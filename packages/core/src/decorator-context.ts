@@ -32,6 +32,7 @@ export function isStandardMethodCall(second: unknown): second is ClassMethodDeco
  */
 export function checkClassDecoratorContext(context: unknown, decorator: string): void {
   if (context === undefined || isContextOf(context, "class")) return;
-  const kind = typeof context === "object" && context !== null ? String((context as { kind?: unknown }).kind) : typeof context;
+  const kind =
+    typeof context === "object" && context !== null ? String((context as { kind?: unknown }).kind) : typeof context;
   throw new TypeError(`${decorator} decorates a class, not a ${kind}.`);
 }

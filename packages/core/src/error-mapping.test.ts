@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CircuitOpenError, isAbortError, isTransientError, mapThrownError, NeedleworkError, retryAfterMsOf, TimeoutError, ToolError, TransientError } from "./index.js";
+import {
+  CircuitOpenError,
+  isAbortError,
+  isTransientError,
+  mapThrownError,
+  NeedleworkError,
+  retryAfterMsOf,
+  TimeoutError,
+  ToolError,
+  TransientError,
+} from "./index.js";
 
 const SECRET = "api_key=sk-live-123 host=db.internal";
 
@@ -11,9 +21,18 @@ function thrown(fields: Record<string, unknown>): Error {
 describe("TransientError and TimeoutError", () => {
   it("carry stable codes and survive two installed copies through isInstance", () => {
     const transient = new TransientError("socket hang up", { toolName: "sync", callId: "c1", cause: new Error("x") });
-    expect(transient).toMatchObject({ code: "TRANSIENT_ERROR", name: "TransientError", toolName: "sync", callId: "c1" });
+    expect(transient).toMatchObject({
+      code: "TRANSIENT_ERROR",
+      name: "TransientError",
+      toolName: "sync",
+      callId: "c1",
+    });
     expect(transient.cause).toBeInstanceOf(Error);
-    expect(new TimeoutError(undefined, { timeoutMs: 500 })).toMatchObject({ code: "TIMEOUT", timeoutMs: 500, message: "The tool call timed out" });
+    expect(new TimeoutError(undefined, { timeoutMs: 500 })).toMatchObject({
+      code: "TIMEOUT",
+      timeoutMs: 500,
+      message: "The tool call timed out",
+    });
     expect(new CircuitOpenError().code).toBe("CIRCUIT_OPEN");
     const foreign = Object.assign(new Error("x"), { [Symbol.for("needlework.error")]: true, code: "TIMEOUT" });
     expect(NeedleworkError.isInstance(foreign)).toBe(true);
@@ -22,9 +41,12 @@ describe("TransientError and TimeoutError", () => {
 });
 
 describe("isTransientError (the default classifier)", () => {
-  it.each(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE"])("treats Node network code %s as transient", (code) => {
-    expect(isTransientError(thrown({ code }))).toBe(true);
-  });
+  it.each(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE"])(
+    "treats Node network code %s as transient",
+    (code) => {
+      expect(isTransientError(thrown({ code }))).toBe(true);
+    },
+  );
 
   it.each([408, 429, 500, 502, 503, 504, 599])("treats HTTP %i as transient, on status or statusCode", (status) => {
     expect(isTransientError(thrown({ status }))).toBe(true);
@@ -53,7 +75,9 @@ describe("isTransientError (the default classifier)", () => {
     const abort = new DOMException("aborted", "AbortError");
     expect(isAbortError(abort)).toBe(true);
     expect(isTransientError(abort)).toBe(false);
-    expect(isTransientError(Object.assign(new Error("aborted"), { name: "AbortError", code: "ECONNRESET", status: 503 }))).toBe(false);
+    expect(
+      isTransientError(Object.assign(new Error("aborted"), { name: "AbortError", code: "ECONNRESET", status: 503 })),
+    ).toBe(false);
   });
 
   it("is false for plain errors, circuit-open errors, and non-errors", () => {
@@ -90,8 +114,15 @@ describe("mapThrownError defaults", () => {
 
   it("says how long to wait on 429 when the error carries Retry-After", () => {
     const mapped = mapThrownError(thrown({ status: 429, headers: { "retry-after": "7" } }));
-    expect(mapped).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 7000, message: "Rate limited by the upstream service (HTTP 429). Retry after 7 seconds." });
-    expect(mapThrownError(thrown({ status: 429, response: { status: 429, headers: new Headers({ "Retry-After": "2" }) } })).retryAfterMs).toBe(2000);
+    expect(mapped).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfterMs: 7000,
+      message: "Rate limited by the upstream service (HTTP 429). Retry after 7 seconds.",
+    });
+    expect(
+      mapThrownError(thrown({ status: 429, response: { status: 429, headers: new Headers({ "Retry-After": "2" }) } }))
+        .retryAfterMs,
+    ).toBe(2000);
     expect(mapThrownError(thrown({ status: 429, retryAfterMs: 1500 })).retryAfterMs).toBe(1500);
     expect("retryAfterMs" in mapThrownError(thrown({ status: 429 }))).toBe(false);
   });
@@ -101,23 +132,39 @@ describe("mapThrownError defaults", () => {
     expect(retryAfterMsOf(thrown({ headers: { "retry-after": "Wed, 01 Jan 2025 00:00:30 GMT" } }), now)).toBe(30_000);
   });
 
-  it.each(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE"])("maps network code %s to NETWORK_ERROR", (code) => {
-    expect(mapThrownError(thrown({ code }))).toEqual({
-      status: "error",
-      code: "NETWORK_ERROR",
-      retriable: true,
-      message: `A network error occurred reaching the upstream service (${code}).`,
-      suggestion: "Retry the call; if it keeps failing, report the outage.",
-    });
-  });
+  it.each(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE"])(
+    "maps network code %s to NETWORK_ERROR",
+    (code) => {
+      expect(mapThrownError(thrown({ code }))).toEqual({
+        status: "error",
+        code: "NETWORK_ERROR",
+        retriable: true,
+        message: `A network error occurred reaching the upstream service (${code}).`,
+        suggestion: "Retry the call; if it keeps failing, report the outage.",
+      });
+    },
+  );
 
   it("maps timeouts and open circuits", () => {
     expect(mapThrownError(new TimeoutError())).toMatchObject({ status: "timeout", code: "TIMEOUT", retriable: true });
-    expect(mapThrownError(new CircuitOpenError())).toMatchObject({ status: "error", code: "CIRCUIT_OPEN", retriable: true });
+    expect(mapThrownError(new CircuitOpenError())).toMatchObject({
+      status: "error",
+      code: "CIRCUIT_OPEN",
+      retriable: true,
+    });
   });
 
   it("shows a deliberate ToolError as written", () => {
-    expect(mapThrownError(new ToolError("Contact is locked", { code: "CONTACT_LOCKED", transient: true, suggestion: "Wait a minute.", data: { id: "c1" } }))).toEqual({
+    expect(
+      mapThrownError(
+        new ToolError("Contact is locked", {
+          code: "CONTACT_LOCKED",
+          transient: true,
+          suggestion: "Wait a minute.",
+          data: { id: "c1" },
+        }),
+      ),
+    ).toEqual({
       status: "error",
       code: "CONTACT_LOCKED",
       retriable: true,
@@ -128,9 +175,20 @@ describe("mapThrownError defaults", () => {
   });
 
   it("maps anything else to UNHANDLED_ERROR naming only the type", () => {
-    expect(mapThrownError(new TypeError(SECRET))).toEqual({ status: "error", code: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). The call was not retried." });
-    expect(mapThrownError(SECRET)).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (string). The call was not retried." });
-    expect(mapThrownError({ reason: SECRET })).toMatchObject({ code: "UNHANDLED_ERROR", message: "An unexpected error occurred (Object). The call was not retried." });
+    expect(mapThrownError(new TypeError(SECRET))).toEqual({
+      status: "error",
+      code: "UNHANDLED_ERROR",
+      retriable: false,
+      message: "An unexpected error occurred (TypeError). The call was not retried.",
+    });
+    expect(mapThrownError(SECRET)).toMatchObject({
+      code: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (string). The call was not retried.",
+    });
+    expect(mapThrownError({ reason: SECRET })).toMatchObject({
+      code: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (Object). The call was not retried.",
+    });
     expect(mapThrownError(new TransientError(SECRET))).toMatchObject({ code: "UNHANDLED_ERROR", retriable: true });
   });
 });
@@ -143,31 +201,67 @@ describe("mapThrownError rules", () => {
 
   it("match by class, by code, by status and by predicate; the first matching rule wins", () => {
     const rules = [
-      { match: ContactLockedError, code: "CONTACT_LOCKED", message: "The contact is locked.", retriable: true, suggestion: "Try again in a minute." },
+      {
+        match: ContactLockedError,
+        code: "CONTACT_LOCKED",
+        message: "The contact is locked.",
+        retriable: true,
+        suggestion: "Try again in a minute.",
+      },
       { match: VendorFault, code: "VENDOR_FAULT", message: "The vendor failed." },
       { match: { code: ["E_QUOTA", "E_PLAN"] }, code: "QUOTA_EXCEEDED", message: "The plan's quota is used up." },
       { match: { status: 402 }, code: "PAYMENT_REQUIRED", message: "The account needs payment." },
       { match: { instanceOf: RangeError, status: [418] }, code: "TEAPOT", message: "Teapot." },
-      { match: (e: unknown) => e instanceof Error && e.message.startsWith("deadline"), code: "DEADLINE", message: "The deadline passed.", status: "timeout" as const },
+      {
+        match: (e: unknown) => e instanceof Error && e.message.startsWith("deadline"),
+        code: "DEADLINE",
+        message: "The deadline passed.",
+        status: "timeout" as const,
+      },
       { match: { status: 402 }, code: "NEVER_REACHED", message: "Shadowed." },
     ];
-    expect(mapThrownError(new ContactLockedError(SECRET), rules)).toEqual({ status: "error", code: "CONTACT_LOCKED", message: "The contact is locked.", retriable: true, suggestion: "Try again in a minute." });
+    expect(mapThrownError(new ContactLockedError(SECRET), rules)).toEqual({
+      status: "error",
+      code: "CONTACT_LOCKED",
+      message: "The contact is locked.",
+      retriable: true,
+      suggestion: "Try again in a minute.",
+    });
     expect(mapThrownError(new VendorFault(SECRET), rules)).toMatchObject({ code: "VENDOR_FAULT", retriable: false });
     expect(mapThrownError(thrown({ code: "E_PLAN" }), rules)).toMatchObject({ code: "QUOTA_EXCEEDED" });
-    expect(mapThrownError(thrown({ status: 402 }), rules)).toMatchObject({ code: "PAYMENT_REQUIRED", message: "The account needs payment." });
-    expect(mapThrownError(Object.assign(new RangeError(SECRET), { status: 418 }), rules)).toMatchObject({ code: "TEAPOT" });
+    expect(mapThrownError(thrown({ status: 402 }), rules)).toMatchObject({
+      code: "PAYMENT_REQUIRED",
+      message: "The account needs payment.",
+    });
+    expect(mapThrownError(Object.assign(new RangeError(SECRET), { status: 418 }), rules)).toMatchObject({
+      code: "TEAPOT",
+    });
     expect(mapThrownError(thrown({ status: 418 }), rules).code).toBe("UNHANDLED_ERROR");
-    expect(mapThrownError(new Error("deadline exceeded"), rules)).toMatchObject({ status: "timeout", code: "DEADLINE" });
+    expect(mapThrownError(new Error("deadline exceeded"), rules)).toMatchObject({
+      status: "timeout",
+      code: "DEADLINE",
+    });
   });
 
   it("take precedence over the defaults and fall back to them when nothing matches", () => {
     const rules = [{ match: { status: 404 }, code: "ORDER_NOT_FOUND", message: "No such order." }];
-    expect(mapThrownError(thrown({ status: 404 }), rules)).toMatchObject({ code: "ORDER_NOT_FOUND", message: "No such order." });
+    expect(mapThrownError(thrown({ status: 404 }), rules)).toMatchObject({
+      code: "ORDER_NOT_FOUND",
+      message: "No such order.",
+    });
     expect(mapThrownError(thrown({ status: 403 }), rules)).toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("treat a predicate that throws as no match", () => {
-    const rules = [{ match: () => { throw new Error("bad predicate"); }, code: "X", message: "x" }];
+    const rules = [
+      {
+        match: () => {
+          throw new Error("bad predicate");
+        },
+        code: "X",
+        message: "x",
+      },
+    ];
     expect(mapThrownError(new TypeError("y"), rules).code).toBe("UNHANDLED_ERROR");
   });
 
@@ -193,9 +287,17 @@ describe("mapThrownError rules", () => {
 describe("the UNHANDLED_ERROR message follows retriable", () => {
   it("asks the model to try again only when the failure is retriable", () => {
     const transient = mapThrownError(new TransientError("upstream hiccup with secret=abc"));
-    expect(transient).toMatchObject({ code: "UNHANDLED_ERROR", retriable: true, message: "An unexpected error occurred (TransientError). Please try again." });
+    expect(transient).toMatchObject({
+      code: "UNHANDLED_ERROR",
+      retriable: true,
+      message: "An unexpected error occurred (TransientError). Please try again.",
+    });
     const permanent = mapThrownError(new RangeError("secret=abc"));
-    expect(permanent).toMatchObject({ code: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (RangeError). The call was not retried." });
+    expect(permanent).toMatchObject({
+      code: "UNHANDLED_ERROR",
+      retriable: false,
+      message: "An unexpected error occurred (RangeError). The call was not retried.",
+    });
     expect(JSON.stringify([transient, permanent])).not.toContain("secret");
   });
 });

@@ -8,7 +8,11 @@ export type ErrorClass = abstract new (...args: never[]) => unknown;
 export type ErrorMatcher =
   | ErrorClass
   | ((error: unknown) => boolean)
-  | { readonly instanceOf?: ErrorClass; readonly code?: string | readonly string[]; readonly status?: number | readonly number[] };
+  | {
+      readonly instanceOf?: ErrorClass;
+      readonly code?: string | readonly string[];
+      readonly status?: number | readonly number[];
+    };
 
 /**
  * One boundary rule: a thrown value that `match`es is shown to the model with this rule's own
@@ -46,7 +50,18 @@ export interface MappedError {
 }
 
 /** Node network error codes treated as transient and mapped to `NETWORK_ERROR`. */
-export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE", "ENOTFOUND", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ECONNREFUSED",
+  "EAI_AGAIN",
+  "EPIPE",
+  "ENOTFOUND",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 function read(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null) return undefined;
@@ -69,7 +84,11 @@ function* causeChain(error: unknown): Generator<unknown> {
 /** The HTTP status a thrown value carries on `status`, `statusCode` or `response.status`. */
 export function httpStatusOf(error: unknown): number | undefined {
   for (const candidate of causeChain(error)) {
-    for (const value of [read(candidate, "status"), read(candidate, "statusCode"), read(read(candidate, "response"), "status")]) {
+    for (const value of [
+      read(candidate, "status"),
+      read(candidate, "statusCode"),
+      read(read(candidate, "response"), "status"),
+    ]) {
       if (typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599) return value;
     }
   }
@@ -138,7 +157,12 @@ function matches(matcher: ErrorMatcher, error: unknown): boolean {
   if (typeof matcher === "function") {
     const proto: unknown = (matcher as { prototype?: unknown }).prototype;
     // A class (an Error subclass, or any `class` a library throws) matches by instanceof; calling it would throw.
-    if (proto !== undefined && (proto === Error.prototype || proto instanceof Error || /^class[\s{]/.test(Function.prototype.toString.call(matcher)))) {
+    if (
+      proto !== undefined &&
+      (proto === Error.prototype ||
+        proto instanceof Error ||
+        /^class[\s{]/.test(Function.prototype.toString.call(matcher)))
+    ) {
       return error instanceof (matcher as ErrorClass);
     }
     try {
@@ -161,31 +185,82 @@ function matches(matcher: ErrorMatcher, error: unknown): boolean {
   return matcher.instanceOf !== undefined || matcher.code !== undefined || matcher.status !== undefined;
 }
 
-const IDEMPOTENCY_HINT = "The outcome is unknown: check whether the change was applied before retrying (the call's idempotency key is stable across retries).";
+const IDEMPOTENCY_HINT =
+  "The outcome is unknown: check whether the change was applied before retrying (the call's idempotency key is stable across retries).";
 
 function byStatus(status: number, retryAfterMs: number | undefined): MappedError | undefined {
   const http = `(HTTP ${status})`;
   switch (status) {
     case 400:
-      return { status: "error", code: "BAD_REQUEST", retriable: false, message: `The upstream service rejected the request ${http}.`, suggestion: "Check the arguments and call again with corrected values." };
+      return {
+        status: "error",
+        code: "BAD_REQUEST",
+        retriable: false,
+        message: `The upstream service rejected the request ${http}.`,
+        suggestion: "Check the arguments and call again with corrected values.",
+      };
     case 401:
-      return { status: "error", code: "UNAUTHORIZED", retriable: false, message: `The tool is not authenticated with the upstream service ${http}.`, suggestion: "Do not retry; report that the integration needs new credentials." };
+      return {
+        status: "error",
+        code: "UNAUTHORIZED",
+        retriable: false,
+        message: `The tool is not authenticated with the upstream service ${http}.`,
+        suggestion: "Do not retry; report that the integration needs new credentials.",
+      };
     case 403:
-      return { status: "error", code: "FORBIDDEN", retriable: false, message: `Permission denied by the upstream service ${http}.`, suggestion: "Do not retry; tell the user this action is not permitted." };
+      return {
+        status: "error",
+        code: "FORBIDDEN",
+        retriable: false,
+        message: `Permission denied by the upstream service ${http}.`,
+        suggestion: "Do not retry; tell the user this action is not permitted.",
+      };
     case 404:
-      return { status: "error", code: "NOT_FOUND", retriable: false, message: `The requested resource was not found ${http}.`, suggestion: "Verify the identifier before trying again." };
+      return {
+        status: "error",
+        code: "NOT_FOUND",
+        retriable: false,
+        message: `The requested resource was not found ${http}.`,
+        suggestion: "Verify the identifier before trying again.",
+      };
     case 408:
     case 504:
-      return { status: "timeout", code: "TIMEOUT", retriable: true, message: `The upstream service timed out ${http}.`, suggestion: IDEMPOTENCY_HINT };
+      return {
+        status: "timeout",
+        code: "TIMEOUT",
+        retriable: true,
+        message: `The upstream service timed out ${http}.`,
+        suggestion: IDEMPOTENCY_HINT,
+      };
     case 409:
-      return { status: "error", code: "CONFLICT", retriable: false, message: `The resource is in a conflicting state ${http}.`, suggestion: "Read the current state of the resource before deciding whether to retry." };
+      return {
+        status: "error",
+        code: "CONFLICT",
+        retriable: false,
+        message: `The resource is in a conflicting state ${http}.`,
+        suggestion: "Read the current state of the resource before deciding whether to retry.",
+      };
     case 429: {
       const seconds = retryAfterMs === undefined ? 0 : Math.ceil(retryAfterMs / 1000);
       const wait = retryAfterMs === undefined ? "" : ` Retry after ${seconds} second${seconds === 1 ? "" : "s"}.`;
-      return { status: "error", code: "RATE_LIMITED", retriable: true, message: `Rate limited by the upstream service ${http}.${wait}`, suggestion: "Wait before retrying, or continue with other work.", ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+      return {
+        status: "error",
+        code: "RATE_LIMITED",
+        retriable: true,
+        message: `Rate limited by the upstream service ${http}.${wait}`,
+        suggestion: "Wait before retrying, or continue with other work.",
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
     }
     default:
-      if (status >= 500) return { status: "error", code: "UPSTREAM_ERROR", retriable: true, message: `The upstream service failed ${http}.`, suggestion: "Retry later; if it keeps failing, report the outage." };
+      if (status >= 500)
+        return {
+          status: "error",
+          code: "UPSTREAM_ERROR",
+          retriable: true,
+          message: `The upstream service failed ${http}.`,
+          suggestion: "Retry later; if it keeps failing, report the outage.",
+        };
       return undefined;
   }
 }
@@ -218,10 +293,22 @@ export function mapThrownError(error: unknown, rules: readonly ErrorMapRule[] = 
     };
   }
   if (error instanceof TimeoutError || (NeedleworkError.isInstance(error) && error.code === "TIMEOUT")) {
-    return { status: "timeout", code: "TIMEOUT", retriable: true, message: "The tool call timed out.", suggestion: IDEMPOTENCY_HINT };
+    return {
+      status: "timeout",
+      code: "TIMEOUT",
+      retriable: true,
+      message: "The tool call timed out.",
+      suggestion: IDEMPOTENCY_HINT,
+    };
   }
   if (error instanceof CircuitOpenError || (NeedleworkError.isInstance(error) && error.code === "CIRCUIT_OPEN")) {
-    return { status: "error", code: "CIRCUIT_OPEN", retriable: true, message: "The tool is temporarily unavailable after repeated failures (circuit open).", suggestion: "Continue without this tool for now, or try again later." };
+    return {
+      status: "error",
+      code: "CIRCUIT_OPEN",
+      retriable: true,
+      message: "The tool is temporarily unavailable after repeated failures (circuit open).",
+      suggestion: "Continue without this tool for now, or try again later.",
+    };
   }
   const status = httpStatusOf(error);
   if (status !== undefined) {
@@ -230,7 +317,13 @@ export function mapThrownError(error: unknown, rules: readonly ErrorMapRule[] = 
   }
   const code = errorCodeOf(error);
   if (code !== undefined && TRANSIENT_NETWORK_CODES.has(code)) {
-    return { status: "error", code: "NETWORK_ERROR", retriable: true, message: `A network error occurred reaching the upstream service (${code}).`, suggestion: "Retry the call; if it keeps failing, report the outage." };
+    return {
+      status: "error",
+      code: "NETWORK_ERROR",
+      retriable: true,
+      message: `A network error occurred reaching the upstream service (${code}).`,
+      suggestion: "Retry the call; if it keeps failing, report the outage.",
+    };
   }
   const retriable = isTransientError(error);
   return { status: "error", code: "UNHANDLED_ERROR", retriable, message: unhandledFailureMessage(error, retriable) };

@@ -115,7 +115,10 @@ export class TimeoutError extends NeedleworkError {
   /** The limit that was exceeded, in milliseconds. */
   readonly timeoutMs: number | undefined;
 
-  constructor(message = "The tool call timed out", options: NeedleworkErrorOptions & { readonly timeoutMs?: number } = {}) {
+  constructor(
+    message = "The tool call timed out",
+    options: NeedleworkErrorOptions & { readonly timeoutMs?: number } = {},
+  ) {
     super("TIMEOUT", message, options);
     this.timeoutMs = options.timeoutMs;
   }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createToolOutcome, formatToolOutcome, type ToolOutcome, toolOutcomeEnvelope } from "./index.js";
 
-const metadata = { tool: "getOrderStatus", callId: "call_1", attempts: 2, latencyMs: 12.3456, idempotencyKey: "run_1:call_1" };
+const metadata = {
+  tool: "getOrderStatus",
+  callId: "call_1",
+  attempts: 2,
+  latencyMs: 12.3456,
+  idempotencyKey: "run_1:call_1",
+};
 
 describe("formatToolOutcome, envelope style (default)", () => {
   it("renders snake_case keys in a fixed order", () => {
@@ -12,7 +18,12 @@ describe("formatToolOutcome, envelope style (default)", () => {
       message: "Order 'X' not found",
       suggestion: "Verify the ID.",
       data: { orderId: "X" },
-      metadata: { ...metadata, flags: ["RESULT_TRUNCATED"], truncation: { originalTokens: 900, keptTokens: 300 }, retryAfterMs: 5000 },
+      metadata: {
+        ...metadata,
+        flags: ["RESULT_TRUNCATED"],
+        truncation: { originalTokens: 900, keptTokens: 300 },
+        retryAfterMs: 5000,
+      },
     });
     expect(formatToolOutcome(outcome)).toBe(
       '{"status":"error","error_code":"ORDER_NOT_FOUND","retriable":false,"message":"Order \'X\' not found","suggestion":"Verify the ID.","data":{"orderId":"X"},' +
@@ -23,12 +34,24 @@ describe("formatToolOutcome, envelope style (default)", () => {
 
   it("leaves out absent fields, and metadata on request", () => {
     const outcome = createToolOutcome({ status: "ok", data: "shipped", metadata });
-    expect(JSON.parse(formatToolOutcome(outcome, { omitMetadata: true }))).toEqual({ status: "ok", retriable: false, data: "shipped" });
-    expect(toolOutcomeEnvelope(createToolOutcome({ status: "ok" }), { omitMetadata: true })).toEqual({ status: "ok", retriable: false });
+    expect(JSON.parse(formatToolOutcome(outcome, { omitMetadata: true }))).toEqual({
+      status: "ok",
+      retriable: false,
+      data: "shipped",
+    });
+    expect(toolOutcomeEnvelope(createToolOutcome({ status: "ok" }), { omitMetadata: true })).toEqual({
+      status: "ok",
+      retriable: false,
+    });
   });
 
   it("never renders the exception", () => {
-    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried.", exception: new TypeError("password=hunter2") });
+    const outcome = createToolOutcome({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (TypeError). The call was not retried.",
+      exception: new TypeError("password=hunter2"),
+    });
     const text = formatToolOutcome(outcome);
     expect(text).not.toContain("hunter2");
     expect(text).not.toContain("exception");
@@ -38,20 +61,38 @@ describe("formatToolOutcome, envelope style (default)", () => {
 
 describe("formatToolOutcome, needlr style", () => {
   it("renders the payload on success", () => {
-    expect(formatToolOutcome(createToolOutcome({ status: "ok", data: { status: "shipped" }, metadata }), { style: "needlr" })).toBe('{"status":"shipped"}');
-    expect(formatToolOutcome(createToolOutcome({ status: "ok", data: "shipped" }), { style: "needlr" })).toBe('"shipped"');
+    expect(
+      formatToolOutcome(createToolOutcome({ status: "ok", data: { status: "shipped" }, metadata }), {
+        style: "needlr",
+      }),
+    ).toBe('{"status":"shipped"}');
+    expect(formatToolOutcome(createToolOutcome({ status: "ok", data: "shipped" }), { style: "needlr" })).toBe(
+      '"shipped"',
+    );
     expect(formatToolOutcome(createToolOutcome({ status: "ok" }), { style: "needlr" })).toBe("null");
   });
 
   it("renders { error: { message, suggestion } } on failure", () => {
-    const outcome = createToolOutcome({ status: "error", errorCode: "ORDER_NOT_FOUND", message: "Order 'X' not found", suggestion: "Verify the ID.", metadata });
-    expect(formatToolOutcome(outcome, { style: "needlr" })).toBe('{"error":{"message":"Order \'X\' not found","suggestion":"Verify the ID."}}');
-    expect(formatToolOutcome(createToolOutcome({ status: "timeout" }), { style: "needlr" })).toBe('{"error":{"message":"Tool call timeout."}}');
+    const outcome = createToolOutcome({
+      status: "error",
+      errorCode: "ORDER_NOT_FOUND",
+      message: "Order 'X' not found",
+      suggestion: "Verify the ID.",
+      metadata,
+    });
+    expect(formatToolOutcome(outcome, { style: "needlr" })).toBe(
+      '{"error":{"message":"Order \'X\' not found","suggestion":"Verify the ID."}}',
+    );
+    expect(formatToolOutcome(createToolOutcome({ status: "timeout" }), { style: "needlr" })).toBe(
+      '{"error":{"message":"Tool call timeout."}}',
+    );
   });
 
   it("renders a partial batch's items", () => {
     const data = { succeeded: [1], failed: [{ code: "GONE" }] };
-    expect(JSON.parse(formatToolOutcome(createToolOutcome({ status: "partial", data }), { style: "needlr" }))).toEqual(data);
+    expect(JSON.parse(formatToolOutcome(createToolOutcome({ status: "partial", data }), { style: "needlr" }))).toEqual(
+      data,
+    );
   });
 });
 
@@ -73,21 +114,37 @@ describe("formatToolOutcome produces valid JSON whatever data holds", () => {
     const order: Record<string, unknown> = { id: "ORD-1" };
     order.self = order;
     const shared = { sku: "A" };
-    expect(dataOf({ order, lines: [shared, shared] })).toEqual({ order: { id: "ORD-1", self: "[Circular]" }, lines: [{ sku: "A" }, { sku: "A" }] });
+    expect(dataOf({ order, lines: [shared, shared] })).toEqual({
+      order: { id: "ORD-1", self: "[Circular]" },
+      lines: [{ sku: "A" }, { sku: "A" }],
+    });
   });
 
   it("Map becomes an object (string or number keys) or an entry list (other keys); Set an array", () => {
-    expect(dataOf(new Map<string | number, unknown>([["a", 1], [2, new Set(["x", "y"])]]))).toEqual({ a: 1, 2: ["x", "y"] });
+    expect(
+      dataOf(
+        new Map<string | number, unknown>([
+          ["a", 1],
+          [2, new Set(["x", "y"])],
+        ]),
+      ),
+    ).toEqual({ a: 1, 2: ["x", "y"] });
     expect(dataOf(new Map([[{ id: 1 }, "one"]]))).toEqual([[{ id: 1 }, "one"]]);
     expect(dataOf({ tags: new Set([1, 2, 2]) })).toEqual({ tags: [1, 2] });
   });
 
   it("Date becomes an ISO string; an invalid Date null", () => {
-    expect(dataOf({ at: new Date(Date.UTC(2025, 0, 2, 3, 4, 5)), bad: new Date(Number.NaN) })).toEqual({ at: "2025-01-02T03:04:05.000Z", bad: null });
+    expect(dataOf({ at: new Date(Date.UTC(2025, 0, 2, 3, 4, 5)), bad: new Date(Number.NaN) })).toEqual({
+      at: "2025-01-02T03:04:05.000Z",
+      bad: null,
+    });
   });
 
   it("undefined and functions are left out of objects and null in arrays; symbols become their description", () => {
-    expect(dataOf({ a: undefined, b: () => 1, c: [undefined, () => 2], d: Symbol("tag") })).toEqual({ c: [null, null], d: "Symbol(tag)" });
+    expect(dataOf({ a: undefined, b: () => 1, c: [undefined, () => 2], d: Symbol("tag") })).toEqual({
+      c: [null, null],
+      d: "Symbol(tag)",
+    });
     expect(render(undefined)).toEqual({ status: "ok", retriable: false, metadata: expect.any(Object) });
     expect(render(() => 1, "needlr")).toBeNull();
   });
@@ -99,7 +156,10 @@ describe("formatToolOutcome produces valid JSON whatever data holds", () => {
   it("Buffers and typed arrays become a size marker, never a byte dump", () => {
     expect(dataOf({ file: Buffer.from("hello") })).toEqual({ file: "[Uint8Array 5 bytes]" });
     expect(dataOf({ file: Buffer.from("hello"), n: 1n })).toEqual({ file: "[Uint8Array 5 bytes]", n: "1" });
-    expect(dataOf({ raw: new Float64Array(4), buf: new ArrayBuffer(3) })).toEqual({ raw: "[Float64Array 32 bytes]", buf: "[ArrayBuffer 3 bytes]" });
+    expect(dataOf({ raw: new Float64Array(4), buf: new ArrayBuffer(3) })).toEqual({
+      raw: "[Float64Array 32 bytes]",
+      buf: "[ArrayBuffer 3 bytes]",
+    });
   });
 
   it("Errors inside data show their type only", () => {
@@ -120,7 +180,11 @@ describe("formatToolOutcome produces valid JSON whatever data holds", () => {
         return { id: "INV-1" };
       }
     }
-    expect(dataOf({ price: new Money(250n), secret: new Secret(), invoice: new Invoice() })).toEqual({ price: { cents: "250" }, secret: "[Unserializable]", invoice: { id: "INV-1" } });
+    expect(dataOf({ price: new Money(250n), secret: new Secret(), invoice: new Invoice() })).toEqual({
+      price: { cents: "250" },
+      secret: "[Unserializable]",
+      invoice: { id: "INV-1" },
+    });
   });
 
   it("a toJSON that keeps returning new objects with toJSON is bounded", () => {
@@ -165,7 +229,10 @@ describe("formatToolOutcome produces valid JSON whatever data holds", () => {
 
   it("renders metadata values a plugin added that are not JSON-safe", () => {
     const outcome = createToolOutcome({ status: "ok", metadata: { ...metadata, startedAt: new Date(0), bytes: 10n } });
-    expect(JSON.parse(formatToolOutcome(outcome)).metadata).toMatchObject({ started_at: "1970-01-01T00:00:00.000Z", bytes: "10" });
+    expect(JSON.parse(formatToolOutcome(outcome)).metadata).toMatchObject({
+      started_at: "1970-01-01T00:00:00.000Z",
+      bytes: "10",
+    });
   });
 });
 

@@ -36,7 +36,10 @@ function envelopeMetadata(metadata: ToolOutcome["metadata"]): Record<string, unk
 }
 
 /** The envelope object (before JSON) for an outcome; see {@link formatToolOutcome}. */
-export function toolOutcomeEnvelope(outcome: ToolOutcome, options: Pick<FormatToolOutcomeOptions, "omitMetadata"> = {}): Record<string, unknown> {
+export function toolOutcomeEnvelope(
+  outcome: ToolOutcome,
+  options: Pick<FormatToolOutcomeOptions, "omitMetadata"> = {},
+): Record<string, unknown> {
   const envelope: Record<string, unknown> = { status: outcome.status };
   if (outcome.errorCode !== undefined) envelope.error_code = outcome.errorCode;
   envelope.retriable = outcome.retriable;

@@ -8,7 +8,9 @@ export interface ToolHooks {
    * Runs before the call, in list order. Return new arguments to replace them (they are validated
    * again against the tool's schema), or nothing to keep them.
    */
-  readonly beforeCall?: (call: ToolCallContext) => void | Record<string, unknown> | Promise<void | Record<string, unknown>>;
+  readonly beforeCall?: (
+    call: ToolCallContext,
+  ) => void | Record<string, unknown> | Promise<void | Record<string, unknown>>;
   /** Runs after a result, in reverse list order. Return a value to replace the result. */
   readonly afterCall?: (call: ToolCallContext, result: unknown) => unknown;
   /**
@@ -35,7 +37,10 @@ export function hooks(h: ToolHooks): ToolMiddleware {
       if (replaced !== undefined) {
         const parsed = parseToolArguments(replaced, call.tool.input, DEFAULT_ARGUMENT_LIMITS);
         if (!parsed.ok) {
-          throw new ToolError(`Arguments rewritten by middleware are invalid for tool '${call.name}': ${parsed.problems.join("; ")}.`, { code: "INVALID_ARGUMENTS", toolName: call.name, callId: call.callId });
+          throw new ToolError(
+            `Arguments rewritten by middleware are invalid for tool '${call.name}': ${parsed.problems.join("; ")}.`,
+            { code: "INVALID_ARGUMENTS", toolName: call.name, callId: call.callId },
+          );
         }
         call.arguments = parsed.value;
       }

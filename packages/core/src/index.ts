@@ -28,7 +28,11 @@ export type {
   ToolClass,
   ToolInputSchema,
 } from "./agent-function.options.js";
-export { AgentFunctionRegistry, agentFunctionRegistry, type AgentFunctionGroupInfo } from "./agent-function-registry.js";
+export {
+  AgentFunctionRegistry,
+  agentFunctionRegistry,
+  type AgentFunctionGroupInfo,
+} from "./agent-function-registry.js";
 export { collectAgentFunctions, registerAgentFunctions } from "./register-agent-functions.js";
 export {
   abortReason,
@@ -56,7 +60,12 @@ export {
   type MappedError,
 } from "./error-mapping.js";
 export { InvalidOptionError } from "./invalid-option-error.js";
-export { formatToolOutcome, toolOutcomeEnvelope, type FormatToolOutcomeOptions, type ToolOutcomeStyle } from "./format-outcome.js";
+export {
+  formatToolOutcome,
+  toolOutcomeEnvelope,
+  type FormatToolOutcomeOptions,
+  type ToolOutcomeStyle,
+} from "./format-outcome.js";
 export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";

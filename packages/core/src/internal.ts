@@ -14,4 +14,10 @@ export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
 export { scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
-export { BUILT_IN_DETECTORS, DETECTOR_NAMES, type DetectorName, type Mark, type TextDetector } from "./secrets/text-detectors.js";
+export {
+  BUILT_IN_DETECTORS,
+  DETECTOR_NAMES,
+  type DetectorName,
+  type Mark,
+  type TextDetector,
+} from "./secrets/text-detectors.js";

@@ -3,7 +3,10 @@ import { type ToolOutcome, toolResultToOutcome } from "./tool-outcome.js";
 import { ToolResult } from "./tool-result.js";
 
 /** Called with an exception that escaped the pipeline (no result middleware), before it becomes an `UNHANDLED_ERROR` outcome. */
-export type UnhandledToolErrorHandler = (error: unknown, call: { readonly name: string; readonly callId: string }) => void;
+export type UnhandledToolErrorHandler = (
+  error: unknown,
+  call: { readonly name: string; readonly callId: string },
+) => void;
 
 /**
  * Invokes a tool for a caller that must only ever hand the model an outcome (adapters, your own
@@ -32,6 +35,11 @@ export async function invokeForModel(
     } catch {
       // A failing error hook must not turn a handled failure into an unhandled one.
     }
-    return toolResultToOutcome(ToolResult.unhandledFailure(error), { tool: call.name, callId: call.callId, attempts: 1, latencyMs: 0 });
+    return toolResultToOutcome(ToolResult.unhandledFailure(error), {
+      tool: call.name,
+      callId: call.callId,
+      attempts: 1,
+      latencyMs: 0,
+    });
   }
 }

@@ -6,7 +6,12 @@ import { errorTypeName } from "./tool-result.js";
 
 describe("toJsonSafe at the edges", () => {
   it("renders boxed primitives as their primitive values", () => {
-    const value = { note: new String("password=hunter2"), card: new Number(4111111111111111), yes: new Boolean(false), big: Object(10n) as object };
+    const value = {
+      note: new String("password=hunter2"),
+      card: new Number(4111111111111111),
+      yes: new Boolean(false),
+      big: Object(10n) as object,
+    };
     expect(toJsonSafe(value)).toEqual({ note: "password=hunter2", card: 4111111111111111, yes: false, big: "10" });
   });
 
@@ -47,7 +52,13 @@ describe("ToolOutcome.data is a snapshot taken at settle", () => {
   it("later mutation, getters and a changing toJSON cannot change what is formatted", () => {
     const returned: Record<string, unknown> = { ok: true };
     let n = 0;
-    const data = { returned, get flip() { return n++ === 0 ? "safe" : "password=hunter2"; }, t: { toJSON: () => (n > 1 ? "leak" : "fine") } };
+    const data = {
+      returned,
+      get flip() {
+        return n++ === 0 ? "safe" : "password=hunter2";
+      },
+      t: { toJSON: () => (n > 1 ? "leak" : "fine") },
+    };
     const outcome = createToolOutcome({ status: "ok", data });
     returned.auth = "Bearer abcdefghijklmnopqrstuvwxyz";
     const text = formatToolOutcome(outcome);

@@ -139,10 +139,10 @@ export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonV
 
 /** Assigns an own key; a plain assignment to `__proto__` would change the prototype and drop the key. */
 function setOwn(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
-
 
 function fastReplacer(this: unknown, key: string, value: unknown): unknown {
   switch (typeof value) {
@@ -157,9 +157,11 @@ function fastReplacer(this: unknown, key: string, value: unknown): unknown {
         if (value.length > FAST_MAX_ARRAY) throw FALLBACK;
         return value;
       }
-      if (value instanceof Map || value instanceof Set || value instanceof Error || ArrayBuffer.isView(value)) throw FALLBACK;
+      if (value instanceof Map || value instanceof Set || value instanceof Error || ArrayBuffer.isView(value))
+        throw FALLBACK;
       // Buffer#toJSON has already run and made a byte array of it; render the size marker instead.
-      if ((value as { type?: unknown }).type === "Buffer" && ArrayBuffer.isView((this as Record<string, unknown>)[key])) throw FALLBACK;
+      if ((value as { type?: unknown }).type === "Buffer" && ArrayBuffer.isView((this as Record<string, unknown>)[key]))
+        throw FALLBACK;
       return value;
     default:
       return value;

@@ -15,7 +15,10 @@ const byClass = new WeakMap<object, Map<string, AgentFunctionOptions>>();
 const byMethod = new WeakMap<object, { readonly name: string; readonly options: AgentFunctionOptions }>();
 const byMetadata = new WeakMap<object, Map<string, AgentFunctionOptions>>();
 
-function entry<K extends object>(map: WeakMap<K, Map<string, AgentFunctionOptions>>, key: K): Map<string, AgentFunctionOptions> {
+function entry<K extends object>(
+  map: WeakMap<K, Map<string, AgentFunctionOptions>>,
+  key: K,
+): Map<string, AgentFunctionOptions> {
   let found = map.get(key);
   if (!found) map.set(key, (found = new Map()));
   return found;
@@ -27,7 +30,12 @@ export function recordFunction(ctor: object, name: string, options: AgentFunctio
 }
 
 /** Records a tool method seen by a standard method decorator. @internal */
-export function recordStandardFunction(method: object, metadata: unknown, name: string, options: AgentFunctionOptions): void {
+export function recordStandardFunction(
+  method: object,
+  metadata: unknown,
+  name: string,
+  options: AgentFunctionOptions,
+): void {
   byMethod.set(method, { name, options });
   if (typeof metadata === "object" && metadata !== null) entry(byMetadata, metadata).set(name, options);
 }
@@ -38,7 +46,8 @@ const METADATA = (Symbol as { metadata?: symbol }).metadata ?? Symbol.for("Symbo
 export function ownFunctions(ctor: object): Map<string, AgentFunctionOptions> {
   const own = new Map(byClass.get(ctor));
   const metadata = Object.getOwnPropertyDescriptor(ctor, METADATA)?.value as unknown;
-  if (typeof metadata === "object" && metadata !== null) for (const [name, options] of byMetadata.get(metadata) ?? []) own.set(name, options);
+  if (typeof metadata === "object" && metadata !== null)
+    for (const [name, options] of byMetadata.get(metadata) ?? []) own.set(name, options);
   const prototype = (ctor as { prototype?: unknown }).prototype;
   if (typeof prototype === "object" && prototype !== null) {
     for (const key of Object.getOwnPropertyNames(prototype)) {

@@ -36,7 +36,11 @@ const toolScoped = [layer("tool-1"), layer("tool-2")];
 
 @AgentFunctionGroup()
 class OrderTools {
-  @AgentFunction({ description: "Looks up an order.", input: z.object({ orderId: z.string().regex(/^ORD-\d+$/) }), middleware: toolScoped })
+  @AgentFunction({
+    description: "Looks up an order.",
+    input: z.object({ orderId: z.string().regex(/^ORD-\d+$/) }),
+    middleware: toolScoped,
+  })
   getOrderStatus({ orderId }: { orderId: string }, ctx: ToolContext): unknown {
     log.push(`body:${orderId}`);
     contexts.push(ctx);
@@ -58,11 +62,15 @@ class OrderTools {
   }
 }
 
-const make = (middleware: ToolMiddleware[] = []) => createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools], middleware });
+const make = (middleware: ToolMiddleware[] = []) =>
+  createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools], middleware });
 
 describe("middleware order", () => {
   it("runs agent-level middleware outside tool-scoped middleware, first entry outermost", async () => {
-    const outcome = await make([layer("agent-1"), layer("agent-2"), layer("agent-3")]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+    const outcome = await make([layer("agent-1"), layer("agent-2"), layer("agent-3")]).invoke({
+      name: "getOrderStatus",
+      arguments: { orderId: "ORD-1" },
+    });
     expect(outcome.status).toBe("ok");
     expect(log).toEqual([
       "agent-1:before",
@@ -80,31 +88,57 @@ describe("middleware order", () => {
   });
 
   it("runs tool-scoped middleware only for its own tool", async () => {
-    await make([layer("agent")]).invoke({ name: "explode" }).catch(() => undefined);
+    await make([layer("agent")])
+      .invoke({ name: "explode" })
+      .catch(() => undefined);
     expect(log).toEqual(["agent:before", "body:explode"]);
   });
 
   it("lets middleware short-circuit the tool; the returned value becomes the outcome", async () => {
     const cached: ToolMiddleware = async () => ({ orderId: "ORD-1", cached: true });
     const outcome = await make([cached]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-    expect(outcome).toMatchObject({ status: "ok", data: { orderId: "ORD-1", cached: true }, metadata: { tool: "getOrderStatus" } });
+    expect(outcome).toMatchObject({
+      status: "ok",
+      data: { orderId: "ORD-1", cached: true },
+      metadata: { tool: "getOrderStatus" },
+    });
     expect(log).toEqual([]);
   });
 
   it("keeps an outcome a middleware returns, filling in the call's metadata", async () => {
-    const deny: ToolMiddleware = async () => createToolOutcome({ status: "error", errorCode: "APPROVAL_DENIED", message: "A human declined this call." });
-    const outcome = await make([deny]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" }, callId: "c1" }, { runId: "r1" });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "APPROVAL_DENIED", metadata: { tool: "getOrderStatus", callId: "c1", attempts: 1, idempotencyKey: "r1:c1" } });
+    const deny: ToolMiddleware = async () =>
+      createToolOutcome({ status: "error", errorCode: "APPROVAL_DENIED", message: "A human declined this call." });
+    const outcome = await make([deny]).invoke(
+      { name: "getOrderStatus", arguments: { orderId: "ORD-1" }, callId: "c1" },
+      { runId: "r1" },
+    );
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "APPROVAL_DENIED",
+      metadata: { tool: "getOrderStatus", callId: "c1", attempts: 1, idempotencyKey: "r1:c1" },
+    });
   });
 
   it("gives middleware the tool's descriptor and validated arguments", async () => {
     const seen: unknown[] = [];
     const inspect: ToolMiddleware = async (call, next) => {
-      seen.push([call.name, call.tool.methodName, call.tool.options.description, call.arguments, call.callId, call.runId]);
+      seen.push([
+        call.name,
+        call.tool.methodName,
+        call.tool.options.description,
+        call.arguments,
+        call.callId,
+        call.runId,
+      ]);
       return next();
     };
-    await make([inspect]).invoke({ name: "getOrderStatus", arguments: '{"orderId":"ORD-9"}', callId: "c9" }, { runId: "r9" });
-    expect(seen).toEqual([["getOrderStatus", "getOrderStatus", "Looks up an order.", { orderId: "ORD-9" }, "c9", "r9"]]);
+    await make([inspect]).invoke(
+      { name: "getOrderStatus", arguments: '{"orderId":"ORD-9"}', callId: "c9" },
+      { runId: "r9" },
+    );
+    expect(seen).toEqual([
+      ["getOrderStatus", "getOrderStatus", "Looks up an order.", { orderId: "ORD-9" }, "c9", "r9"],
+    ]);
   });
 });
 
@@ -126,8 +160,23 @@ describe("hooks()", () => {
     });
 
   it("runs beforeCall in list order and afterCall in reverse", async () => {
-    await make([recorder("a"), recorder("b"), recorder("c")]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-    expect(log).toEqual(["a:beforeCall", "b:beforeCall", "c:beforeCall", "tool-1:before", "tool-2:before", "body:ORD-1", "tool-2:after", "tool-1:after", "c:afterCall", "b:afterCall", "a:afterCall"]);
+    await make([recorder("a"), recorder("b"), recorder("c")]).invoke({
+      name: "getOrderStatus",
+      arguments: { orderId: "ORD-1" },
+    });
+    expect(log).toEqual([
+      "a:beforeCall",
+      "b:beforeCall",
+      "c:beforeCall",
+      "tool-1:before",
+      "tool-2:before",
+      "body:ORD-1",
+      "tool-2:after",
+      "tool-1:after",
+      "c:afterCall",
+      "b:afterCall",
+      "a:afterCall",
+    ]);
   });
 
   it("runs onError in reverse, and rethrows the original error when no hook recovers", async () => {
@@ -137,14 +186,31 @@ describe("hooks()", () => {
   });
 
   it("uses an onError recovery value as the result; outer hooks then see a result, not an error", async () => {
-    const recover = recorder("inner", { onError: () => ToolResult.fail("Search is down", { code: "SEARCH_DOWN", transient: true }) });
+    const recover = recorder("inner", {
+      onError: () => ToolResult.fail("Search is down", { code: "SEARCH_DOWN", transient: true }),
+    });
     const outcome = await make([recorder("outer"), recover]).invoke({ name: "explode" });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "SEARCH_DOWN", retriable: true, message: "Search is down" });
-    expect(log).toEqual(["outer:beforeCall", "inner:beforeCall", "body:explode", "inner:onError", "inner:afterCall", "outer:afterCall"]);
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "SEARCH_DOWN",
+      retriable: true,
+      message: "Search is down",
+    });
+    expect(log).toEqual([
+      "outer:beforeCall",
+      "inner:beforeCall",
+      "body:explode",
+      "inner:onError",
+      "inner:afterCall",
+      "outer:afterCall",
+    ]);
   });
 
   it("lets afterCall replace the result", async () => {
-    const outcome = await make([hooks({ afterCall: (_call, result) => ({ wrapped: result }) })]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+    const outcome = await make([hooks({ afterCall: (_call, result) => ({ wrapped: result }) })]).invoke({
+      name: "getOrderStatus",
+      arguments: { orderId: "ORD-1" },
+    });
     expect(outcome.data).toEqual({ wrapped: { orderId: "ORD-1", requestId: null, tenant: null } });
   });
 
@@ -167,13 +233,17 @@ describe("hooks()", () => {
       toolName: "getOrderStatus",
       callId: "c3",
       transient: false,
-      message: "Arguments rewritten by middleware are invalid for tool 'getOrderStatus': (root): unknown field 'debug' (remove it); orderId: expected string, received number.",
+      message:
+        "Arguments rewritten by middleware are invalid for tool 'getOrderStatus': (root): unknown field 'debug' (remove it); orderId: expected string, received number.",
     });
     expect(log).toEqual([]);
   });
 
   it("keeps the arguments when beforeCall returns nothing", async () => {
-    const outcome = await make([hooks({ beforeCall: () => undefined })]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-2" } });
+    const outcome = await make([hooks({ beforeCall: () => undefined })]).invoke({
+      name: "getOrderStatus",
+      arguments: { orderId: "ORD-2" },
+    });
     expect(outcome.data).toMatchObject({ orderId: "ORD-2" });
   });
 });
@@ -181,17 +251,28 @@ describe("hooks()", () => {
 describe("ToolContext", () => {
   it("hands the tool the items middleware set, and those the caller passed", async () => {
     const requestId = hooks({ beforeCall: (call) => void call.items.set("requestId", "req-1") });
-    const outcome = await make([requestId]).invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } }, { items: new Map([["tenant", "acme"]]) });
+    const outcome = await make([requestId]).invoke(
+      { name: "getOrderStatus", arguments: { orderId: "ORD-1" } },
+      { items: new Map([["tenant", "acme"]]) },
+    );
     expect(outcome.data).toEqual({ orderId: "ORD-1", requestId: "req-1", tenant: "acme" });
   });
 
   it("gives callId, runId, attempt 1, a signal and an idempotency key", async () => {
-    const outcome = await make().invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" }, callId: "call-42" }, { runId: "run-7" });
+    const outcome = await make().invoke(
+      { name: "getOrderStatus", arguments: { orderId: "ORD-1" }, callId: "call-42" },
+      { runId: "run-7" },
+    );
     const [ctx] = contexts;
     expect(ctx).toMatchObject({ callId: "call-42", runId: "run-7", attempt: 1, idempotencyKey: "run-7:call-42" });
     expect(ctx!.signal).toBeInstanceOf(AbortSignal);
     expect(ctx!.signal.aborted).toBe(false);
-    expect(outcome.metadata).toMatchObject({ tool: "getOrderStatus", callId: "call-42", attempts: 1, idempotencyKey: "run-7:call-42" });
+    expect(outcome.metadata).toMatchObject({
+      tool: "getOrderStatus",
+      callId: "call-42",
+      attempts: 1,
+      idempotencyKey: "run-7:call-42",
+    });
     expect(outcome.metadata.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -231,7 +312,9 @@ describe("ToolContext", () => {
 
 describe("invoke: failures and cancellation", () => {
   it("rejects with the tool's own exception when no result middleware is installed", async () => {
-    const error: unknown = await make().invoke({ name: "explode" }).catch((e: unknown) => e);
+    const error: unknown = await make()
+      .invoke({ name: "explode" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toContain("postgres://");
   });
@@ -240,9 +323,13 @@ describe("invoke: failures and cancellation", () => {
     const controller = new AbortController();
     controller.abort();
     const invoker = make([layer("agent")]);
-    const error: unknown = await invoker.invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } }, { signal: controller.signal }).catch((e: unknown) => e);
+    const error: unknown = await invoker
+      .invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
-    expect(await invoker.invoke({ name: "nope" }, { signal: controller.signal }).catch((e: unknown) => (e as Error).name)).toBe("AbortError");
+    expect(
+      await invoker.invoke({ name: "nope" }, { signal: controller.signal }).catch((e: unknown) => (e as Error).name),
+    ).toBe("AbortError");
     expect(log).toEqual([]);
   });
 
@@ -257,7 +344,9 @@ describe("invoke: failures and cancellation", () => {
       }
     };
     const cancelling = make([swallow]);
-    const error: unknown = await cancelling.invoke({ name: "explode" }, { signal: controller.signal }).catch((e: unknown) => e);
+    const error: unknown = await cancelling
+      .invoke({ name: "explode" }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
   });
 

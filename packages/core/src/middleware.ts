@@ -4,7 +4,10 @@ import type { ToolCallContext, ToolMiddleware } from "./agent-function.options.j
  * Composes middleware, first entry outermost, around `terminal`.
  * @internal
  */
-export function composeMiddleware(middleware: readonly ToolMiddleware[], terminal: (call: ToolCallContext) => Promise<unknown>): (call: ToolCallContext) => Promise<unknown> {
+export function composeMiddleware(
+  middleware: readonly ToolMiddleware[],
+  terminal: (call: ToolCallContext) => Promise<unknown>,
+): (call: ToolCallContext) => Promise<unknown> {
   let next = terminal;
   for (let i = middleware.length - 1; i >= 0; i--) {
     const layer = middleware[i]!;

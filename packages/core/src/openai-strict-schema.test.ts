@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentFunction, AgentFunctionGroup, agentFunctionRegistry, strictFallbackReasons, toOpenAIStrictSchema, toOpenAITools, toolDefinitionOf, type ToolDefinition } from "./index.js";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  agentFunctionRegistry,
+  strictFallbackReasons,
+  toOpenAIStrictSchema,
+  toOpenAITools,
+  toolDefinitionOf,
+  type ToolDefinition,
+} from "./index.js";
 
 /** The definition needlework would send for a tool whose input is `input`. */
 function definitionFor(input: z.ZodObject): ToolDefinition {
@@ -17,13 +26,20 @@ function definitionFor(input: z.ZodObject): ToolDefinition {
 function openAI(input: z.ZodObject) {
   const definition = definitionFor(input);
   const [tool] = toOpenAITools([definition]);
-  return { strict: tool!.function.strict, parameters: tool!.function.parameters, reasons: strictFallbackReasons(definition) };
+  return {
+    strict: tool!.function.strict,
+    parameters: tool!.function.parameters,
+    reasons: strictFallbackReasons(definition),
+  };
 }
 
 describe("toOpenAITools keeps strict mode inside OpenAI's strict subset", () => {
   it("rewrites a discriminated union's oneOf to anyOf and stays strict", () => {
     const input = z.object({
-      payment: z.discriminatedUnion("kind", [z.object({ kind: z.literal("card"), last4: z.string() }), z.object({ kind: z.literal("iban"), iban: z.string() })]),
+      payment: z.discriminatedUnion("kind", [
+        z.object({ kind: z.literal("card"), last4: z.string() }),
+        z.object({ kind: z.literal("iban"), iban: z.string() }),
+      ]),
     });
     expect(definitionFor(input).parameters.properties).toHaveProperty("payment.oneOf");
     const result = openAI(input);
@@ -109,14 +125,26 @@ describe("toOpenAITools keeps strict mode inside OpenAI's strict subset", () => 
         "'/query' uses 'maxLength', which is outside OpenAI's strict subset",
       ]
     `);
-    const supported = openAI(z.object({ email: z.email(), id: z.uuid(), sku: z.string().regex(/^SKU-\d+$/), n: z.number().int().min(1).max(9), tags: z.array(z.string()).min(1).max(3) }));
+    const supported = openAI(
+      z.object({
+        email: z.email(),
+        id: z.uuid(),
+        sku: z.string().regex(/^SKU-\d+$/),
+        n: z.number().int().min(1).max(9),
+        tags: z.array(z.string()).min(1).max(3),
+      }),
+    );
     expect(supported.reasons).toEqual([]);
     expect(supported.strict).toBe(true);
   });
 
   it("falls back for a format outside OpenAI's list, optional fields and open objects", () => {
-    expect(openAI(z.object({ site: z.url() })).reasons).toEqual(["'/site' uses format 'uri', which OpenAI strict mode does not support"]);
-    expect(openAI(z.object({ note: z.string().optional() })).reasons).toEqual(["the root has optional field(s) 'note' (use .nullable() instead of .optional() or .default())"]);
+    expect(openAI(z.object({ site: z.url() })).reasons).toEqual([
+      "'/site' uses format 'uri', which OpenAI strict mode does not support",
+    ]);
+    expect(openAI(z.object({ note: z.string().optional() })).reasons).toEqual([
+      "the root has optional field(s) 'note' (use .nullable() instead of .optional() or .default())",
+    ]);
     expect(openAI(z.object({ meta: z.record(z.string(), z.string()) })).reasons).toMatchInlineSnapshot(`
       [
         "'/meta' uses 'propertyNames', which is outside OpenAI's strict subset",
@@ -126,11 +154,15 @@ describe("toOpenAITools keeps strict mode inside OpenAI's strict subset", () => 
   });
 
   it("needs an object at the root", () => {
-    expect(toOpenAIStrictSchema({ anyOf: [{ type: "string" }] }).reasons).toEqual(["the root is not an object (OpenAI strict mode needs an object at the root, not anyOf)"]);
+    expect(toOpenAIStrictSchema({ anyOf: [{ type: "string" }] }).reasons).toEqual([
+      "the root is not an object (OpenAI strict mode needs an object at the root, not anyOf)",
+    ]);
   });
 
   it("strict: true names every reason in its error", () => {
     const definition = definitionFor(z.object({ at: z.date() }));
-    expect(() => toOpenAITools([definition], { strict: true })).toThrow("Tool 'probe' cannot use OpenAI strict mode: '/at' has no type");
+    expect(() => toOpenAITools([definition], { strict: true })).toThrow(
+      "Tool 'probe' cannot use OpenAI strict mode: '/at' has no type",
+    );
   });
 });

@@ -16,14 +16,38 @@ type JsonSchema = { [key: string]: unknown };
  */
 
 const ANNOTATIONS = new Set(["description", "title"]);
-const STRUCTURE = new Set(["type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "$ref", "$defs", "definitions"]);
-const CONSTRAINTS = new Set(["pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems"]);
+const STRUCTURE = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "enum",
+  "const",
+  "$ref",
+  "$defs",
+  "definitions",
+]);
+const CONSTRAINTS = new Set([
+  "pattern",
+  "format",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "minItems",
+  "maxItems",
+]);
 const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 /** Keywords that change nothing the API checks and are dropped from the strict copy. */
 const DROPPED = new Set(["default", "$schema", "$id", "examples", "$comment", "readOnly", "writeOnly", "deprecated"]);
 
 /** What {@link toOpenAIStrictSchema} returns: the strict copy, or why there is none. */
-export type OpenAIStrictResult = { readonly strict: JsonSchema; readonly reasons?: undefined } | { readonly strict?: undefined; readonly reasons: readonly string[] };
+export type OpenAIStrictResult =
+  | { readonly strict: JsonSchema; readonly reasons?: undefined }
+  | { readonly strict?: undefined; readonly reasons: readonly string[] };
 
 type Node = { [key: string]: unknown };
 
@@ -35,7 +59,9 @@ function isNode(value: unknown): value is Node {
 function convert(schema: unknown, at: string, reasons: string[]): unknown {
   const where = at === "" ? "the root" : `'${at}'`;
   if (!isNode(schema)) {
-    reasons.push(`${where} is ${schema === false ? "false" : "not a schema object"} (OpenAI strict mode needs a typed schema here)`);
+    reasons.push(
+      `${where} is ${schema === false ? "false" : "not a schema object"} (OpenAI strict mode needs a typed schema here)`,
+    );
     return undefined;
   }
   const out: Node = {};
@@ -47,28 +73,46 @@ function convert(schema: unknown, at: string, reasons: string[]): unknown {
     } else if (key === "anyOf") {
       out.anyOf = convertList(value, `${at}/anyOf`, reasons);
     } else if (key === "properties" && isNode(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convert(sub, `${at}/${name}`, reasons)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, convert(sub, `${at}/${name}`, reasons)]),
+      );
     } else if (key === "items") {
       out.items = convert(value, `${at}/items`, reasons);
     } else if ((key === "$defs" || key === "definitions") && isNode(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convert(sub, `${at}/${key}/${name}`, reasons)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, convert(sub, `${at}/${key}/${name}`, reasons)]),
+      );
     } else if (key === "format" && !FORMATS.has(String(value))) {
       reasons.push(`${where} uses format '${String(value)}', which OpenAI strict mode does not support`);
     } else if (STRUCTURE.has(key) || CONSTRAINTS.has(key) || ANNOTATIONS.has(key)) {
       out[key] = value;
     } else {
-      reasons.push(`${where} uses '${key}'${key === "prefixItems" ? " (a z.tuple)" : ""}, which is outside OpenAI's strict subset`);
+      reasons.push(
+        `${where} uses '${key}'${key === "prefixItems" ? " (a z.tuple)" : ""}, which is outside OpenAI's strict subset`,
+      );
     }
   }
-  if (out.type === undefined && out.anyOf === undefined && out.enum === undefined && out.const === undefined && out.$ref === undefined) {
-    reasons.push(`${where} has no type (z.date(), z.any() or z.unknown() give {}), which OpenAI strict mode does not accept`);
+  if (
+    out.type === undefined &&
+    out.anyOf === undefined &&
+    out.enum === undefined &&
+    out.const === undefined &&
+    out.$ref === undefined
+  ) {
+    reasons.push(
+      `${where} has no type (z.date(), z.any() or z.unknown() give {}), which OpenAI strict mode does not accept`,
+    );
   }
   if (out.type === "object" || out.properties !== undefined) {
     const names = Object.keys(isNode(out.properties) ? out.properties : {});
     const required = Array.isArray(out.required) ? out.required : [];
     const optional = names.filter((n) => !required.includes(n));
-    if (optional.length > 0) reasons.push(`${where} has optional field(s) ${optional.map((n) => `'${n}'`).join(", ")} (use .nullable() instead of .optional() or .default())`);
-    if (out.additionalProperties !== undefined && out.additionalProperties !== false) reasons.push(`${where} is an open object (additionalProperties); strict mode needs closed objects`);
+    if (optional.length > 0)
+      reasons.push(
+        `${where} has optional field(s) ${optional.map((n) => `'${n}'`).join(", ")} (use .nullable() instead of .optional() or .default())`,
+      );
+    if (out.additionalProperties !== undefined && out.additionalProperties !== false)
+      reasons.push(`${where} is an open object (additionalProperties); strict mode needs closed objects`);
     out.additionalProperties = false;
     out.required = names;
   }
@@ -95,7 +139,8 @@ function convertList(value: unknown, at: string, reasons: string[]): unknown[] {
  */
 export function toOpenAIStrictSchema(parameters: JsonSchema): OpenAIStrictResult {
   const reasons: string[] = [];
-  if (parameters.type !== "object") reasons.push("the root is not an object (OpenAI strict mode needs an object at the root, not anyOf)");
+  if (parameters.type !== "object")
+    reasons.push("the root is not an object (OpenAI strict mode needs an object at the root, not anyOf)");
   const strict = convert(parameters, "", reasons) as JsonSchema;
   return reasons.length === 0 ? { strict } : { reasons: [...new Set(reasons)] };
 }

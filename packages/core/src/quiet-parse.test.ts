@@ -6,14 +6,32 @@ import { quietSafeParse } from "./quiet-parse.js";
 const cases: [string, z.ZodType, unknown][] = [
   ["wrong type", z.object({ a: z.number(), b: z.number() }), { a: 1, b: "x" }],
   ["missing field", z.object({ a: z.number(), b: z.number() }), { a: 1 }],
-  ["nested and array paths", z.object({ items: z.array(z.object({ qty: z.number().int().positive() })) }), { items: [{ qty: 1 }, { qty: -2 }, { qty: 1.5 }] }],
+  [
+    "nested and array paths",
+    z.object({ items: z.array(z.object({ qty: z.number().int().positive() })) }),
+    { items: [{ qty: 1 }, { qty: -2 }, { qty: 1.5 }] },
+  ],
   ["custom message", z.object({ id: z.string().min(3, "id is too short") }), { id: "x" }],
   ["schema error map", z.object({ n: z.number({ error: () => "n must be a number" }) }), { n: "1" }],
-  ["refinement", z.object({ from: z.number(), to: z.number() }).refine((v) => v.from <= v.to, { message: "from after to", path: ["to"] }), { from: 2, to: 1 }],
+  [
+    "refinement",
+    z
+      .object({ from: z.number(), to: z.number() })
+      .refine((v) => v.from <= v.to, { message: "from after to", path: ["to"] }),
+    { from: 2, to: 1 },
+  ],
   ["strict object", z.strictObject({ a: z.number() }), { a: 1, extra: true }],
-  ["union", z.union([z.object({ kind: z.literal("a") }), z.object({ kind: z.literal("b"), n: z.number() })]), { kind: "b" }],
+  [
+    "union",
+    z.union([z.object({ kind: z.literal("a") }), z.object({ kind: z.literal("b"), n: z.number() })]),
+    { kind: "b" },
+  ],
   ["enum and format", z.object({ mode: z.enum(["fast", "safe"]), email: z.email() }), { mode: "slow", email: "nope" }],
-  ["valid with transform and default", z.object({ n: z.string().transform((s) => s.length), tag: z.string().default("x") }), { n: "abc" }],
+  [
+    "valid with transform and default",
+    z.object({ n: z.string().transform((s) => s.length), tag: z.string().default("x") }),
+    { n: "abc" },
+  ],
 ];
 
 describe("quietSafeParse", () => {
@@ -26,7 +44,10 @@ describe("quietSafeParse", () => {
   });
 
   it("uses the global error map, as safeParse does", () => {
-    z.config({ customError: (issue) => (issue.code === "invalid_type" ? `bad type at ${issue.path?.join(".") ?? "?"}` : undefined) });
+    z.config({
+      customError: (issue) =>
+        issue.code === "invalid_type" ? `bad type at ${issue.path?.join(".") ?? "?"}` : undefined,
+    });
     try {
       const schema = z.object({ a: z.number() });
       const actual = quietSafeParse(schema, { a: "x" });

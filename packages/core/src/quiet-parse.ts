@@ -2,7 +2,9 @@ import type { z } from "zod";
 import { $ZodAsyncError, type $ZodIssue, type $ZodRawIssue, config, util } from "zod/v4/core";
 
 /** What {@link quietSafeParse} returns: the parsed data, or the issues as `safeParse` reports them. @internal */
-export type QuietParseResult = { readonly success: true; readonly data: unknown } | { readonly success: false; readonly issues: readonly $ZodIssue[] };
+export type QuietParseResult =
+  | { readonly success: true; readonly data: unknown }
+  | { readonly success: false; readonly issues: readonly $ZodIssue[] };
 
 interface ParsePayload {
   value: unknown;
@@ -10,7 +12,9 @@ interface ParsePayload {
 }
 
 interface Runnable {
-  readonly _zod?: { readonly run?: (payload: ParsePayload, ctx: { readonly async: false }) => ParsePayload | Promise<ParsePayload> };
+  readonly _zod?: {
+    readonly run?: (payload: ParsePayload, ctx: { readonly async: false }) => ParsePayload | Promise<ParsePayload>;
+  };
 }
 
 /**

@@ -60,7 +60,7 @@ describe("registerAgentFunctions", () => {
     expect(second.data).toBe(first.data);
   });
 
-  it("creates a fresh instance per call for `lifetime: \"transient\"`", async () => {
+  it('creates a fresh instance per call for `lifetime: "transient"`', async () => {
     const counter = new Counter();
     @AgentFunctionGroup({ lifetime: "transient" })
     class RequestTools {
@@ -76,7 +76,11 @@ describe("registerAgentFunctions", () => {
     expect(container.resolve(RequestTools)).not.toBe(container.resolve(RequestTools));
 
     const invoker = createToolInvoker(rootContainer.createChildContainer(), { functions: [RequestTools] });
-    const ids = [(await invoker.invoke({ name: "whoami" })).data, (await invoker.invoke({ name: "whoami" })).data, (await invoker.invoke({ name: "whoami" })).data];
+    const ids = [
+      (await invoker.invoke({ name: "whoami" })).data,
+      (await invoker.invoke({ name: "whoami" })).data,
+      (await invoker.invoke({ name: "whoami" })).data,
+    ];
     expect(new Set(ids).size).toBe(3);
   });
 
@@ -95,7 +99,9 @@ describe("registerAgentFunctions", () => {
       }
     }
     declared.push(GreetingTools);
-    const outcome = await createToolInvoker(rootContainer.createChildContainer(), { functions: [GreetingTools] }).invoke({ name: "greet", arguments: { name: "Ada" } });
+    const outcome = await createToolInvoker(rootContainer.createChildContainer(), {
+      functions: [GreetingTools],
+    }).invoke({ name: "greet", arguments: { name: "Ada" } });
     expect(outcome).toMatchObject({ status: "ok", data: "hello Ada" });
   });
 
@@ -127,12 +133,16 @@ describe("registerAgentFunctions", () => {
       lookup(): void {}
     }
     declared.push(OrderTools, CustomerTools);
-    const error = registrationError(() => registerAgentFunctions(rootContainer.createChildContainer(), OrderTools, CustomerTools));
-    expect(error.message).toBe("Two tools are named 'lookup': OrderTools.findOrder and CustomerTools.lookup. Give one a different `name` in @AgentFunction.");
-    expect(error.toolName).toBe("lookup");
-    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools, CustomerTools] })).toThrow(
-      "Two tools are named 'lookup': OrderTools.findOrder and CustomerTools.lookup.",
+    const error = registrationError(() =>
+      registerAgentFunctions(rootContainer.createChildContainer(), OrderTools, CustomerTools),
     );
+    expect(error.message).toBe(
+      "Two tools are named 'lookup': OrderTools.findOrder and CustomerTools.lookup. Give one a different `name` in @AgentFunction.",
+    );
+    expect(error.toolName).toBe("lookup");
+    expect(() =>
+      createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools, CustomerTools] }),
+    ).toThrow("Two tools are named 'lookup': OrderTools.findOrder and CustomerTools.lookup.");
   });
 
   it("registers a class listed twice once", () => {
@@ -154,7 +164,10 @@ describe("registerAgentFunctions", () => {
       @AgentFunction({ description: "Looks up.", input })
       lookup(): void {}
     }
-    expect(registrationError(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [HalfDone] })).message).toBe(
+    expect(
+      registrationError(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [HalfDone] }))
+        .message,
+    ).toBe(
       "Class HalfDone has @AgentFunction methods but no @AgentFunctionGroup. Add @AgentFunctionGroup() to the class so it is registered and injectable.",
     );
   });
@@ -163,7 +176,9 @@ describe("registerAgentFunctions", () => {
     @AgentFunctionGroup()
     class Empty {}
     declared.push(Empty);
-    expect(registrationError(() => collectAgentFunctions([Empty])).message).toBe("Class Empty has @AgentFunctionGroup but no @AgentFunction methods: it offers no tools.");
+    expect(registrationError(() => collectAgentFunctions([Empty])).message).toBe(
+      "Class Empty has @AgentFunctionGroup but no @AgentFunction methods: it offers no tools.",
+    );
     expect(registrationError(() => collectAgentFunctions([new Counter() as unknown as ToolClass])).message).toBe(
       "Cannot register object as agent functions: pass the class itself (e.g. `addAgentFunctions(OrderTools)`).",
     );
@@ -186,7 +201,11 @@ describe("constructor dependencies: `inject`, metadata, or a loud refusal", () =
         return this.repository.kind;
       }
     }
-    AgentFunction({ description: "Looks up.", input: z.object({}) })(Tools.prototype, "lookup", Object.getOwnPropertyDescriptor(Tools.prototype, "lookup")!);
+    AgentFunction({ description: "Looks up.", input: z.object({}) })(
+      Tools.prototype,
+      "lookup",
+      Object.getOwnPropertyDescriptor(Tools.prototype, "lookup")!,
+    );
     AgentFunctionGroup(options)(Tools);
     return Tools;
   }
@@ -199,13 +218,17 @@ describe("constructor dependencies: `inject`, metadata, or a loud refusal", () =
     expect(register).toThrow(
       "Class Tools takes 1 constructor parameter(s), but nothing says what to inject: it has no `inject` option and no `design:paramtypes` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [OrderRepository] }) on Tools, or compile with tsc or swc with `experimentalDecorators` and `emitDecoratorMetadata` enabled.",
     );
-    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] })).toThrow(ToolRegistrationError);
+    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] })).toThrow(
+      ToolRegistrationError,
+    );
     agentFunctionRegistry.delete(Tools);
   });
 
   it("resolves through `inject` when no metadata exists", async () => {
     const Tools = undecoratedGroup({ inject: [Repository] });
-    const outcome = await createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] }).invoke({ name: "lookup" });
+    const outcome = await createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] }).invoke({
+      name: "lookup",
+    });
     expect(outcome).toMatchObject({ status: "ok", data: "real" });
     agentFunctionRegistry.delete(Tools);
   });
@@ -224,16 +247,26 @@ describe("constructor dependencies: `inject`, metadata, or a loud refusal", () =
     expect(Reflect.getMetadata("design:paramtypes", Tools)).toHaveLength(1);
     const child = rootContainer.createChildContainer();
     child.register(FAKE, { useValue: new FakeRepository() });
-    expect(await createToolInvoker(child, { functions: [Tools] }).invoke({ name: "lookup" })).toMatchObject({ status: "ok", data: "fake" });
+    expect(await createToolInvoker(child, { functions: [Tools] }).invoke({ name: "lookup" })).toMatchObject({
+      status: "ok",
+      data: "fake",
+    });
     agentFunctionRegistry.delete(Tools);
   });
 
   it("refuses an `inject` list shorter than the constructor, or holding a non-token, when decorated", () => {
     class Two {
-      constructor(readonly a: Repository, readonly b: Repository) {}
+      constructor(
+        readonly a: Repository,
+        readonly b: Repository,
+      ) {}
     }
-    expect(() => AgentFunctionGroup({ inject: [Repository] })(Two)).toThrow("@AgentFunctionGroup on Two: the constructor takes 2 parameter(s) but `inject` names 1.");
-    expect(() => AgentFunctionGroup({ inject: [Repository, undefined as never] })(Two)).toThrow("`inject[1]` is undefined");
+    expect(() => AgentFunctionGroup({ inject: [Repository] })(Two)).toThrow(
+      "@AgentFunctionGroup on Two: the constructor takes 2 parameter(s) but `inject` names 1.",
+    );
+    expect(() => AgentFunctionGroup({ inject: [Repository, undefined as never] })(Two)).toThrow(
+      "`inject[1]` is undefined",
+    );
     expect(agentFunctionRegistry.has(Two)).toBe(false);
   });
 });

@@ -35,7 +35,9 @@ export function collectAgentFunctions(classes: readonly ToolClass[]): AgentFunct
   const seen = new Set<ToolClass>();
   for (const target of classes) {
     if (typeof target !== "function") {
-      throw new ToolRegistrationError(`Cannot register ${describe(target)} as agent functions: pass the class itself (e.g. \`addAgentFunctions(OrderTools)\`).`);
+      throw new ToolRegistrationError(
+        `Cannot register ${describe(target)} as agent functions: pass the class itself (e.g. \`addAgentFunctions(OrderTools)\`).`,
+      );
     }
     if (seen.has(target)) continue;
     seen.add(target);
@@ -50,12 +52,17 @@ export function collectAgentFunctions(classes: readonly ToolClass[]): AgentFunct
     }
     checkResolvable(target, group.options.inject);
     if (group.functions.length === 0) {
-      throw new ToolRegistrationError(`Class ${target.name} has @AgentFunctionGroup but no @AgentFunction methods: it offers no tools.`);
+      throw new ToolRegistrationError(
+        `Class ${target.name} has @AgentFunctionGroup but no @AgentFunction methods: it offers no tools.`,
+      );
     }
     for (const fn of group.functions) {
       const other = byName.get(fn.name);
       if (other) {
-        throw new ToolRegistrationError(`Two tools are named '${fn.name}': ${other.target.name}.${other.methodName} and ${fn.target.name}.${fn.methodName}. Give one a different \`name\` in @AgentFunction.`, { toolName: fn.name });
+        throw new ToolRegistrationError(
+          `Two tools are named '${fn.name}': ${other.target.name}.${other.methodName} and ${fn.target.name}.${fn.methodName}. Give one a different \`name\` in @AgentFunction.`,
+          { toolName: fn.name },
+        );
       }
       byName.set(fn.name, fn);
     }
@@ -73,12 +80,16 @@ export function collectAgentFunctions(classes: readonly ToolClass[]): AgentFunct
  * registerAgentFunctions(container, OrderTools, CrmTools);
  * ```
  */
-export function registerAgentFunctions(container: DependencyContainer, ...classes: ToolClass[]): AgentFunctionDescriptor[] {
+export function registerAgentFunctions(
+  container: DependencyContainer,
+  ...classes: ToolClass[]
+): AgentFunctionDescriptor[] {
   const functions = collectAgentFunctions(classes);
   for (const target of new Set(functions.map((f) => f.target))) {
     const token = target as unknown as InjectionToken<object> & (new () => object);
     if (container.isRegistered(token, true)) continue;
-    if (agentFunctionRegistry.get(target)?.options.lifetime === "transient") container.register(token, { useClass: token });
+    if (agentFunctionRegistry.get(target)?.options.lifetime === "transient")
+      container.register(token, { useClass: token });
     else container.registerSingleton(token);
   }
   return functions;

@@ -19,7 +19,9 @@ export const DEFAULT_ARGUMENT_LIMITS: Required<ArgumentLimits> = Object.freeze({
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** The result of {@link parseToolArguments}. */
-export type ParsedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly problems: readonly string[] };
+export type ParsedArguments =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 const MAX_LISTED = 8;
 
@@ -79,7 +81,8 @@ function jsonBytes(value: unknown): number | undefined {
   }
 }
 
-const tooLarge = (bytes: number, limit: number): string => `the arguments are ${bytes} bytes; the limit is ${limit} bytes`;
+const tooLarge = (bytes: number, limit: number): string =>
+  `the arguments are ${bytes} bytes; the limit is ${limit} bytes`;
 
 function unknownFields(path: readonly PropertyKey[], keys: readonly string[]): string {
   const many = keys.length > 1;
@@ -120,7 +123,9 @@ function findUnknownKeys(schema: unknown, value: unknown, path: PropertyKey[], o
     case "pipe":
       return findUnknownKeys(def.in, value, path, out);
     case "lazy":
-      return typeof def.getter === "function" ? findUnknownKeys((def.getter as () => unknown)(), value, path, out) : undefined;
+      return typeof def.getter === "function"
+        ? findUnknownKeys((def.getter as () => unknown)(), value, path, out)
+        : undefined;
     case "array":
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
@@ -220,7 +225,15 @@ function parseReadableArguments(raw: unknown, schema: z.ZodType, limits: Require
   }
   sizeEstimate = 0;
   const shape = checkShape(value, 1, limits.maxDepth);
-  if (shape) return { ok: false, problems: [shape.path.length ? `${formatPath(shape.path.map((p) => (p.startsWith("[") ? Number(p.slice(1, -1)) : p)))}: ${shape.problem}` : shape.problem] };
+  if (shape)
+    return {
+      ok: false,
+      problems: [
+        shape.path.length
+          ? `${formatPath(shape.path.map((p) => (p.startsWith("[") ? Number(p.slice(1, -1)) : p)))}: ${shape.problem}`
+          : shape.problem,
+      ],
+    };
   // Object arguments (from an SDK that parsed the JSON already) get the same size limit as strings.
   // The JSON is at most 6 times the estimate (a UTF-16 unit takes at most 6 bytes, as a \u escape),
   // so only a payload estimated above maxBytes / 6 is serialized and measured.
@@ -234,7 +247,8 @@ function parseReadableArguments(raw: unknown, schema: z.ZodType, limits: Require
   if (parsed.success && problems.length === 0) return { ok: true, value: parsed.data as Record<string, unknown> };
   const issues = parsed.success ? [] : parsed.issues;
   for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") problems.push(unknownFields(issue.path, (issue as { keys: string[] }).keys));
+    if (issue.code === "unrecognized_keys")
+      problems.push(unknownFields(issue.path, (issue as { keys: string[] }).keys));
     else problems.push(`${formatPath(issue.path)}: ${issue.message.replace(/^Invalid input: /, "")}`);
   }
   if (problems.length <= MAX_LISTED) return { ok: false, problems };

@@ -1,7 +1,16 @@
 import { container as rootContainer } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentFunction, AgentFunctionGroup, agentFunctionRegistry, createToolInvoker, toAnthropicTools, toMcpTools, toOpenAITools, toolDefinitionOf } from "./index.js";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  agentFunctionRegistry,
+  createToolInvoker,
+  toAnthropicTools,
+  toMcpTools,
+  toOpenAITools,
+  toolDefinitionOf,
+} from "./index.js";
 
 @AgentFunctionGroup()
 class OrderTools {
@@ -293,13 +302,24 @@ describe("toOpenAITools", () => {
   });
 
   it("treats a field with a default as optional (not strict)", () => {
-    const [tool] = toOpenAITools([{ ...definitions[0]!, parameters: { type: "object", properties: { n: { type: "number", default: 3 } }, required: [] } }]);
+    const [tool] = toOpenAITools([
+      {
+        ...definitions[0]!,
+        parameters: { type: "object", properties: { n: { type: "number", default: 3 } }, required: [] },
+      },
+    ]);
     expect(tool!.function.strict).toBe(false);
   });
 
   it("refuses strict: true for a schema that cannot be strict, and omits `strict` with strict: false", () => {
-    expect(() => toOpenAITools(definitions, { strict: true })).toThrow("Tool 'search_orders' cannot use OpenAI strict mode");
-    expect(toOpenAITools(definitions, { strict: false }).map((t) => "strict" in t.function)).toEqual([false, false, false]);
+    expect(() => toOpenAITools(definitions, { strict: true })).toThrow(
+      "Tool 'search_orders' cannot use OpenAI strict mode",
+    );
+    expect(toOpenAITools(definitions, { strict: false }).map((t) => "strict" in t.function)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -36,13 +36,21 @@ export function rejectsUnknownKeys(schema: z.ZodObject): boolean {
  * Objects in zod's default "strip" mode reject unknown fields when a tool is invoked (see
  * tool-arguments.ts), so their input schema says so too, at every depth.
  */
-function closeStripObjects(ctx: { zodSchema: { _zod: { def: unknown } }; jsonSchema: { additionalProperties?: unknown } }): void {
+function closeStripObjects(ctx: {
+  zodSchema: { _zod: { def: unknown } };
+  jsonSchema: { additionalProperties?: unknown };
+}): void {
   const def = ctx.zodSchema._zod.def as { type?: unknown; catchall?: unknown };
-  if (def.type === "object" && def.catchall === undefined && ctx.jsonSchema.additionalProperties === undefined) ctx.jsonSchema.additionalProperties = false;
+  if (def.type === "object" && def.catchall === undefined && ctx.jsonSchema.additionalProperties === undefined)
+    ctx.jsonSchema.additionalProperties = false;
 }
 
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", ...(io === "input" ? { override: closeStripObjects } : {}) }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    ...(io === "input" ? { override: closeStripObjects } : {}),
+  }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -85,7 +93,12 @@ export interface OpenAIToolsOptions {
 /** An OpenAI chat-completions function tool. */
 export interface OpenAIFunctionTool {
   readonly type: "function";
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchema; readonly strict?: boolean };
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchema;
+    readonly strict?: boolean;
+  };
 }
 
 /**
@@ -115,7 +128,10 @@ export function strictFallbackReasons(definition: ToolDefinition): readonly stri
  * await openai.chat.completions.create({ model, messages, tools: toOpenAITools(invoker.definitions) });
  * ```
  */
-export function toOpenAITools(definitions: readonly ToolDefinition[], options: OpenAIToolsOptions = {}): OpenAIFunctionTool[] {
+export function toOpenAITools(
+  definitions: readonly ToolDefinition[],
+  options: OpenAIToolsOptions = {},
+): OpenAIFunctionTool[] {
   const mode = options.strict ?? "auto";
   return definitions.map((d) => {
     const result = mode === false ? undefined : toOpenAIStrictSchema(d.parameters);
@@ -123,7 +139,15 @@ export function toOpenAITools(definitions: readonly ToolDefinition[], options: O
       throw new TypeError(`Tool '${d.name}' cannot use OpenAI strict mode: ${result.reasons.join("; ")}.`);
     }
     const strict = result?.strict;
-    return { type: "function" as const, function: { name: d.name, description: d.description, parameters: strict ?? d.parameters, ...(mode === false ? {} : { strict: strict !== undefined }) } };
+    return {
+      type: "function" as const,
+      function: {
+        name: d.name,
+        description: d.description,
+        parameters: strict ?? d.parameters,
+        ...(mode === false ? {} : { strict: strict !== undefined }),
+      },
+    };
   });
 }
 
@@ -146,7 +170,11 @@ export interface McpTool {
   readonly inputSchema: JsonSchema;
   /** Present for tools whose `output` schema is an object (MCP `structuredContent` is an object). */
   readonly outputSchema?: JsonSchema;
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean };
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint: boolean;
+    readonly idempotentHint: boolean;
+  };
 }
 
 /**

@@ -4,18 +4,31 @@ import { createToolInvoker, formatToolOutcome, hooks, ToolRegistrationError } fr
 import { OrderTools } from "../test/fixtures.js";
 
 const make = (middleware = [] as Parameters<typeof createToolInvoker>[1]["middleware"]) =>
-  createToolInvoker(rootContainer.createChildContainer(), { functions: [OrderTools], ...(middleware ? { middleware } : {}) });
+  createToolInvoker(rootContainer.createChildContainer(), {
+    functions: [OrderTools],
+    ...(middleware ? { middleware } : {}),
+  });
 
 describe("createToolInvoker", () => {
   it("resolves the class with its injected dependency and returns an ok outcome", async () => {
     const outcome = await make().invoke({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-    expect(outcome).toMatchObject({ status: "ok", data: "shipped", retriable: false, metadata: { tool: "getOrderStatus", attempts: 1 } });
+    expect(outcome).toMatchObject({
+      status: "ok",
+      data: "shipped",
+      retriable: false,
+      metadata: { tool: "getOrderStatus", attempts: 1 },
+    });
     expect(outcome.metadata.callId).toMatch(/^call_/);
   });
 
   it("accepts the raw JSON string a model produced", async () => {
     const outcome = await make().invoke({ name: "getOrderStatus", arguments: '{"orderId":"ORD-404"}', callId: "c1" });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "ORDER_NOT_FOUND", suggestion: "Verify the ID with the customer.", metadata: { callId: "c1" } });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "ORDER_NOT_FOUND",
+      suggestion: "Verify the ID with the customer.",
+      metadata: { callId: "c1" },
+    });
   });
 
   it("answers an unknown tool with UNKNOWN_TOOL and the closest names", async () => {
@@ -31,7 +44,12 @@ describe("createToolInvoker", () => {
   it("formats an envelope with snake_case keys", async () => {
     const outcome = await make().invoke({ name: "getOrderStatus", arguments: { orderId: "X" }, callId: "c9" });
     const parsed = JSON.parse(formatToolOutcome(outcome));
-    expect(parsed).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND", retriable: false, metadata: { tool: "getOrderStatus", call_id: "c9" } });
+    expect(parsed).toMatchObject({
+      status: "error",
+      error_code: "ORDER_NOT_FOUND",
+      retriable: false,
+      metadata: { tool: "getOrderStatus", call_id: "c9" },
+    });
   });
 
   it("runs hooks in stack order and hands items to the tool", async () => {
@@ -51,6 +69,8 @@ describe("createToolInvoker", () => {
 
   it("refuses a class without @AgentFunctionGroup", () => {
     class Plain {}
-    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Plain] })).toThrow(ToolRegistrationError);
+    expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Plain] })).toThrow(
+      ToolRegistrationError,
+    );
   });
 });

@@ -1,4 +1,10 @@
-import type { AgentFunctionDescriptor, ToolCallContext, ToolClass, ToolContext, ToolMiddleware } from "./agent-function.options.js";
+import type {
+  AgentFunctionDescriptor,
+  ToolCallContext,
+  ToolClass,
+  ToolContext,
+  ToolMiddleware,
+} from "./agent-function.options.js";
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
@@ -120,7 +126,8 @@ class CallContext implements ToolCallContext {
     this.name = tool.name;
     this.arguments = args;
     this.items = items ? new Map(items) : new Map();
-    this.idempotencyKey = typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
+    this.idempotencyKey =
+      typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
     this.currentSignal = callerSignal;
   }
 
@@ -158,12 +165,19 @@ class ToolContextView implements ToolContext {
 function suggestTools(name: string, names: readonly string[]): string {
   const ranked = names
     .map((n) => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
-    .filter(({ n, d }) => d <= Math.max(2, Math.floor(n.length / 3)) || n.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(n.toLowerCase()))
+    .filter(
+      ({ n, d }) =>
+        d <= Math.max(2, Math.floor(n.length / 3)) ||
+        n.toLowerCase().includes(name.toLowerCase()) ||
+        name.toLowerCase().includes(n.toLowerCase()),
+    )
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map(({ n }) => `'${n}'`);
   const listed = names.slice(0, 20).join(", ") + (names.length > 20 ? ", ..." : "");
-  return ranked.length > 0 ? `Did you mean ${ranked.join(" or ")}? Available tools: ${listed}.` : `Use one of the available tools: ${listed || "(none)"}.`;
+  return ranked.length > 0
+    ? `Did you mean ${ranked.join(" or ")}? Available tools: ${listed}.`
+    : `Use one of the available tools: ${listed || "(none)"}.`;
 }
 
 /**
@@ -180,19 +194,27 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
   const limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.limits };
   const observers = options.observers ?? [];
   const agentMiddleware = options.middleware ?? [];
-  const byName = new Map<string, { tool: AgentFunctionDescriptor; pipeline: (call: ToolCallContext) => Promise<unknown> }>();
+  const byName = new Map<
+    string,
+    { tool: AgentFunctionDescriptor; pipeline: (call: ToolCallContext) => Promise<unknown> }
+  >();
   for (const tool of tools) {
     const terminal = (call: ToolCallContext): Promise<unknown> => {
       let value: unknown;
       try {
-        const instance = container.resolve(tool.target as unknown as new () => Record<string, (args: unknown, ctx: ToolContext) => unknown>);
+        const instance = container.resolve(
+          tool.target as unknown as new () => Record<string, (args: unknown, ctx: ToolContext) => unknown>,
+        );
         value = instance[tool.methodName]!(call.arguments, new ToolContextView(call));
       } catch (error) {
         return rejectSoon(error);
       }
       return Promise.resolve(value);
     };
-    byName.set(tool.name, { tool, pipeline: composeMiddleware([...agentMiddleware, ...(tool.options.middleware ?? [])], terminal) });
+    byName.set(tool.name, {
+      tool,
+      pipeline: composeMiddleware([...agentMiddleware, ...(tool.options.middleware ?? [])], terminal),
+    });
   }
   const definitions = tools.map(toolDefinitionOf);
   const names = tools.map((t) => t.name);
@@ -228,7 +250,12 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
     if (!entry) {
       // Never call a non-string name's own toString: it may throw or lie.
       const raw: unknown = request.name;
-      const name = typeof raw === "string" ? raw : raw === null || (typeof raw !== "object" && typeof raw !== "function") ? String(raw) : `(${typeof raw})`;
+      const name =
+        typeof raw === "string"
+          ? raw
+          : raw === null || (typeof raw !== "object" && typeof raw !== "function")
+            ? String(raw)
+            : `(${typeof raw})`;
       const unknownTool = observe(
         createToolOutcome({
           status: "error",
@@ -256,7 +283,15 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
       );
       return Promise.resolve(invalid);
     }
-    const call = new CallContext(tool, parsed.value, callId, runId, signal, invokeOptions.items, invokeOptions.idempotencyKey);
+    const call = new CallContext(
+      tool,
+      parsed.value,
+      callId,
+      runId,
+      signal,
+      invokeOptions.items,
+      invokeOptions.idempotencyKey,
+    );
     let pending: Promise<unknown>;
     try {
       pending = Promise.resolve(pipeline(call)); // a middleware written in JavaScript may return a plain value
@@ -271,7 +306,9 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
       metadata.attempts = call.attempt;
       metadata.latencyMs = performance.now() - call.startedAt;
       metadata.idempotencyKey = call.idempotencyKey;
-      return observers.length === 0 ? outcome : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });
+      return observers.length === 0
+        ? outcome
+        : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });
     };
     // Without a signal a rejection passes through as it is, never rethrown here.
     return signal === undefined

@@ -79,7 +79,11 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
   const outcome = Object.create(OUTCOME_PROTOTYPE) as ToolOutcome;
   outcome.status = init.status;
   outcome.retriable = init.retriable ?? false;
-  outcome.metadata = (init.metadata === undefined ? { tool: "", callId: "", attempts: 0, latencyMs: 0 } : { tool: "", callId: "", attempts: 0, latencyMs: 0, ...init.metadata }) as ToolOutcomeMetadata;
+  outcome.metadata = (
+    init.metadata === undefined
+      ? { tool: "", callId: "", attempts: 0, latencyMs: 0 }
+      : { tool: "", callId: "", attempts: 0, latencyMs: 0, ...init.metadata }
+  ) as ToolOutcomeMetadata;
   if (init.errorCode !== undefined) outcome.errorCode = init.errorCode;
   // Failure texts reach the model, traces and logs: the default secret detectors always run on them
   // (redaction of `data` stays opt-in, `usingRedaction()`).
@@ -146,11 +150,16 @@ export function toolResultToOutcome(result: ToolResult, metadata?: Partial<ToolO
     }
     case "partial": {
       const { succeeded, failed } = result.items;
-      const failedItems = failed.map((item) => ({ ...item, code: typeof item.code === "string" ? item.code : "TOOL_ERROR" }));
+      const failedItems = failed.map((item) => ({
+        ...item,
+        code: typeof item.code === "string" ? item.code : "TOOL_ERROR",
+      }));
       const retriable = failed.some((item) => item.transient === true);
       return createToolOutcome({
         status: failed.length === 0 ? "ok" : "partial",
-        ...(failed.length === 0 ? {} : { errorCode: "PARTIAL_FAILURE", message: summarizePartial(succeeded.length, failed) }),
+        ...(failed.length === 0
+          ? {}
+          : { errorCode: "PARTIAL_FAILURE", message: summarizePartial(succeeded.length, failed) }),
         retriable,
         data: { succeeded, failed: failedItems },
         ...meta,

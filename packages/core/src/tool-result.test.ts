@@ -11,15 +11,28 @@ describe("ToolResult", () => {
 
   it("fail defaults the code to TOOL_ERROR and transient to false", () => {
     const result = ToolResult.fail("orderId is required");
-    expect(result).toEqual({ kind: "fail", error: { message: "orderId is required", code: "TOOL_ERROR", transient: false } });
+    expect(result).toEqual({
+      kind: "fail",
+      error: { message: "orderId is required", code: "TOOL_ERROR", transient: false },
+    });
     const outcome = toToolOutcome(result);
-    expect(outcome).toMatchObject({ status: "error", errorCode: "TOOL_ERROR", retriable: false, message: "orderId is required" });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "TOOL_ERROR",
+      retriable: false,
+      message: "orderId is required",
+    });
     expect("suggestion" in outcome).toBe(false);
     expect("data" in outcome).toBe(false);
   });
 
   it("fail keeps code, suggestion, transient and data", () => {
-    const result = ToolResult.fail("Order 'X' not found", { code: "ORDER_NOT_FOUND", suggestion: "Verify the ID.", transient: true, data: { orderId: "X" } });
+    const result = ToolResult.fail("Order 'X' not found", {
+      code: "ORDER_NOT_FOUND",
+      suggestion: "Verify the ID.",
+      transient: true,
+      data: { orderId: "X" },
+    });
     expect(toToolOutcome(result)).toMatchObject({
       status: "error",
       errorCode: "ORDER_NOT_FOUND",
@@ -41,7 +54,12 @@ describe("ToolResult", () => {
     });
     expect(result.kind).toBe("partial");
     const outcome = toToolOutcome(result);
-    expect(outcome).toMatchObject({ status: "partial", errorCode: "PARTIAL_FAILURE", retriable: true, message: "2 of 5 items succeeded; 3 failed (CONTACT_LOCKED x2, TOOL_ERROR)." });
+    expect(outcome).toMatchObject({
+      status: "partial",
+      errorCode: "PARTIAL_FAILURE",
+      retriable: true,
+      message: "2 of 5 items succeeded; 3 failed (CONTACT_LOCKED x2, TOOL_ERROR).",
+    });
     expect(outcome.data).toEqual({
       succeeded: [{ id: "c1" }, { id: "c2" }],
       failed: [
@@ -53,8 +71,16 @@ describe("ToolResult", () => {
   });
 
   it("partial with no failures is ok, and not retriable without transient items", () => {
-    expect(toToolOutcome(ToolResult.partial({ succeeded: [1, 2], failed: [] }))).toMatchObject({ status: "ok", retriable: false, data: { succeeded: [1, 2], failed: [] } });
-    expect(toToolOutcome(ToolResult.partial({ succeeded: [], failed: [{ code: "GONE" }] }))).toMatchObject({ status: "partial", retriable: false, message: "0 of 1 items succeeded; 1 failed (GONE)." });
+    expect(toToolOutcome(ToolResult.partial({ succeeded: [1, 2], failed: [] }))).toMatchObject({
+      status: "ok",
+      retriable: false,
+      data: { succeeded: [1, 2], failed: [] },
+    });
+    expect(toToolOutcome(ToolResult.partial({ succeeded: [], failed: [{ code: "GONE" }] }))).toMatchObject({
+      status: "partial",
+      retriable: false,
+      message: "0 of 1 items succeeded; 1 failed (GONE).",
+    });
   });
 
   it("partial copies its lists, so later changes by the tool do not leak in", () => {
@@ -67,19 +93,44 @@ describe("ToolResult", () => {
   it("unhandledFailure names only the exception type and keeps the exception", () => {
     const exception = new TypeError("password=hunter2 at db.internal:5432");
     const result = ToolResult.unhandledFailure(exception);
-    expect(result).toMatchObject({ kind: "fail", error: { message: "An unexpected error occurred (TypeError). The call was not retried.", code: "UNHANDLED_ERROR", transient: false }, exception });
+    expect(result).toMatchObject({
+      kind: "fail",
+      error: {
+        message: "An unexpected error occurred (TypeError). The call was not retried.",
+        code: "UNHANDLED_ERROR",
+        transient: false,
+      },
+      exception,
+    });
     const outcome = toToolOutcome(result);
     expect(outcome.exception).toBe(exception);
     expect(outcome.message).not.toContain("hunter2");
-    expect(ToolResult.unhandledFailure("just a string")).toMatchObject({ error: { message: "An unexpected error occurred (string). The call was not retried." } });
+    expect(ToolResult.unhandledFailure("just a string")).toMatchObject({
+      error: { message: "An unexpected error occurred (string). The call was not retried." },
+    });
   });
 
   it("unhandledFailure uses a formatter's message, suggestion, code (and a ToolError's transient flag)", () => {
     const exception = new RangeError("boom");
-    const plain = ToolResult.unhandledFailure(exception, { formatter: () => ({ message: "The CRM is unreachable.", suggestion: "Try later." }) });
-    expect(plain).toMatchObject({ error: { message: "The CRM is unreachable.", suggestion: "Try later.", code: "UNHANDLED_ERROR", transient: false }, exception });
-    const coded = ToolResult.unhandledFailure(exception, { formatter: (e) => new ToolError(`CRM down (${(e as Error).name})`, { code: "CRM_DOWN", transient: true }) });
-    expect(coded).toMatchObject({ error: { message: "CRM down (RangeError)", code: "CRM_DOWN", transient: true }, exception });
+    const plain = ToolResult.unhandledFailure(exception, {
+      formatter: () => ({ message: "The CRM is unreachable.", suggestion: "Try later." }),
+    });
+    expect(plain).toMatchObject({
+      error: {
+        message: "The CRM is unreachable.",
+        suggestion: "Try later.",
+        code: "UNHANDLED_ERROR",
+        transient: false,
+      },
+      exception,
+    });
+    const coded = ToolResult.unhandledFailure(exception, {
+      formatter: (e) => new ToolError(`CRM down (${(e as Error).name})`, { code: "CRM_DOWN", transient: true }),
+    });
+    expect(coded).toMatchObject({
+      error: { message: "CRM down (RangeError)", code: "CRM_DOWN", transient: true },
+      exception,
+    });
   });
 
   it("isToolResult recognizes factory values only", () => {

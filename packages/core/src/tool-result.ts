@@ -43,7 +43,9 @@ export interface ToolFailure {
 }
 
 /** A formatter for unhandled failures: returns what the model should read instead of the default. */
-export type UnhandledFailureFormatter = (error: unknown) => ToolError | { readonly message: string; readonly suggestion?: string; readonly code?: string };
+export type UnhandledFailureFormatter = (
+  error: unknown,
+) => ToolError | { readonly message: string; readonly suggestion?: string; readonly code?: string };
 
 /** Options of {@link ToolResult.unhandledFailure}. */
 export interface UnhandledFailureOptions {
@@ -74,7 +76,6 @@ export interface PartialToolResult<T> {
  * middleware unwraps it into a {@link ToolOutcome}; plain return values pass through.
  */
 export type ToolResult<T = unknown> = OkToolResult<T> | FailToolResult | PartialToolResult<T>;
-
 
 /** Says "try again" only when the outcome is retriable, so the words never contradict the flag. */
 const UNHANDLED_MESSAGE = (typeName: string, retriable: boolean): string =>
@@ -149,7 +150,10 @@ export const ToolResult = {
 
   /** A batch with per-item status: the model sees which items succeeded and which failed. */
   partial<T>(items: PartialItems<T>): ToolResult<T> {
-    return brand<PartialToolResult<T>>({ kind: "partial", items: { succeeded: [...items.succeeded], failed: [...items.failed] } });
+    return brand<PartialToolResult<T>>({
+      kind: "partial",
+      items: { succeeded: [...items.succeeded], failed: [...items.failed] },
+    });
   },
 
   /**

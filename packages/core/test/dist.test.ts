@@ -20,7 +20,9 @@ const requireFromCore = createRequire(`${packageRoot}package.json`);
 
 function built(path: string): string {
   if (!existsSync(path)) {
-    throw new Error(`${path} is missing: these tests run against the built package. Run \`pnpm run build\` at the repository root first (\`pnpm test\` does).`);
+    throw new Error(
+      `${path} is missing: these tests run against the built package. Run \`pnpm run build\` at the repository root first (\`pnpm test\` does).`,
+    );
   }
   return path;
 }
@@ -41,10 +43,15 @@ async function exerciseBuild(core: Core, z: typeof Zod.z, tsyringe: typeof Tsyri
   class PricingTools {
     constructor(private readonly prices: PriceList) {}
 
-    @core.AgentFunction({ description: "Prices a SKU in cents.", input: z.object({ sku: z.string().describe("Stock keeping unit.") }), idempotent: true })
+    @core.AgentFunction({
+      description: "Prices a SKU in cents.",
+      input: z.object({ sku: z.string().describe("Stock keeping unit.") }),
+      idempotent: true,
+    })
     priceSku({ sku }: { sku: string }) {
       const cents = this.prices.priceOf(sku);
-      if (cents === undefined) return core.ToolResult.fail(`SKU '${sku}' not found`, { code: "SKU_NOT_FOUND", suggestion: "Check the SKU." });
+      if (cents === undefined)
+        return core.ToolResult.fail(`SKU '${sku}' not found`, { code: "SKU_NOT_FOUND", suggestion: "Check the SKU." });
       return core.ToolResult.ok({ sku, cents });
     }
   }
@@ -59,16 +66,27 @@ async function exerciseBuild(core: Core, z: typeof Zod.z, tsyringe: typeof Tsyri
     {
       name: "priceSku",
       description: "Prices a SKU in cents.",
-      parameters: { type: "object", properties: { sku: { type: "string", description: "Stock keeping unit." } }, required: ["sku"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { sku: { type: "string", description: "Stock keeping unit." } },
+        required: ["sku"],
+        additionalProperties: false,
+      },
       flags: { idempotent: true, readOnly: false, requiresApproval: false, dependsOn: [] },
       tags: [],
     },
   ]);
 
   const ok = await invoker.invoke({ name: "priceSku", arguments: '{"sku":"SKU-1"}', callId: "c1" });
-  expect(ok).toMatchObject({ status: "ok", data: { sku: "SKU-1", cents: 1250 }, metadata: { tool: "priceSku", callId: "c1", attempts: 1 } });
+  expect(ok).toMatchObject({
+    status: "ok",
+    data: { sku: "SKU-1", cents: 1250 },
+    metadata: { tool: "priceSku", callId: "c1", attempts: 1 },
+  });
   const missing = await invoker.invoke({ name: "priceSku", arguments: { sku: "SKU-9" } });
-  expect(core.formatToolOutcome(missing, { omitMetadata: true })).toBe('{"status":"error","error_code":"SKU_NOT_FOUND","retriable":false,"message":"SKU \'SKU-9\' not found","suggestion":"Check the SKU."}');
+  expect(core.formatToolOutcome(missing, { omitMetadata: true })).toBe(
+    '{"status":"error","error_code":"SKU_NOT_FOUND","retriable":false,"message":"SKU \'SKU-9\' not found","suggestion":"Check the SKU."}',
+  );
   expect((await invoker.invoke({ name: "priceSku", arguments: { sku: 1 } })).errorCode).toBe("INVALID_ARGUMENTS");
   expect((await invoker.invoke({ name: "priceSkus", arguments: {} })).errorCode).toBe("UNKNOWN_TOOL");
 
@@ -105,19 +123,39 @@ describe("the built package", () => {
   it("plain Node resolves the package by name to the right build, with types first in each condition", () => {
     built(esmPath);
     const pkg = requireFromCore("./package.json") as { exports: { ".": Record<string, unknown> } };
-    for (const condition of ["import", "require"]) expect(Object.keys(pkg.exports["."][condition] as object)[0]).toBe("types");
-    for (const file of ["dist/index.d.ts", "dist/index.d.cts"]) expect(existsSync(`${packageRoot}${file}`), file).toBe(true);
+    for (const condition of ["import", "require"])
+      expect(Object.keys(pkg.exports["."][condition] as object)[0]).toBe("types");
+    for (const file of ["dist/index.d.ts", "dist/index.d.cts"])
+      expect(existsSync(`${packageRoot}${file}`), file).toBe(true);
 
     // Outside vitest: Node's own resolution and module loaders, no swc, no aliases.
-    const esm = execFileSync(process.execPath, ["--input-type=module", "-e", NODE_CHECK.replace("LOAD", 'await import("@needlework/core")').replace("WHERE", 'import.meta.resolve("@needlework/core")')], {
-      cwd: packageRoot,
-      encoding: "utf8",
-    });
+    const esm = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        NODE_CHECK.replace("LOAD", 'await import("@needlework/core")').replace(
+          "WHERE",
+          'import.meta.resolve("@needlework/core")',
+        ),
+      ],
+      {
+        cwd: packageRoot,
+        encoding: "utf8",
+      },
+    );
     expect(JSON.parse(esm)).toEqual({ where: pathToFileURL(esmPath).href, status: "ok", data: 42 });
-    const cjs = execFileSync(process.execPath, ["-e", `(async () => { ${NODE_CHECK.replace("LOAD", 'require("@needlework/core")').replace("WHERE", 'require.resolve("@needlework/core")')} })()`], {
-      cwd: packageRoot,
-      encoding: "utf8",
-    });
+    const cjs = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `(async () => { ${NODE_CHECK.replace("LOAD", 'require("@needlework/core")').replace("WHERE", 'require.resolve("@needlework/core")')} })()`,
+      ],
+      {
+        cwd: packageRoot,
+        encoding: "utf8",
+      },
+    );
     expect(JSON.parse(cjs)).toEqual({ where: cjsPath, status: "ok", data: 42 });
   }, 20_000);
 });

@@ -17,9 +17,15 @@ export class OrderTools {
     input: z.object({ orderId: z.string().describe("Order id.") }),
   })
   getOrderStatus({ orderId }: { orderId: string }) {
-    if (!orderId.trim()) return ToolResult.fail("orderId is required", { suggestion: "Pass a non-empty order ID like 'ORD-12345'." });
+    if (!orderId.trim())
+      return ToolResult.fail("orderId is required", { suggestion: "Pass a non-empty order ID like 'ORD-12345'." });
     const order = this.orders.find(orderId);
-    if (!order) return ToolResult.fail(`Order '${orderId}' not found`, { code: "ORDER_NOT_FOUND", suggestion: "Verify the ID with the customer.", transient: false });
+    if (!order)
+      return ToolResult.fail(`Order '${orderId}' not found`, {
+        code: "ORDER_NOT_FOUND",
+        suggestion: "Verify the ID with the customer.",
+        transient: false,
+      });
     return ToolResult.ok(order.status);
   }
 
@@ -28,8 +34,20 @@ export class OrderTools {
     throw new TypeError("secret database password is hunter2");
   }
 
-  @AgentFunction({ name: "echo_context", description: "Echoes its context.", input: z.object({ value: z.number().int() }), idempotent: true, tags: ["debug"] })
+  @AgentFunction({
+    name: "echo_context",
+    description: "Echoes its context.",
+    input: z.object({ value: z.number().int() }),
+    idempotent: true,
+    tags: ["debug"],
+  })
   echo(args: { value: number }, ctx: ToolContext) {
-    return { value: args.value, attempt: ctx.attempt, callId: ctx.callId, key: ctx.idempotencyKey, requestId: ctx.items.get("requestId") ?? null };
+    return {
+      value: args.value,
+      attempt: ctx.attempt,
+      callId: ctx.callId,
+      key: ctx.idempotencyKey,
+      requestId: ctx.items.get("requestId") ?? null,
+    };
   }
 }

@@ -56,7 +56,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
         onStack.delete(member);
         component.push(member);
       } while (member !== node);
-      if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.map((f) => relative(repo, f)).sort());
+      if (component.length > 1 || graph.get(node)?.includes(node))
+        found.push(component.map((f) => relative(repo, f)).sort());
     }
   };
   for (const node of graph.keys()) if (!indices.has(node)) visit(node);
@@ -65,11 +66,17 @@ function cycles(graph: Map<string, string[]>): string[][] {
 
 describe("import cycles", () => {
   it("finds a cycle when there is one (the checker itself works)", () => {
-    const graph = new Map([[`${repo}a.ts`, [`${repo}b.ts`]], [`${repo}b.ts`, [`${repo}a.ts`]], [`${repo}c.ts`, [`${repo}a.ts`]]]);
+    const graph = new Map([
+      [`${repo}a.ts`, [`${repo}b.ts`]],
+      [`${repo}b.ts`, [`${repo}a.ts`]],
+      [`${repo}c.ts`, [`${repo}a.ts`]],
+    ]);
     expect(cycles(graph)).toEqual([["a.ts", "b.ts"]]);
   });
 
-  const packages = readdirSync(join(repo, "packages"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const packages = readdirSync(join(repo, "packages"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 
   it.each(packages)("packages/%s has no file-level import cycle, type-only imports included", (name) => {
     expect(cycles(importGraph(sourceFiles(join(repo, "packages", name, "src"))))).toEqual([]);

@@ -17,7 +17,10 @@ let app = "";
 
 function built(): void {
   for (const file of ["core/dist/index.js", "core/dist/internal.js", "workflows/dist/index.js"]) {
-    if (!existsSync(join(packages, file))) throw new Error(`packages/${file} is missing: run \`pnpm build\` at the repository root first (\`pnpm test\` does).`);
+    if (!existsSync(join(packages, file)))
+      throw new Error(
+        `packages/${file} is missing: run \`pnpm build\` at the repository root first (\`pnpm test\` does).`,
+      );
   }
 }
 
@@ -25,13 +28,26 @@ function built(): void {
 function createApp(): string {
   const dir = mkdtempSync(join(tmpdir(), "needlework-standard-decorators-"));
   mkdirSync(join(dir, "node_modules/@needlework"), { recursive: true });
-  const link = (name: string, target: string) => symlinkSync(realpathSync(target), join(dir, "node_modules", name), "dir");
+  const link = (name: string, target: string) =>
+    symlinkSync(realpathSync(target), join(dir, "node_modules", name), "dir");
   link("@needlework/core", join(packages, "core"));
   link("@needlework/workflows", join(packages, "workflows"));
-  for (const peer of ["zod", "tsyringe", "reflect-metadata"]) link(peer, join(packages, "workflows/node_modules", peer));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "standard-decorators-app", private: true, type: "module" }));
+  for (const peer of ["zod", "tsyringe", "reflect-metadata"])
+    link(peer, join(packages, "workflows/node_modules", peer));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "standard-decorators-app", private: true, type: "module" }),
+  );
   // What `tsc --init` and Vite templates give: standard decorators, no metadata.
-  const compilerOptions = { target: "es2022", module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: true, experimentalDecorators: false, emitDecoratorMetadata: false };
+  const compilerOptions = {
+    target: "es2022",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    strict: true,
+    skipLibCheck: true,
+    experimentalDecorators: false,
+    emitDecoratorMetadata: false,
+  };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions }));
   return dir;
 }
@@ -39,7 +55,11 @@ function createApp(): string {
 /** Runs a program under tsx in the app and returns its stdout lines. */
 function runWithTsx(name: string, source: string): string[] {
   writeFileSync(join(app, name), source);
-  const out = execFileSync(tsx, ["--tsconfig", join(app, "tsconfig.json"), join(app, name)], { cwd: app, encoding: "utf8", timeout: 60_000 });
+  const out = execFileSync(tsx, ["--tsconfig", join(app, "tsconfig.json"), join(app, name)], {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return out.trim().split("\n");
 }
 
@@ -54,14 +74,23 @@ afterAll(() => {
 describe("standard decorators (tsx), against the built packages", () => {
   it("the README quick start with `inject` resolves, calls and runs an agent end to end", () => {
     const lines = runWithTsx("quick-start.ts", QUICK_START);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND", retriable: false, message: "Order 'ORD-2' not found" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      status: "error",
+      error_code: "ORDER_NOT_FOUND",
+      retriable: false,
+      message: "Order 'ORD-2' not found",
+    });
     expect(lines[1]).toBe('"shipped"');
     expect(JSON.parse(lines[2]!)).toMatchObject({ readOnly: true, requiresApproval: false });
     expect(lines[3]).toBe("completed Order ORD-1 has shipped.");
   }, 90_000);
 
   it("`inject` covers inherited tools, token order, transient groups and @Agent", () => {
-    expect(runWithTsx("inject-and-agent.ts", INJECT_AND_AGENT)).toEqual(['["today","greet"]', '"Hello, Ada (2026-01-01)"', "completed"]);
+    expect(runWithTsx("inject-and-agent.ts", INJECT_AND_AGENT)).toEqual([
+      '["today","greet"]',
+      '"Hello, Ada (2026-01-01)"',
+      "completed",
+    ]);
   }, 90_000);
 
   it("a group with constructor parameters and neither metadata nor `inject` is refused at registration, naming the class and both fixes", () => {
@@ -87,10 +116,26 @@ describe("standard decorators (tsx), against the built packages", () => {
   it("type-checks the method against its zod schema with experimentalDecorators off", () => {
     const file = join(app, "types.ts");
     writeFileSync(file, TYPES);
-    const { options, errors } = ts.convertCompilerOptionsFromJson({ target: "es2022", module: "nodenext", moduleResolution: "nodenext", strict: true, skipLibCheck: true, noEmit: true, types: [] }, app);
+    const { options, errors } = ts.convertCompilerOptionsFromJson(
+      {
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: [],
+      },
+      app,
+    );
     expect(errors).toEqual([]);
     const program = ts.createProgram([file], { ...options, experimentalDecorators: false });
-    const messages = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.endsWith("types.ts") ? "types.ts" : d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    const messages = ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) =>
+          `${d.file?.fileName.endsWith("types.ts") ? "types.ts" : d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+      );
     // Every @ts-expect-error is needed (an unused one is an error), and nothing else fails.
     expect(messages).toEqual([]);
   }, 90_000);

@@ -9,10 +9,21 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "shop", version: "2.0.0" });
     expect(client.getInstructions()).toBe("Be brief.");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["cancelOrder", "explode", "getOrderStatus", "markSeen", "waitForCancel"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "cancelOrder",
+      "explode",
+      "getOrderStatus",
+      "markSeen",
+      "waitForCancel",
+    ]);
     expect(tools.find((t) => t.name === "getOrderStatus")).toMatchObject({
       description: "Looks up an order by ID.",
-      inputSchema: { type: "object", properties: { orderId: { type: "string", minLength: 1, description: "Order id, like 'ORD-1'." } }, required: ["orderId"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { orderId: { type: "string", minLength: 1, description: "Order id, like 'ORD-1'." } },
+        required: ["orderId"],
+        additionalProperties: false,
+      },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false },
     });
   });
@@ -46,9 +57,16 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const client = await connect({ onError });
     const result = await client.callTool({ name: "explode", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(envelopeOf(result)).toMatchObject({ status: "error", error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried." });
+    expect(envelopeOf(result)).toMatchObject({
+      status: "error",
+      error_code: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (TypeError). The call was not retried.",
+    });
     expect(JSON.stringify(result)).not.toContain("hunter2");
-    expect(onError).toHaveBeenCalledWith(expect.any(TypeError), { name: "explode", callId: expect.stringMatching(/^mcp_/) });
+    expect(onError).toHaveBeenCalledWith(expect.any(TypeError), {
+      name: "explode",
+      callId: expect.stringMatching(/^mcp_/),
+    });
   });
 
   it("an unknown tool is an UNKNOWN_TOOL result (isError), not a protocol error", async () => {
@@ -56,7 +74,11 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const result = await client.callTool({ name: "getOrderStatu", arguments: {} });
     expect(result.isError).toBe(true);
     const envelope = envelopeOf(result);
-    expect(envelope).toMatchObject({ status: "error", error_code: "UNKNOWN_TOOL", message: "There is no tool named 'getOrderStatu'." });
+    expect(envelope).toMatchObject({
+      status: "error",
+      error_code: "UNKNOWN_TOOL",
+      message: "There is no tool named 'getOrderStatu'.",
+    });
     expect(envelope.suggestion).toContain("'getOrderStatus'");
   });
 
@@ -65,13 +87,19 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: 42 } });
     expect(result.isError).toBe(true);
     const envelope = envelopeOf(result);
-    expect(envelope).toMatchObject({ status: "error", error_code: "INVALID_ARGUMENTS", suggestion: "Call the tool again with arguments that match its schema." });
+    expect(envelope).toMatchObject({
+      status: "error",
+      error_code: "INVALID_ARGUMENTS",
+      suggestion: "Call the tool again with arguments that match its schema.",
+    });
     expect(envelope.message).toContain("orderId");
   });
 
   it("a call without arguments is validated like an empty object", async () => {
     const client = await connect();
-    expect(envelopeOf(await client.callTool({ name: "getOrderStatus" }))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
+    expect(envelopeOf(await client.callTool({ name: "getOrderStatus" }))).toMatchObject({
+      error_code: "INVALID_ARGUMENTS",
+    });
   });
 
   it("tools limits what is listed and callable, without naming hidden tools", async () => {
@@ -79,7 +107,10 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["getOrderStatus"]);
     const result = await client.callTool({ name: "explode", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(envelopeOf(result)).toMatchObject({ error_code: "UNKNOWN_TOOL", suggestion: "Use one of the available tools: getOrderStatus." });
+    expect(envelopeOf(result)).toMatchObject({
+      error_code: "UNKNOWN_TOOL",
+      suggestion: "Use one of the available tools: getOrderStatus.",
+    });
     await expect(connect({ tools: ["nope"] })).rejects.toThrow(/no tool named 'nope'/);
   });
 
@@ -87,7 +118,9 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const client = await connect({ format: (outcome) => formatToolOutcome(outcome, { style: "needlr" }) });
     const failed = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
     expect(failed.isError).toBe(true);
-    expect(envelopeOf(failed)).toEqual({ error: { message: "Order 'ORD-404' not found", suggestion: "Verify the ID with the customer." } });
+    expect(envelopeOf(failed)).toEqual({
+      error: { message: "Order 'ORD-404' not found", suggestion: "Verify the ID with the customer." },
+    });
     const ok = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
     expect(ok.isError).toBe(false);
   });
@@ -96,7 +129,11 @@ describe("serveMcp over the SDK's in-memory transport", () => {
     const runId = vi.fn(() => "run-from-request");
     const client = await connect({ runId });
     const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-    expect(runId).toHaveBeenCalledWith({ toolName: "getOrderStatus", requestId: expect.any(Number), sessionId: undefined });
+    expect(runId).toHaveBeenCalledWith({
+      toolName: "getOrderStatus",
+      requestId: expect.any(Number),
+      sessionId: undefined,
+    });
     expect(envelopeOf(result)).toMatchObject({ data: { runId: "run-from-request" } });
   });
 

@@ -14,7 +14,11 @@ import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";
  * await serveMcp(factory.tools, new StdioServerTransport(), { name: "orders" });
  * ```
  */
-export async function serveMcp(invoker: ToolInvoker, transport: Transport, options: McpServerOptions = {}): Promise<Server> {
+export async function serveMcp(
+  invoker: ToolInvoker,
+  transport: Transport,
+  options: McpServerOptions = {},
+): Promise<Server> {
   const server = createMcpServer(invoker, options);
   await server.connect(transport);
   return server;

@@ -20,53 +20,62 @@ if (missing.length > 0) {
 type CallResult = Awaited<ReturnType<Client["callTool"]>>;
 const textOf = (result: CallResult): string => (result.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
 
-describe.skipIf(missing.length > 0)(missing.length > 0 ? `serveMcp over stdio (SKIPPED: ${buildHint})` : "serveMcp over stdio", () => {
-  let client: Client;
-  let transport: StdioClientTransport;
-  let stderr = "";
+describe.skipIf(missing.length > 0)(
+  missing.length > 0 ? `serveMcp over stdio (SKIPPED: ${buildHint})` : "serveMcp over stdio",
+  () => {
+    let client: Client;
+    let transport: StdioClientTransport;
+    let stderr = "";
 
-  beforeAll(async () => {
-    transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    client = new Client({ name: "stdio-test-client", version: "1.0.0" });
-    await client.connect(transport);
-  }, 20_000);
+    beforeAll(async () => {
+      transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
+      transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      client = new Client({ name: "stdio-test-client", version: "1.0.0" });
+      await client.connect(transport);
+    }, 20_000);
 
-  afterAll(async () => {
-    const pid = transport.pid;
-    await client.close();
-    // close() ends the child's stdin and waits for it to exit; the pid must be gone.
-    expect(pid).toBeTypeOf("number");
-    expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
-  }, 20_000);
+    afterAll(async () => {
+      const pid = transport.pid;
+      await client.close();
+      // close() ends the child's stdin and waits for it to exit; the pid must be gone.
+      expect(pid).toBeTypeOf("number");
+      expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    }, 20_000);
 
-  it("the real client starts the server as a child process and lists its tools", async () => {
-    expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "cancelOrder", "explode"]);
-    expect(tools[0]).toMatchObject({ description: "Looks up an order by ID.", inputSchema: { type: "object", required: ["orderId"] } });
-  });
+    it("the real client starts the server as a child process and lists its tools", async () => {
+      expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "cancelOrder", "explode"]);
+      expect(tools[0]).toMatchObject({
+        description: "Looks up an order by ID.",
+        inputSchema: { type: "object", required: ["orderId"] },
+      });
+    });
 
-  it("calls a tool successfully", async () => {
-    const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-    expect(result.isError).toBe(false);
-    expect(JSON.parse(textOf(result))).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
-  });
+    it("calls a tool successfully", async () => {
+      const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(textOf(result))).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
+    });
 
-  it("returns failures, exceptions and invalid arguments as isError envelopes", async () => {
-    const notFound = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
-    expect(notFound.isError).toBe(true);
-    expect(JSON.parse(textOf(notFound))).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND" });
+    it("returns failures, exceptions and invalid arguments as isError envelopes", async () => {
+      const notFound = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
+      expect(notFound.isError).toBe(true);
+      expect(JSON.parse(textOf(notFound))).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND" });
 
-    const thrown = await client.callTool({ name: "explode", arguments: {} });
-    expect(thrown.isError).toBe(true);
-    expect(JSON.parse(textOf(thrown))).toMatchObject({ error_code: "UNHANDLED_ERROR", message: "An unexpected error occurred (TypeError). The call was not retried." });
-    expect(textOf(thrown)).not.toContain("hunter2");
+      const thrown = await client.callTool({ name: "explode", arguments: {} });
+      expect(thrown.isError).toBe(true);
+      expect(JSON.parse(textOf(thrown))).toMatchObject({
+        error_code: "UNHANDLED_ERROR",
+        message: "An unexpected error occurred (TypeError). The call was not retried.",
+      });
+      expect(textOf(thrown)).not.toContain("hunter2");
 
-    const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
-    expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
-  });
-});
+      const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
+      expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
+    });
+  },
+);
 
 describe.skipIf(missing.length > 0)("approval tools over stdio", () => {
   /** Starts the fixture for one client; `answer` makes the client declare elicitation and reply with it. */
@@ -74,7 +83,10 @@ describe.skipIf(missing.length > 0)("approval tools over stdio", () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const client = new Client({ name: "stdio-approval", version: "1.0.0" }, answer ? { capabilities: { elicitation: {} } } : {});
+    const client = new Client(
+      { name: "stdio-approval", version: "1.0.0" },
+      answer ? { capabilities: { elicitation: {} } } : {},
+    );
     if (answer) client.setRequestHandler(ElicitRequestSchema, () => ({ action: answer, content: { approve: true } }));
     await client.connect(transport);
     return { client, stderr: () => stderr };
@@ -84,14 +96,18 @@ describe.skipIf(missing.length > 0)("approval tools over stdio", () => {
   it.each([
     [undefined, "APPROVAL_REQUIRED"],
     ["decline", "APPROVAL_DENIED"],
-  ] as const)("elicitation %s: %s and the tool does not run", async (answer, code) => {
-    const { client, stderr } = await start(answer);
-    const result = await client.callTool(cancel);
-    await client.close();
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(textOf(result))).toMatchObject({ error_code: code });
-    expect(stderr()).not.toContain("cancelled ORD-7");
-  }, 20_000);
+  ] as const)(
+    "elicitation %s: %s and the tool does not run",
+    async (answer, code) => {
+      const { client, stderr } = await start(answer);
+      const result = await client.callTool(cancel);
+      await client.close();
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(textOf(result))).toMatchObject({ error_code: code });
+      expect(stderr()).not.toContain("cancelled ORD-7");
+    },
+    20_000,
+  );
 
   it("elicitation accept: the tool runs", async () => {
     const { client, stderr } = await start("accept");

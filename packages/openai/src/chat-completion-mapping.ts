@@ -1,6 +1,10 @@
 import { NeedleworkError } from "@needlework/core";
 import type { ChatMessage, ChatResponse, ChatToolCall, ChatUsage } from "@needlework/core";
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from "openai/resources/chat/completions";
 
 function argumentsText(args: ChatToolCall["arguments"]): string {
   return typeof args === "string" ? args : JSON.stringify(args);
@@ -35,7 +39,11 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompleti
           role: "assistant",
           // null beside tool calls, as OpenAI itself returns such a turn.
           content: message.content ?? null,
-          tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: argumentsText(call.arguments) } })),
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: argumentsText(call.arguments) },
+          })),
         };
       }
     }
@@ -79,7 +87,10 @@ export function usageOf(usage: ChatCompletion["usage"]): ChatUsage | undefined {
 export function fromChatCompletion(completion: ChatCompletion): ChatResponse {
   const choice = completion.choices?.[0];
   if (!choice) {
-    throw new NeedleworkError("OPENAI_EMPTY_COMPLETION", `The chat completion ${completion.id ?? ""} has no choices; the server returned no assistant message. Check the server's logs and the model name.`);
+    throw new NeedleworkError(
+      "OPENAI_EMPTY_COMPLETION",
+      `The chat completion ${completion.id ?? ""} has no choices; the server returned no assistant message. Check the server's logs and the model name.`,
+    );
   }
   const { message } = choice;
   const text = message.content ?? message.refusal ?? undefined;

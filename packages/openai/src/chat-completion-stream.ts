@@ -63,11 +63,13 @@ export async function* readChatCompletionChunks(
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   const toolCalls = calls
-    .map((call, index): ChatToolCall => ({
-      id: call.id === "" ? `call_${index}` : call.id,
-      name: call.name,
-      arguments: call.arguments,
-    }))
+    .map(
+      (call, index): ChatToolCall => ({
+        id: call.id === "" ? `call_${index}` : call.id,
+        name: call.name,
+        arguments: call.arguments,
+      }),
+    )
     .filter((call) => call.name !== "");
   return { toolCalls, usage, finishReason, id, model };
 }

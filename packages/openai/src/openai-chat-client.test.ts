@@ -3,7 +3,13 @@ import { usingAgentFramework } from "@needlework/workflows";
 import { OpenAI } from "openai";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type ChatCompletionsServer, completion, errorReply, type Reply, startChatCompletionsServer } from "../test/chat-completions-server.js";
+import {
+  type ChatCompletionsServer,
+  completion,
+  errorReply,
+  type Reply,
+  startChatCompletionsServer,
+} from "../test/chat-completions-server.js";
 import { Warehouse, WarehouseTools } from "../test/fixtures.js";
 import { clientOver, SDKS } from "../test/sdks.js";
 import { type TimerWatch, watchTimers } from "../test/timer-watch.js";
@@ -36,17 +42,24 @@ function agentOver(chatClient: OpenAIChatClient, warehouse = new Warehouse()) {
     .usingResilience()
     .usingToolResultMiddleware()
     .buildAgentFactory();
-  return { factory, warehouse, agent: factory.createAgent({ name: "warehouse", instructions: INSTRUCTIONS, chatClient }) };
+  return {
+    factory,
+    warehouse,
+    agent: factory.createAgent({ name: "warehouse", instructions: INSTRUCTIONS, chatClient }),
+  };
 }
 
 const toolContent = (messages: readonly unknown[], callId: string): Record<string, unknown> => {
-  const message = messages.find((m) => (m as { tool_call_id?: string }).tool_call_id === callId) as { content: string } | undefined;
+  const message = messages.find((m) => (m as { tool_call_id?: string }).tool_call_id === callId) as
+    | { content: string }
+    | undefined;
   if (!message) throw new Error(`no tool message answers ${callId}`);
   return JSON.parse(message.content) as Record<string, unknown>;
 };
 
 describe.each(SDKS)("with %s", (_, Sdk) => {
-  const clientFor = (s: ChatCompletionsServer, options: Partial<OpenAIChatClientOptions> = {}) => clientOver(Sdk, s, options);
+  const clientFor = (s: ChatCompletionsServer, options: Partial<OpenAIChatClientOptions> = {}) =>
+    clientOver(Sdk, s, options);
 
   describe("OpenAIChatClient driving an agent run against an OpenAI-compatible server", () => {
     beforeEach(() => {
@@ -58,7 +71,13 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
 
     it("waits out a 429's retry-after and a 500's backoff, keeps tool-call ids both ways, and the model recovers from a failing tool", async () => {
       const s = await serve(
-        errorReply(429, "requests", "Rate limit reached for gpt-test in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1.", "rate_limit_exceeded", { "retry-after": "1" }),
+        errorReply(
+          429,
+          "requests",
+          "Rate limit reached for gpt-test in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1.",
+          "rate_limit_exceeded",
+          { "retry-after": "1" },
+        ),
         {
           body: completion({
             id: "chatcmpl-1",
@@ -69,9 +88,26 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
             usage: { prompt: 100, completion: 20 },
           }),
         },
-        errorReply(500, "server_error", "The server had an error while processing your request. Sorry about that!", null),
-        { body: completion({ id: "chatcmpl-2", toolCalls: [{ id: "call_reserve_2", name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' }], usage: { prompt: 150, completion: 10 } }) },
-        { body: completion({ id: "chatcmpl-3", content: "Reserved 2 units of SKU-1 (reservation R-1).", usage: { prompt: 200, completion: 15 } }) },
+        errorReply(
+          500,
+          "server_error",
+          "The server had an error while processing your request. Sorry about that!",
+          null,
+        ),
+        {
+          body: completion({
+            id: "chatcmpl-2",
+            toolCalls: [{ id: "call_reserve_2", name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' }],
+            usage: { prompt: 150, completion: 10 },
+          }),
+        },
+        {
+          body: completion({
+            id: "chatcmpl-3",
+            content: "Reserved 2 units of SKU-1 (reservation R-1).",
+            usage: { prompt: 200, completion: 15 },
+          }),
+        },
       );
       const warehouse = new Warehouse();
       warehouse.outages = 1;
@@ -91,7 +127,11 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
 
       expect(s.requests).toHaveLength(5);
       for (const request of s.requests) {
-        expect(request).toMatchObject({ method: "POST", url: "/v1/chat/completions", headers: { authorization: "Bearer test", "content-type": "application/json" } });
+        expect(request).toMatchObject({
+          method: "POST",
+          url: "/v1/chat/completions",
+          headers: { authorization: "Bearer test", "content-type": "application/json" },
+        });
       }
       const [first, retried, third, thirdRetried, last] = s.requests.map((r) => r.body);
       expect(retried).toEqual(first);
@@ -112,7 +152,12 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
         function: {
           name: "getStock",
           description: "Reads the stock level of a product.",
-          parameters: { type: "object", properties: { sku: { type: "string", description: "Product SKU, like 'SKU-1'." } }, required: ["sku"], additionalProperties: false },
+          parameters: {
+            type: "object",
+            properties: { sku: { type: "string", description: "Product SKU, like 'SKU-1'." } },
+            required: ["sku"],
+            additionalProperties: false,
+          },
           strict: true,
         },
       });
@@ -127,7 +172,11 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
           content: null,
           tool_calls: [
             { id: "call_stock_1", type: "function", function: { name: "getStock", arguments: '{"sku":"SKU-1"}' } },
-            { id: "call_reserve_1", type: "function", function: { name: "reserve", arguments: '{"sku": "SKU-1", "quantity": 2}' } },
+            {
+              id: "call_reserve_1",
+              type: "function",
+              function: { name: "reserve", arguments: '{"sku": "SKU-1", "quantity": 2}' },
+            },
           ],
         },
       ]);
@@ -135,8 +184,17 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
         ["tool", "call_stock_1"],
         ["tool", "call_reserve_1"],
       ]);
-      expect(toolContent(messages, "call_stock_1")).toMatchObject({ status: "ok", data: { sku: "SKU-1", onHand: 7 }, metadata: { tool: "getStock", call_id: "call_stock_1" } });
-      expect(toolContent(messages, "call_reserve_1")).toMatchObject({ status: "error", error_code: "UPSTREAM_ERROR", retriable: true, metadata: { tool: "reserve", call_id: "call_reserve_1" } });
+      expect(toolContent(messages, "call_stock_1")).toMatchObject({
+        status: "ok",
+        data: { sku: "SKU-1", onHand: 7 },
+        metadata: { tool: "getStock", call_id: "call_stock_1" },
+      });
+      expect(toolContent(messages, "call_reserve_1")).toMatchObject({
+        status: "error",
+        error_code: "UPSTREAM_ERROR",
+        retriable: true,
+        metadata: { tool: "reserve", call_id: "call_reserve_1" },
+      });
       expect(JSON.stringify(messages)).not.toContain("warehouse-db-3");
       expect(messages[5]).toMatchObject({ role: "user" });
       expect(messages[5]!.content).toContain('"blocking_failure":true');
@@ -144,8 +202,21 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
 
       // The last: the retried call answered under its own id; a clean round adds no run_health.
       expect(last!.messages).toHaveLength(8);
-      expect(last!.messages[6]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_reserve_2", type: "function", function: { name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' } }] });
-      expect(toolContent(last!.messages, "call_reserve_2")).toMatchObject({ status: "ok", data: { reservationId: "R-1", sku: "SKU-1", quantity: 2 } });
+      expect(last!.messages[6]).toEqual({
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "call_reserve_2",
+            type: "function",
+            function: { name: "reserve", arguments: '{"sku":"SKU-1","quantity":2}' },
+          },
+        ],
+      });
+      expect(toolContent(last!.messages, "call_reserve_2")).toMatchObject({
+        status: "ok",
+        data: { reservationId: "R-1", sku: "SKU-1", quantity: 2 },
+      });
 
       expect(result).toMatchObject({
         status: "completed",
@@ -169,7 +240,9 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
     });
 
     it("rejects the run with the SDK's error once its retries are spent (maxRetries bounds the requests)", async () => {
-      const rateLimited = errorReply(429, "requests", "Rate limit reached for gpt-test.", "rate_limit_exceeded", { "retry-after": "2" });
+      const rateLimited = errorReply(429, "requests", "Rate limit reached for gpt-test.", "rate_limit_exceeded", {
+        "retry-after": "2",
+      });
       const s = await serve(rateLimited, rateLimited, { body: completion({ id: "never", content: "never sent" }) });
       const { agent } = agentOver(clientFor(s, { maxRetries: 1 }));
 
@@ -186,7 +259,10 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
     });
 
     it("with maxRetries 0 a 500 rejects the run at once", async () => {
-      const s = await serve(errorReply(500, "server_error", "The server had an error while processing your request.", null), { body: completion({ id: "never" }) });
+      const s = await serve(
+        errorReply(500, "server_error", "The server had an error while processing your request.", null),
+        { body: completion({ id: "never" }) },
+      );
       const { agent } = agentOver(clientFor(s, { maxRetries: 0 }));
       const error = await agent.run(ASK).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Sdk.InternalServerError);
@@ -196,10 +272,15 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
     });
 
     it("an abort while the SDK waits out retry-after rejects at once, and no request follows", async () => {
-      const s = await serve(errorReply(429, "requests", "Rate limit reached.", "rate_limit_exceeded", { "retry-after": "60" }), { body: completion({ id: "never" }) });
+      const s = await serve(
+        errorReply(429, "requests", "Rate limit reached.", "rate_limit_exceeded", { "retry-after": "60" }),
+        { body: completion({ id: "never" }) },
+      );
       const client = clientFor(s);
       const controller = new AbortController();
-      const pending = client.complete({ messages: [{ role: "user", content: "hi" }], tools: [], signal: controller.signal }).catch((e: unknown) => e);
+      const pending = client
+        .complete({ messages: [{ role: "user", content: "hi" }], tools: [], signal: controller.signal })
+        .catch((e: unknown) => e);
       await timers!.next((ms) => ms === 60_000);
       controller.abort();
       expect(isAbortError(await pending)).toBe(true);
@@ -231,8 +312,12 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
       let listeners = 0;
       const add = signal.addEventListener.bind(signal);
       const remove = signal.removeEventListener.bind(signal);
-      signal.addEventListener = ((...args: Parameters<typeof add>) => (listeners++, add(...args))) as typeof signal.addEventListener;
-      signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof signal.removeEventListener;
+      signal.addEventListener = ((...args: Parameters<typeof add>) => (
+        listeners++, add(...args)
+      )) as typeof signal.addEventListener;
+      signal.removeEventListener = ((...args: Parameters<typeof remove>) => (
+        listeners--, remove(...args)
+      )) as typeof signal.removeEventListener;
 
       await client.complete({ messages: [{ role: "user", content: "hi" }], tools: [], signal });
       expect(listeners).toBe(0);
@@ -258,15 +343,38 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
 
     it("maps usage and finish_reason, and sends no tools or parallel_tool_calls when there are none", async () => {
       const s = await serve(
-        { body: completion({ id: "c1", content: "Truncated answ", finishReason: "length", usage: { prompt: 31, completion: 9 } }) },
+        {
+          body: completion({
+            id: "c1",
+            content: "Truncated answ",
+            finishReason: "length",
+            usage: { prompt: 31, completion: 9 },
+          }),
+        },
         { body: completion({ id: "c2", content: "ok", usage: null }) },
       );
       const client = clientFor(s, { parallelToolCalls: false, temperature: 0, maxTokens: 9 });
       const messages = [{ role: "user" as const, content: "hi" }];
-      expect(await client.complete({ messages, tools: [] })).toEqual({ message: { content: "Truncated answ" }, usage: { inputTokens: 31, outputTokens: 9, totalTokens: 40 }, finishReason: "length", id: "c1", model: "gpt-test-2025-01-01" });
-      expect(await client.complete({ messages, tools: [] })).toEqual({ message: { content: "ok" }, finishReason: "stop", id: "c2", model: "gpt-test-2025-01-01" });
+      expect(await client.complete({ messages, tools: [] })).toEqual({
+        message: { content: "Truncated answ" },
+        usage: { inputTokens: 31, outputTokens: 9, totalTokens: 40 },
+        finishReason: "length",
+        id: "c1",
+        model: "gpt-test-2025-01-01",
+      });
+      expect(await client.complete({ messages, tools: [] })).toEqual({
+        message: { content: "ok" },
+        finishReason: "stop",
+        id: "c2",
+        model: "gpt-test-2025-01-01",
+      });
       // A local server gets max_tokens, the name it reads.
-      expect(s.requests[0]!.body).toEqual({ model: "gpt-test", messages: [{ role: "user", content: "hi" }], temperature: 0, max_tokens: 9 });
+      expect(s.requests[0]!.body).toEqual({
+        model: "gpt-test",
+        messages: [{ role: "user", content: "hi" }],
+        temperature: 0,
+        max_tokens: 9,
+      });
     });
 
     it("uses a client you pass, with maxRetries applied per request", async () => {
@@ -274,7 +382,9 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
       const client = new Sdk({ baseURL: s.baseURL, apiKey: "mine", maxRetries: 5 });
       const chatClient = new OpenAIChatClient({ client, model: "gpt-test", maxRetries: 0 });
       expect(chatClient.client).toBe(client);
-      await expect(chatClient.complete({ messages: [{ role: "user", content: "hi" }], tools: [] })).rejects.toMatchObject({ status: 503 });
+      await expect(
+        chatClient.complete({ messages: [{ role: "user", content: "hi" }], tools: [] }),
+      ).rejects.toMatchObject({ status: 503 });
       expect(s.requests).toHaveLength(1);
       expect(s.requests[0]!.headers.authorization).toBe("Bearer mine");
     });
@@ -283,7 +393,10 @@ describe.each(SDKS)("with %s", (_, Sdk) => {
 
 describe("OpenAIChatClient configured from the environment", () => {
   it("takes the base URL and key from OPENAI_BASE_URL and OPENAI_API_KEY", async () => {
-    const s = await serve({ body: completion({ id: "c1", content: "from env" }) }, { body: completion({ id: "c2", content: "keyless" }) });
+    const s = await serve(
+      { body: completion({ id: "c1", content: "from env" }) },
+      { body: completion({ id: "c2", content: "keyless" }) },
+    );
     vi.stubEnv("OPENAI_BASE_URL", s.baseURL);
     vi.stubEnv("OPENAI_API_KEY", "env-key");
     const request = { messages: [{ role: "user" as const, content: "hi" }], tools: [] };
@@ -293,5 +406,4 @@ describe("OpenAIChatClient configured from the environment", () => {
     expect(s.requests.map((r) => r.headers.authorization)).toEqual(["Bearer env-key", "Bearer no-key"]);
     expect(s.requests[0]!.body.model).toBe("llama3.1");
   });
-
 });

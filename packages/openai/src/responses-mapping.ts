@@ -22,12 +22,14 @@ export function toResponsesInput(messages: readonly ChatMessage[]): ResponseInpu
         return [{ type: "function_call_output", call_id: message.toolCallId, output: message.content }];
       case "assistant": {
         const text: ResponseInputItem[] = message.content ? [{ role: "assistant", content: message.content }] : [];
-        const calls = (message.toolCalls ?? []).map((call): ResponseInputItem => ({
-          type: "function_call",
-          call_id: call.id,
-          name: call.name,
-          arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-        }));
+        const calls = (message.toolCalls ?? []).map(
+          (call): ResponseInputItem => ({
+            type: "function_call",
+            call_id: call.id,
+            name: call.name,
+            arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+          }),
+        );
         return [...text, ...calls];
       }
     }

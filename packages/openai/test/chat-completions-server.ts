@@ -21,7 +21,11 @@ export interface ReceivedRequest {
 export type Reply =
   | { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly body: unknown }
   | { readonly status?: number; readonly contentType: string; readonly raw: string }
-  | { readonly sse: readonly unknown[]; readonly end?: "done" | "close" | "destroy" | "hang"; readonly events?: boolean }
+  | {
+      readonly sse: readonly unknown[];
+      readonly end?: "done" | "close" | "destroy" | "hang";
+      readonly events?: boolean;
+    }
   | "hang";
 
 /** A local server speaking the OpenAI chat-completions and Responses wire formats from a script of replies. */
@@ -60,7 +64,15 @@ export function completion(options: {
           role: "assistant",
           content: options.content ?? null,
           refusal: null,
-          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) }),
+          ...(toolCalls.length === 0
+            ? {}
+            : {
+                tool_calls: toolCalls.map((c) => ({
+                  id: c.id,
+                  type: "function",
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }),
           annotations: [],
         },
         logprobs: null,
@@ -75,7 +87,12 @@ export function completion(options: {
             completion_tokens: options.usage?.completion ?? 0,
             total_tokens: (options.usage?.prompt ?? 0) + (options.usage?.completion ?? 0),
             prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-            completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+            completion_tokens_details: {
+              reasoning_tokens: 0,
+              audio_tokens: 0,
+              accepted_prediction_tokens: 0,
+              rejected_prediction_tokens: 0,
+            },
           },
         }),
     service_tier: "default",
@@ -84,7 +101,13 @@ export function completion(options: {
 }
 
 /** An OpenAI error reply (`{ error: { message, type, param, code } }`). */
-export function errorReply(status: number, type: string, message: string, code: string | null, headers: Record<string, string> = {}): Reply {
+export function errorReply(
+  status: number,
+  type: string,
+  message: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): Reply {
   return { status, headers, body: { error: { message, type, param: null, code } } };
 }
 
@@ -123,7 +146,13 @@ export async function startChatCompletionsServer(replies: readonly Reply[]): Pro
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      const received: ReceivedRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: (text === "" ? {} : JSON.parse(text)) as ReceivedRequest["body"], closedEarly: false };
+      const received: ReceivedRequest = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: (text === "" ? {} : JSON.parse(text)) as ReceivedRequest["body"],
+        closedEarly: false,
+      };
       requests.push(received);
       const n = requests.length;
       res.on("close", () => {
@@ -134,9 +163,33 @@ export async function startChatCompletionsServer(replies: readonly Reply[]): Pro
       for (const w of waiters.filter((w) => w.n === n)) w.resolve(received);
       const reply = replies[n - 1];
       if (req.method !== "POST" || (req.url !== "/v1/chat/completions" && req.url !== "/v1/responses")) {
-        send(res, 400, {}, { error: { message: `Unexpected ${req.method} ${req.url}`, type: "invalid_request_error", param: null, code: null } });
+        send(
+          res,
+          400,
+          {},
+          {
+            error: {
+              message: `Unexpected ${req.method} ${req.url}`,
+              type: "invalid_request_error",
+              param: null,
+              code: null,
+            },
+          },
+        );
       } else if (n > MAX_REQUESTS || reply === undefined) {
-        send(res, 400, {}, { error: { message: `The test script has ${replies.length} replies; request ${n} is one too many.`, type: "invalid_request_error", param: null, code: null } });
+        send(
+          res,
+          400,
+          {},
+          {
+            error: {
+              message: `The test script has ${replies.length} replies; request ${n} is one too many.`,
+              type: "invalid_request_error",
+              param: null,
+              code: null,
+            },
+          },
+        );
       } else if (reply === "hang") {
         // Never answered: the client's abort or timeout ends it.
       } else if ("sse" in reply) {

@@ -23,14 +23,24 @@ export class Warehouse {
 export class WarehouseTools {
   constructor(private readonly warehouse: Warehouse) {}
 
-  @AgentFunction({ description: "Reads the stock level of a product.", input: z.object({ sku: z.string().describe("Product SKU, like 'SKU-1'.") }) })
+  @AgentFunction({
+    description: "Reads the stock level of a product.",
+    input: z.object({ sku: z.string().describe("Product SKU, like 'SKU-1'.") }),
+  })
   getStock({ sku }: { sku: string }) {
     const onHand = this.warehouse.stock.get(sku);
-    if (onHand === undefined) return ToolResult.fail(`No product '${sku}'`, { code: "SKU_NOT_FOUND", suggestion: "Check the SKU with the customer." });
+    if (onHand === undefined)
+      return ToolResult.fail(`No product '${sku}'`, {
+        code: "SKU_NOT_FOUND",
+        suggestion: "Check the SKU with the customer.",
+      });
     return ToolResult.ok({ sku, onHand });
   }
 
-  @AgentFunction({ description: "Reserves units of a product.", input: z.object({ sku: z.string(), quantity: z.number().int().positive() }) })
+  @AgentFunction({
+    description: "Reserves units of a product.",
+    input: z.object({ sku: z.string(), quantity: z.number().int().positive() }),
+  })
   reserve({ sku, quantity }: { sku: string; quantity: number }) {
     if (this.warehouse.outages > 0) {
       this.warehouse.outages--;

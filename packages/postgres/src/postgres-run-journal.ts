@@ -163,15 +163,17 @@ function toRun(row: RunRow, turns: readonly TurnRow[], calls: readonly CallRow[]
       ...(t.usage ? { usage: t.usage } : {}),
       ...(t.finish_reason === null ? {} : { finishReason: t.finish_reason }),
     })),
-    calls: calls.map((c): JournaledCall => ({
-      callId: c.call_id,
-      tool: c.tool,
-      arguments: c.arguments,
-      idempotencyKey: c.idempotency_key,
-      ...(c.outcome === null
-        ? {}
-        : { outcome: { callId: c.call_id, outcome: c.outcome, formatted: c.formatted ?? "" } }),
-    })),
+    calls: calls.map(
+      (c): JournaledCall => ({
+        callId: c.call_id,
+        tool: c.tool,
+        arguments: c.arguments,
+        idempotencyKey: c.idempotency_key,
+        ...(c.outcome === null
+          ? {}
+          : { outcome: { callId: c.call_id, outcome: c.outcome, formatted: c.formatted ?? "" } }),
+      }),
+    ),
     ...(row.ended_at === null
       ? {}
       : { end: { status: row.status ?? "", endedAt: row.ended_at.toISOString(), result: row.result ?? null } }),

@@ -9,8 +9,28 @@
  * ```
  * @packageDocumentation
  */
-export { chaos, chaosPlugin, createChaos, seededRandom, type ChaosEvent, type ChaosFaultKind, type ChaosFaults, type ChaosLatencyFault, type ChaosMiddleware, type ChaosOptions, type ChaosPlugin, type ChaosStats, type ChaosTransientFault } from "./testing/chaos.js";
-export { ScriptedChatClient, ScriptExhaustedError, type ScriptedStep, type ScriptedToolCall, type ScriptedTurn } from "./agent/chat/scripted-chat-client.js";
+export {
+  chaos,
+  chaosPlugin,
+  createChaos,
+  seededRandom,
+  type ChaosEvent,
+  type ChaosFaultKind,
+  type ChaosFaults,
+  type ChaosLatencyFault,
+  type ChaosMiddleware,
+  type ChaosOptions,
+  type ChaosPlugin,
+  type ChaosStats,
+  type ChaosTransientFault,
+} from "./testing/chaos.js";
+export {
+  ScriptedChatClient,
+  ScriptExhaustedError,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./agent/chat/scripted-chat-client.js";
 export { ManualClock } from "./testing/manual-clock.js";
 export {
   type AgentScenario,
@@ -22,4 +42,10 @@ export {
   ScenarioFailedError,
   type ScenarioReport,
 } from "./testing/scenario.js";
-export { createToolRunner, invokeTool, type ToolRunner, type ToolRunnerOptions, type ToolRunnerPipeline } from "./testing/tool-runner.js";
+export {
+  createToolRunner,
+  invokeTool,
+  type ToolRunner,
+  type ToolRunnerOptions,
+  type ToolRunnerPipeline,
+} from "./testing/tool-runner.js";

@@ -1,7 +1,20 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type ToolContext, type ToolInvoker, type ToolMiddleware } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  type ToolContext,
+  type ToolInvoker,
+  type ToolMiddleware,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { z } from "zod";
-import { type Agent, createAgent, type CreateAgentOptions, type ScriptedStep, ScriptedChatClient } from "../src/agent/index.js";
+import {
+  type Agent,
+  createAgent,
+  type CreateAgentOptions,
+  type ScriptedStep,
+  ScriptedChatClient,
+} from "../src/agent/index.js";
 import { toolResultMiddleware } from "../src/tool-result/index.js";
 
 type Args = Record<string, unknown>;
@@ -40,13 +53,17 @@ export class HttpError extends Error {
   }
 }
 
-export const RAW_403 = "HTTP 403 Forbidden: java.lang.SecurityException: token sk_live_51Hx at com.harbor.crm.SalesforceClient.update(SalesforceClient.java:212)";
+export const RAW_403 =
+  "HTTP 403 Forbidden: java.lang.SecurityException: token sk_live_51Hx at com.harbor.crm.SalesforceClient.update(SalesforceClient.java:212)";
 
 @AgentFunctionGroup()
 export class CrmTools {
   constructor(private readonly world: ToolWorld) {}
 
-  @AgentFunction({ description: "Updates a CRM contact.", input: z.object({ contactId: z.string(), email: z.string().optional() }) })
+  @AgentFunction({
+    description: "Updates a CRM contact.",
+    input: z.object({ contactId: z.string(), email: z.string().optional() }),
+  })
   updateContact(args: Args, ctx: ToolContext) {
     return this.world.call("updateContact", args, ctx);
   }
@@ -56,7 +73,11 @@ export class CrmTools {
     return this.world.call("createAccount", args, ctx);
   }
 
-  @AgentFunction({ description: "Adds a contact to the account created in the same round.", input: z.object({ contactId: z.string() }), dependsOn: ["createAccount"] })
+  @AgentFunction({
+    description: "Adds a contact to the account created in the same round.",
+    input: z.object({ contactId: z.string() }),
+    dependsOn: ["createAccount"],
+  })
   addToAccount(args: Args, ctx: ToolContext) {
     return this.world.call("addToAccount", args, ctx);
   }
@@ -71,7 +92,11 @@ export class CrmTools {
 export class LedgerTools {
   constructor(private readonly world: ToolWorld) {}
 
-  @AgentFunction({ description: "Debits an account.", input: z.object({ account: z.string(), amount: z.number() }), compensate: "undoDebit" })
+  @AgentFunction({
+    description: "Debits an account.",
+    input: z.object({ account: z.string(), amount: z.number() }),
+    compensate: "undoDebit",
+  })
   debit(args: Args, ctx: ToolContext) {
     return this.world.call("debit", args, ctx);
   }
@@ -79,7 +104,10 @@ export class LedgerTools {
   @AgentFunction({
     description: "Credits an account.",
     input: z.object({ account: z.string(), amount: z.number() }),
-    compensate: { tool: "undoCredit", arguments: (input, data) => ({ account: input.account as string, ref: (data as { ref: string }).ref }) },
+    compensate: {
+      tool: "undoCredit",
+      arguments: (input, data) => ({ account: input.account as string, ref: (data as { ref: string }).ref }),
+    },
   })
   credit(args: Args, ctx: ToolContext) {
     return this.world.call("credit", args, ctx);
@@ -90,7 +118,10 @@ export class LedgerTools {
     return this.world.call("audit", args, ctx);
   }
 
-  @AgentFunction({ description: "Reverses a debit.", input: z.object({ ok: z.boolean(), account: z.string(), amount: z.number() }) })
+  @AgentFunction({
+    description: "Reverses a debit.",
+    input: z.object({ ok: z.boolean(), account: z.string(), amount: z.number() }),
+  })
   undoDebit(args: Args, ctx: ToolContext) {
     return this.world.call("undoDebit", args, ctx);
   }
@@ -120,7 +151,11 @@ export class SearchTools {
 export class PaymentTools {
   constructor(private readonly world: ToolWorld) {}
 
-  @AgentFunction({ description: "Refunds an order.", input: z.object({ orderId: z.string(), amount: z.number() }), requiresApproval: true })
+  @AgentFunction({
+    description: "Refunds an order.",
+    input: z.object({ orderId: z.string(), amount: z.number() }),
+    requiresApproval: true,
+  })
   refund(args: Args, ctx: ToolContext) {
     return this.world.call("refund", args, ctx);
   }
@@ -150,15 +185,23 @@ export interface Harness {
   readonly world: ToolWorld;
   readonly invoker: ToolInvoker;
   /** An agent over the fixture tools playing `steps`; the model is returned for assertions. */
-  agent(steps: readonly ScriptedStep[], options?: Partial<CreateAgentOptions>): { agent: Agent; model: ScriptedChatClient };
+  agent(
+    steps: readonly ScriptedStep[],
+    options?: Partial<CreateAgentOptions>,
+  ): { agent: Agent; model: ScriptedChatClient };
 }
 
 /** Fixture tools behind the real tool-result middleware (or the given middleware). */
-export function harness(options: { middleware?: ToolMiddleware[]; redact?: (value: unknown) => unknown } = {}): Harness {
+export function harness(
+  options: { middleware?: ToolMiddleware[]; redact?: (value: unknown) => unknown } = {},
+): Harness {
   const world = new ToolWorld();
   const child = container.createChildContainer();
   child.register(ToolWorld, { useValue: world });
-  const invoker = createToolInvoker(child, { functions: [CrmTools, LedgerTools, SearchTools, PaymentTools], middleware: options.middleware ?? [toolResultMiddleware()] });
+  const invoker = createToolInvoker(child, {
+    functions: [CrmTools, LedgerTools, SearchTools, PaymentTools],
+    middleware: options.middleware ?? [toolResultMiddleware()],
+  });
   return {
     world,
     invoker,
@@ -174,7 +217,10 @@ export function harness(options: { middleware?: ToolMiddleware[]; redact?: (valu
 }
 
 /** The model-facing JSON of the tool message answering `callId`. */
-export function toolReply(messages: readonly { role: string; content?: string; toolCallId?: string }[], callId: string): Record<string, unknown> {
+export function toolReply(
+  messages: readonly { role: string; content?: string; toolCallId?: string }[],
+  callId: string,
+): Record<string, unknown> {
   const message = messages.find((m) => m.role === "tool" && m.toolCallId === callId);
   if (!message?.content) throw new Error(`no tool message for ${callId}`);
   return JSON.parse(message.content) as Record<string, unknown>;

@@ -30,7 +30,11 @@ export class OrderTools {
 /** In two groups at once. */
 @AgentFunctionGroup(["orders", "billing"])
 export class RefundTools {
-  @AgentFunction({ description: "Refunds an order.", input: z.object({ orderId: z.string().describe("Order id.") }), idempotent: true })
+  @AgentFunction({
+    description: "Refunds an order.",
+    input: z.object({ orderId: z.string().describe("Order id.") }),
+    idempotent: true,
+  })
   refund(args: Record<string, unknown>, ctx: ToolContext) {
     return body("refund", args, ctx);
   }
@@ -38,7 +42,11 @@ export class RefundTools {
 
 @AgentFunctionGroup({ groups: ["billing"], roundPolicy: "all-or-nothing" })
 export class BillingTools {
-  @AgentFunction({ description: "Charges a card.", input: z.object({ amount: z.number().describe("Amount.") }), compensate: "voidCharge" })
+  @AgentFunction({
+    description: "Charges a card.",
+    input: z.object({ amount: z.number().describe("Amount.") }),
+    compensate: "voidCharge",
+  })
   charge(args: Record<string, unknown>, ctx: ToolContext) {
     return body("charge", args, ctx);
   }
@@ -52,7 +60,10 @@ export class BillingTools {
 
 @AgentFunctionGroup("crm")
 export class ContactTools {
-  @AgentFunction({ description: "Updates a contact.", input: z.object({ contactId: z.string().describe("Contact id.") }) })
+  @AgentFunction({
+    description: "Updates a contact.",
+    input: z.object({ contactId: z.string().describe("Contact id.") }),
+  })
   updateContact(args: Record<string, unknown>, ctx: ToolContext) {
     return body("updateContact", args, ctx);
   }
@@ -61,7 +72,10 @@ export class ContactTools {
 /** In no group: only agents that list the class (or name no tools at all) get these. */
 @AgentFunctionGroup()
 export class AdminTools {
-  @AgentFunction({ description: "Voids a charge.", input: z.object({ tool: z.string().describe("Tool."), amount: z.number().describe("Amount.") }) })
+  @AgentFunction({
+    description: "Voids a charge.",
+    input: z.object({ tool: z.string().describe("Tool."), amount: z.number().describe("Amount.") }),
+  })
   voidCharge(args: Record<string, unknown>, ctx: ToolContext) {
     return body("voidCharge", args, ctx);
   }
@@ -82,4 +96,5 @@ export function kitBuilder() {
 }
 
 /** The names of the tools offered in a request. */
-export const offered = (request: { tools: readonly { name: string }[] } | undefined): string[] => (request?.tools ?? []).map((t) => t.name).sort();
+export const offered = (request: { tools: readonly { name: string }[] } | undefined): string[] =>
+  (request?.tools ?? []).map((t) => t.name).sort();

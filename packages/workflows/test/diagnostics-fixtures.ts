@@ -16,6 +16,8 @@ export function diagnosticsHarness(configure: (builder: AgentFrameworkBuilder) =
   const world = new ToolWorld();
   const child = container.createChildContainer();
   child.register(ToolWorld, { useValue: world });
-  const factory = configure(usingAgentFramework(child).addAgentFunctions(CrmTools, LedgerTools, SearchTools, PaymentTools)).buildAgentFactory();
+  const factory = configure(
+    usingAgentFramework(child).addAgentFunctions(CrmTools, LedgerTools, SearchTools, PaymentTools),
+  ).buildAgentFactory();
   return { world, factory };
 }

@@ -30,6 +30,8 @@ describe("outcomes", () => {
     );
     expect(outcome).toMatchObject({ message: "password=[REDACTED:secret]", suggestion: "mail [REDACTED:email]" });
     expect(outcome.data).toEqual({ note: "password=hunter2" });
-    expect(createToolOutcome({ status: "error", message: "key sk-abcdefghijklmnopqrstu123" }).message).toBe("key [REDACTED:api_key]");
+    expect(createToolOutcome({ status: "error", message: "key sk-abcdefghijklmnopqrstu123" }).message).toBe(
+      "key [REDACTED:api_key]",
+    );
   });
 });

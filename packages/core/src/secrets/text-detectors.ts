@@ -49,7 +49,13 @@ export interface TextDetector {
  */
 type Replace = (match: string, captures: readonly (string | undefined)[], mark: Mark) => string | undefined;
 
-function regexDetector(name: DetectorName, label: string, pattern: RegExp, replace: Replace, hint?: (text: string) => boolean): TextDetector {
+function regexDetector(
+  name: DetectorName,
+  label: string,
+  pattern: RegExp,
+  replace: Replace,
+  hint?: (text: string) => boolean,
+): TextDetector {
   return {
     name,
     label,
@@ -138,8 +144,16 @@ const secretAssignment = regexDetector(
 );
 
 const isLocalChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
-const isDomainChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+  (c >= 97 && c <= 122) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 48 && c <= 57) ||
+  c === 46 ||
+  c === 95 ||
+  c === 37 ||
+  c === 43 ||
+  c === 45;
+const isDomainChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 45;
 const TLD = /\.[A-Za-z]{2,24}$/;
 
 /**
@@ -274,7 +288,18 @@ const phone = regexDetector(
  * taken for something else and a card number is gone before the phone detector looks at digits.
  * @internal
  */
-export const BUILT_IN_DETECTORS: readonly TextDetector[] = [privateKey, jwt, bearerToken, apiKey, secretAssignment, email, iban, card, ssn, phone];
+export const BUILT_IN_DETECTORS: readonly TextDetector[] = [
+  privateKey,
+  jwt,
+  bearerToken,
+  apiKey,
+  secretAssignment,
+  email,
+  iban,
+  card,
+  ssn,
+  phone,
+];
 
 /**
  * The names of the built-in detectors, in the order they run.

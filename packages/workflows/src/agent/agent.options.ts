@@ -81,7 +81,10 @@ export interface AgentDeps {
    * `resilience` (what the `resilience` option needs). `factory.createAgent` supplies it; without
    * it, tool selection is a filtering view of `invoker` and `resilience` is refused.
    */
-  readonly composeInvoker?: (request: { readonly classes?: readonly ToolClass[]; readonly resilience?: ResilienceOptions }) => ToolInvoker;
+  readonly composeInvoker?: (request: {
+    readonly classes?: readonly ToolClass[];
+    readonly resilience?: ResilienceOptions;
+  }) => ToolInvoker;
   /** The pipeline's resilience events (`factory.createAgent` supplies them): streamed runs emit `tool-retry` from them. */
   readonly retryEvents?: readonly ResilienceEvents[];
 }
@@ -272,20 +275,28 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     return value;
   };
   if (typeof options !== "object" || options === null) fail("pass { name, instructions, chatClient, ... }.");
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  for (const key of Object.keys(options))
+    if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   if (typeof options.name !== "string" || options.name.trim() === "") fail("`name` must be a non-empty string.");
   if (typeof options.instructions !== "string") fail("`instructions` must be a string (the system prompt).");
-  if (options.description !== undefined && typeof options.description !== "string") fail("`description` must be a string.");
+  if (options.description !== undefined && typeof options.description !== "string")
+    fail("`description` must be a string.");
   const roundPolicy = options.roundPolicy ?? AGENT_DEFAULTS.roundPolicy;
   if (!POLICIES.includes(roundPolicy)) fail(`\`roundPolicy\` must be one of ${POLICIES.join(", ")}.`);
   if (options.guardrail !== undefined && options.guardrail !== false && typeof options.guardrail !== "function") {
     fail("`guardrail` must be a function (text) => boolean that detects success claims, or false.");
   }
-  if (options.finalAnswer !== undefined && (typeof options.finalAnswer.schema?.safeParse !== "function" || typeof options.finalAnswer.statusField !== "string")) {
+  if (
+    options.finalAnswer !== undefined &&
+    (typeof options.finalAnswer.schema?.safeParse !== "function" || typeof options.finalAnswer.statusField !== "string")
+  ) {
     fail("`finalAnswer` must be { schema: a zod schema, statusField: the name of its status field }.");
   }
   const { functionGroups, functions } = options;
-  if (functionGroups !== undefined && (!Array.isArray(functionGroups) || !functionGroups.every((g) => typeof g === "string" && g.trim() !== ""))) {
+  if (
+    functionGroups !== undefined &&
+    (!Array.isArray(functionGroups) || !functionGroups.every((g) => typeof g === "string" && g.trim() !== ""))
+  ) {
     fail('`functionGroups` must be an array of group names (as in @AgentFunctionGroup("orders")).');
   }
   if (functions !== undefined && (!Array.isArray(functions) || !functions.every((c) => typeof c === "function"))) {
@@ -306,16 +317,28 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
         "(new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore).",
     );
   }
-  for (const hook of HOOK_NAMES) if (options[hook] !== undefined && typeof options[hook] !== "function") fail(`\`${hook}\` must be a function (it may be async).`);
+  for (const hook of HOOK_NAMES)
+    if (options[hook] !== undefined && typeof options[hook] !== "function")
+      fail(`\`${hook}\` must be a function (it may be async).`);
   const secret = options.checkpointSecret;
   if (secret !== undefined) {
-    const bytes = typeof secret === "string" ? Buffer.byteLength(secret, "utf8") : secret instanceof Uint8Array ? secret.byteLength : -1;
+    const bytes =
+      typeof secret === "string"
+        ? Buffer.byteLength(secret, "utf8")
+        : secret instanceof Uint8Array
+          ? secret.byteLength
+          : -1;
     if (bytes < 0) fail("`checkpointSecret` must be a string or a Uint8Array.");
     if (bytes < MIN_CHECKPOINT_SECRET_BYTES) {
-      fail(`\`checkpointSecret\` must be at least ${MIN_CHECKPOINT_SECRET_BYTES} bytes (got ${bytes}); a short key lets anyone forge checkpoints. Use e.g. crypto.randomBytes(32).toString("hex").`);
+      fail(
+        `\`checkpointSecret\` must be at least ${MIN_CHECKPOINT_SECRET_BYTES} bytes (got ${bytes}); a short key lets anyone forge checkpoints. Use e.g. crypto.randomBytes(32).toString("hex").`,
+      );
     }
   }
-  const stallThreshold: number | false = options.stallThreshold === false ? false : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);
+  const stallThreshold: number | false =
+    options.stallThreshold === false
+      ? false
+      : positiveInteger("stallThreshold", options.stallThreshold, AGENT_DEFAULTS.stallThreshold);
   return {
     ...options,
     maxIterations: positiveInteger("maxIterations", options.maxIterations, AGENT_DEFAULTS.maxIterations),
@@ -323,10 +346,20 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
     poisonThreshold: positiveInteger("poisonThreshold", options.poisonThreshold, AGENT_DEFAULTS.poisonThreshold),
     roundPolicy,
     stallThreshold,
-    checkpointMaxAgeMs: positiveInteger("checkpointMaxAgeMs", options.checkpointMaxAgeMs, AGENT_DEFAULTS.checkpointMaxAgeMs),
+    checkpointMaxAgeMs: positiveInteger(
+      "checkpointMaxAgeMs",
+      options.checkpointMaxAgeMs,
+      AGENT_DEFAULTS.checkpointMaxAgeMs,
+    ),
     limits: {
-      maxTotalToolCalls: options.maxTotalToolCalls === undefined ? undefined : positiveInteger("maxTotalToolCalls", options.maxTotalToolCalls, 0),
-      maxToolRoundsPerIteration: options.maxToolRoundsPerIteration === undefined ? undefined : positiveInteger("maxToolRoundsPerIteration", options.maxToolRoundsPerIteration, 0),
+      maxTotalToolCalls:
+        options.maxTotalToolCalls === undefined
+          ? undefined
+          : positiveInteger("maxTotalToolCalls", options.maxTotalToolCalls, 0),
+      maxToolRoundsPerIteration:
+        options.maxToolRoundsPerIteration === undefined
+          ? undefined
+          : positiveInteger("maxToolRoundsPerIteration", options.maxToolRoundsPerIteration, 0),
       tokenBudget: resolveTokenBudget(options.tokenBudget, fail),
     } satisfies RunLimits,
     clock: options.clock ?? Date.now,
@@ -337,7 +370,9 @@ export function resolveAgentDefinition(options: AgentDefinition, where = "create
 export function resolveAgentOptions(options: CreateAgentOptions, where = "createAgent") {
   const resolved = resolveAgentDefinition(options, where);
   if (typeof options.chatClient?.complete !== "function") {
-    throw new TypeError(`${where}: \`chatClient\` must implement complete(request) (e.g. new ScriptedChatClient([...]) or an OpenAIChatClient).`);
+    throw new TypeError(
+      `${where}: \`chatClient\` must implement complete(request) (e.g. new ScriptedChatClient([...]) or an OpenAIChatClient).`,
+    );
   }
   return { ...resolved, chatClient: options.chatClient };
 }

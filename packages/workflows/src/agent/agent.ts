@@ -3,12 +3,23 @@ import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/co
 import { nextId } from "@needlework/core/internal";
 import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
-import { type AgentDeps, type ApprovalDecisions, type CreateAgentOptions, resolveAgentOptions, type ResumeOptions, type RunOptions } from "./agent.options.js";
+import {
+  type AgentDeps,
+  type ApprovalDecisions,
+  type CreateAgentOptions,
+  resolveAgentOptions,
+  type ResumeOptions,
+  type RunOptions,
+} from "./agent.options.js";
 import { callsNeedingApproval, checkDecisions } from "./policies/approvals.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./persistence/checkpoint.js";
 import { CheckpointError } from "./persistence/checkpoint-error.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
-import { defaultResumedCheckpointDirectory, defaultResumedCheckpoints, FileResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
+import {
+  defaultResumedCheckpointDirectory,
+  defaultResumedCheckpoints,
+  FileResumedCheckpointStore,
+} from "./persistence/resumed-checkpoint-store.js";
 import { prepareRound } from "./loop/round-call.js";
 import { emptyLedger } from "./loop/run-ledger.js";
 import { emptyBudget } from "./policies/budgets.js";
@@ -68,7 +79,11 @@ export interface Agent {
    * {@link CheckpointError} (and runs nothing) for an altered, foreign-key or already resumed
    * checkpoint, or decisions that do not match it.
    */
-  resume(checkpoint: AgentCheckpoint | string, decisions: ApprovalDecisions, options?: ResumeOptions): Promise<AgentRunResult>;
+  resume(
+    checkpoint: AgentCheckpoint | string,
+    decisions: ApprovalDecisions,
+    options?: ResumeOptions,
+  ): Promise<AgentRunResult>;
   /**
    * Runs the loop like {@link Agent.run}, as a stream of events (see `AgentEvent`): iterate it, then
    * await `stream.result`. Breaking out of the iteration, or aborting `signal`, cancels the run.
@@ -121,26 +136,35 @@ function newRunState(runId: string, instructions: string, input: string): RunSta
  * ```
  */
 export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent {
-  if (typeof deps?.invoker?.invoke !== "function") throw new TypeError("createAgent: deps.invoker must be a ToolInvoker (factory.tools or createToolInvoker(...)).");
+  if (typeof deps?.invoker?.invoke !== "function")
+    throw new TypeError("createAgent: deps.invoker must be a ToolInvoker (factory.tools or createToolInvoker(...)).");
   const resolved = resolveAgentOptions(options);
   const secret = resolved.checkpointSecret;
   const { composeInvoker } = deps;
   const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
   if (resolved.resilience !== undefined && typeof composeInvoker !== "function") {
-    throw new TypeError(`createAgent: agent '${resolved.name}' sets \`resilience\`, which needs the factory's pipeline: create it with factory.createAgent(...).`);
+    throw new TypeError(
+      `createAgent: agent '${resolved.name}' sets \`resilience\`, which needs the factory's pipeline: create it with factory.createAgent(...).`,
+    );
   }
   // Every tool of the pipeline: the runtime's compensate calls may need tools the agent does not offer.
   const pipeline = resolved.resilience === undefined ? deps.invoker : composeInvoker!(resilience);
   const selected = selectTools(pipeline.tools, resolved);
   const unmatched = describeUnmatched(selected, pipeline.tools);
-  if (unmatched !== undefined) throw new TypeError(`createAgent: agent '${resolved.name}': ${unmatched}. Fix the name, or add the tool class to the factory.`);
+  if (unmatched !== undefined)
+    throw new TypeError(
+      `createAgent: agent '${resolved.name}': ${unmatched}. Fix the name, or add the tool class to the factory.`,
+    );
   let offered = pipeline;
   if (selected.names !== undefined) {
     const names = selected.names;
     // A pipeline over the selected classes only (observers then see calls to other tools as
     // UNKNOWN_TOOL, as for any unknown name); without a factory, a filtering view does the same.
     offered = composeInvoker
-      ? composeInvoker({ ...resilience, classes: [...new Set(pipeline.tools.filter((t) => names.has(t.name)).map((t) => t.target))] })
+      ? composeInvoker({
+          ...resilience,
+          classes: [...new Set(pipeline.tools.filter((t) => names.has(t.name)).map((t) => t.target))],
+        })
       : scopeToolInvoker(pipeline, names);
   }
   const runtime: AgentRuntime = {
@@ -158,7 +182,9 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   const resumedCheckpoints =
     resolved.resumedCheckpoints ??
     resolved.store?.resumedCheckpoints ??
-    (secret === undefined ? defaultResumedCheckpoints : new FileResumedCheckpointStore(defaultResumedCheckpointDirectory()));
+    (secret === undefined
+      ? defaultResumedCheckpoints
+      : new FileResumedCheckpointStore(defaultResumedCheckpointDirectory()));
   const journal = resolved.store?.journal;
 
   /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
@@ -194,18 +220,29 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
     // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
     // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
     const gatedNow = await callsNeedingApproval(calls, resolved.approvalPolicy);
-    const pending = checkpoint.pending.map((p, i) => ({ ...p, requiresApproval: p.requiresApproval === true || gatedNow[i] === true }));
+    const pending = checkpoint.pending.map((p, i) => ({
+      ...p,
+      requiresApproval: p.requiresApproval === true || gatedNow[i] === true,
+    }));
     const decided = checkDecisions(pending, decisions);
     if (signal?.aborted) throw abortReason(signal);
     if (!(await resumedCheckpoints.claim(checkpoint.id))) {
-      throw new CheckpointError("CHECKPOINT_ALREADY_RESUMED", `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`);
+      throw new CheckpointError(
+        "CHECKPOINT_ALREADY_RESUMED",
+        `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
+      );
     }
     // A deep copy: the caller's checkpoint object must stay as it was signed.
-    const state = { ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">), runId: checkpoint.runId } as RunState;
+    const state = {
+      ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">),
+      runId: checkpoint.runId,
+    } as RunState;
     // Checkpoints written before budgets and stall detection existed carry neither.
     state.budget ??= emptyBudget();
     state.stall ??= emptyStall();
-    const preset = new Map(calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const));
+    const preset = new Map(
+      calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const),
+    );
     return () => new AgentRun(runtime, state, signal, sink).resume(calls, preset);
   }
 
@@ -233,10 +270,13 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
 
     resumeStream(input, decisions, streamOptions = {}) {
       const { signal, bufferSize } = streamOptions;
-      return createAgentRunStream(async (sink, runSignal) => (await prepareResume(input, decisions, runSignal, sink))(), {
-        ...(signal ? { signal } : {}),
-        ...(bufferSize === undefined ? {} : { bufferSize }),
-      });
+      return createAgentRunStream(
+        async (sink, runSignal) => (await prepareResume(input, decisions, runSignal, sink))(),
+        {
+          ...(signal ? { signal } : {}),
+          ...(bufferSize === undefined ? {} : { bufferSize }),
+        },
+      );
     },
 
     resumeRun(runId, resumeOptions = {}) {

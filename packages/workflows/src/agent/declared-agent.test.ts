@@ -6,7 +6,14 @@ import type { ChatClient } from "@needlework/core";
 import { Agent, declaredAgentOf } from "./declared-agent.js";
 import { ScriptedChatClient } from "./chat/scripted-chat-client.js";
 
-@Agent({ name: "support", description: "Answers order questions.", instructions: "You help with orders.", functionGroups: ["orders"], functions: [ContactTools], maxIterations: 4 })
+@Agent({
+  name: "support",
+  description: "Answers order questions.",
+  instructions: "You help with orders.",
+  functionGroups: ["orders"],
+  functions: [ContactTools],
+  maxIterations: 4,
+})
 class SupportAgent {}
 
 @Agent({ name: "billing", instructions: "You bill.", functionGroups: ["billing"] })
@@ -16,7 +23,11 @@ const hello = () => new ScriptedChatClient([{ text: "Hello." }]);
 
 describe("@Agent", () => {
   it("records the declaration in metadata and a subclass inherits it", () => {
-    expect(declaredAgentOf(SupportAgent)).toMatchObject({ name: "support", functionGroups: ["orders"], maxIterations: 4 });
+    expect(declaredAgentOf(SupportAgent)).toMatchObject({
+      name: "support",
+      functionGroups: ["orders"],
+      maxIterations: 4,
+    });
     class Derived extends SupportAgent {}
     expect(declaredAgentOf(Derived)?.name).toBe("support");
     expect(declaredAgentOf(class Plain {})).toBeUndefined();
@@ -66,8 +77,13 @@ describe("declared agents in the factory", () => {
 
   it("overrides replace declared options for one agent; the declaration is unchanged", async () => {
     const factory = kitBuilder().addAgents(SupportAgent).buildAgentFactory();
-    const step = (_request: unknown, n: number) => ({ toolCalls: [{ name: "lookupOrder", arguments: { orderId: `o${n}` } }] });
-    const agent = factory.createAgent(SupportAgent, { chatClient: new ScriptedChatClient([step, step, step, step]), maxIterations: 2 });
+    const step = (_request: unknown, n: number) => ({
+      toolCalls: [{ name: "lookupOrder", arguments: { orderId: `o${n}` } }],
+    });
+    const agent = factory.createAgent(SupportAgent, {
+      chatClient: new ScriptedChatClient([step, step, step, step]),
+      maxIterations: 2,
+    });
     expect((await agent.run("loop")).iterations).toBe(2);
     expect(declaredAgentOf(SupportAgent)?.maxIterations).toBe(4);
   });
@@ -90,19 +106,28 @@ describe("declared agents in the factory", () => {
   });
 
   it("lists registered agents and builds them by name", async () => {
-    const factory = kitBuilder().usingChatClient(hello()).addAgents(SupportAgent, BillingAgent, SupportAgent).buildAgentFactory();
+    const factory = kitBuilder()
+      .usingChatClient(hello())
+      .addAgents(SupportAgent, BillingAgent, SupportAgent)
+      .buildAgentFactory();
     expect(factory.agents.map((a) => [a.name, a.description, a.target])).toEqual([
       ["support", "Answers order questions.", SupportAgent],
       ["billing", undefined, BillingAgent],
     ]);
     expect(factory.createAgent("billing").name).toBe("billing");
-    expect(() => factory.createAgent("helpdesk")).toThrow("factory.createAgent: no agent is named 'helpdesk' (registered: 'support', 'billing').");
+    expect(() => factory.createAgent("helpdesk")).toThrow(
+      "factory.createAgent: no agent is named 'helpdesk' (registered: 'support', 'billing').",
+    );
   });
 
   it("refuses classes without @Agent", () => {
     class Plain {}
-    expect(() => kitBuilder().addAgents(Plain)).toThrow("addAgents: Plain is not a declared agent. Decorate it with @Agent({ name, instructions, ... }).");
-    expect(() => kitBuilder().buildAgentFactory().createAgent(Plain, { chatClient: hello() })).toThrow(/factory.createAgent: Plain is not a declared agent/);
+    expect(() => kitBuilder().addAgents(Plain)).toThrow(
+      "addAgents: Plain is not a declared agent. Decorate it with @Agent({ name, instructions, ... }).",
+    );
+    expect(() => kitBuilder().buildAgentFactory().createAgent(Plain, { chatClient: hello() })).toThrow(
+      /factory.createAgent: Plain is not a declared agent/,
+    );
   });
 
   it("two agents with one name fail the build (NW008), naming both classes", () => {
@@ -110,11 +135,15 @@ describe("declared agents in the factory", () => {
     class HelpdeskAgent {}
     const build = () => kitBuilder().addAgents(SupportAgent, HelpdeskAgent).buildAgentFactory();
     expect(build).toThrow(AgentFrameworkBuildError);
-    expect(build).toThrow("NW008 Two agents are named 'support': SupportAgent and HelpdeskAgent. Give one a different `name` in @Agent");
+    expect(build).toThrow(
+      "NW008 Two agents are named 'support': SupportAgent and HelpdeskAgent. Give one a different `name` in @Agent",
+    );
     try {
       build();
     } catch (error) {
-      expect((error as AgentFrameworkBuildError).diagnostics).toContainEqual(expect.objectContaining({ id: "NW008", severity: "error", agent: "support" }));
+      expect((error as AgentFrameworkBuildError).diagnostics).toContainEqual(
+        expect.objectContaining({ id: "NW008", severity: "error", agent: "support" }),
+      );
     }
   });
 

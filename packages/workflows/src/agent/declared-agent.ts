@@ -74,7 +74,11 @@ export function Agent(definition: AgentDefinition) {
  * ```
  */
 export function declaredAgentOf(target: DeclaredAgentClass): AgentDefinition | undefined {
-  for (let c: object | null = target; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null) {
+  for (
+    let c: object | null = target;
+    c !== null && c !== Function.prototype;
+    c = Object.getPrototypeOf(c) as object | null
+  ) {
     const found = declarations.get(c);
     if (found) return found;
   }
@@ -89,7 +93,9 @@ export function requireDeclaredAgent(target: DeclaredAgentClass, where: string):
   const found = typeof target === "function" ? declaredAgentOf(target) : undefined;
   if (!found) {
     const name = typeof target === "function" ? target.name || "an anonymous class" : String(target);
-    throw new TypeError(`${where}: ${name} is not a declared agent. Decorate it with @Agent({ name, instructions, ... }).`);
+    throw new TypeError(
+      `${where}: ${name} is not a declared agent. Decorate it with @Agent({ name, instructions, ... }).`,
+    );
   }
   return found;
 }

@@ -151,7 +151,11 @@ export class AgentHookError extends NeedleworkError {
  * Calls a hook when it is set; anything it throws becomes an {@link AgentHookError}.
  * @internal
  */
-export async function callHook<N extends AgentHookName>(hooks: AgentHooks, name: N, info: Parameters<NonNullable<AgentHooks[N]>>[0]): Promise<void> {
+export async function callHook<N extends AgentHookName>(
+  hooks: AgentHooks,
+  name: N,
+  info: Parameters<NonNullable<AgentHooks[N]>>[0],
+): Promise<void> {
   const hook = hooks[name] as ((value: typeof info) => void | Promise<void>) | undefined;
   if (hook === undefined) return;
   try {

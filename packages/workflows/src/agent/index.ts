@@ -31,12 +31,31 @@ export type {
 } from "@needlework/core";
 export type { AgentCheckpoint, PendingApproval } from "./persistence/checkpoint.js";
 export { CheckpointError, type CheckpointErrorCode } from "./persistence/checkpoint-error.js";
-export { type DeadLetterEntry, type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
-export { type DeadLetterReadResult, FileDeadLetterQueue, type SkippedDeadLetterLine } from "./persistence/file-dead-letter-queue.js";
+export {
+  type DeadLetterEntry,
+  type DeadLetterQueue,
+  InMemoryDeadLetterQueue,
+} from "./persistence/dead-letter-queue.js";
+export {
+  type DeadLetterReadResult,
+  FileDeadLetterQueue,
+  type SkippedDeadLetterLine,
+} from "./persistence/file-dead-letter-queue.js";
 export type { FinalAnswerOptions } from "./policies/final-answer.js";
-export { AgentHookError, type AgentHookName, type AgentHooks, type IterationEndInfo, type IterationStartInfo, type ToolCallInfo } from "./hooks.js";
+export {
+  AgentHookError,
+  type AgentHookName,
+  type AgentHooks,
+  type IterationEndInfo,
+  type IterationStartInfo,
+  type ToolCallInfo,
+} from "./hooks.js";
 export { TOKEN_BUDGET_DEFAULTS, type TokenBudget } from "./policies/budgets.js";
-export { FileResumedCheckpointStore, InMemoryResumedCheckpointStore, type ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
+export {
+  FileResumedCheckpointStore,
+  InMemoryResumedCheckpointStore,
+  type ResumedCheckpointStore,
+} from "./persistence/resumed-checkpoint-store.js";
 export {
   ScriptedChatClient,
   type ScriptedChatClientOptions,
@@ -61,7 +80,13 @@ export type {
   TurnEndEvent,
   TurnStartEvent,
 } from "./stream/agent-event.js";
-export { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream, DEFAULT_STREAM_BUFFER, type RunEventSink } from "./stream/agent-run-stream.js";
+export {
+  type AgentRunStream,
+  type AgentRunStreamOptions,
+  createAgentRunStream,
+  DEFAULT_STREAM_BUFFER,
+  type RunEventSink,
+} from "./stream/agent-run-stream.js";
 export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
 export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
 export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";

@@ -28,7 +28,10 @@ export function declaredAgents(classes: readonly DeclaredAgentClass[]): Declared
  * Both are errors: an agent built from either would silently be another agent than declared.
  * @internal
  */
-export function diagnoseAgents(agents: readonly DeclaredAgentInfo[], tools: readonly AgentFunctionDescriptor[]): BuildDiagnostic[] {
+export function diagnoseAgents(
+  agents: readonly DeclaredAgentInfo[],
+  tools: readonly AgentFunctionDescriptor[],
+): BuildDiagnostic[] {
   const out: BuildDiagnostic[] = [];
   const byName = new Map<string, DeclaredAgentInfo>();
   for (const agent of agents) {
@@ -43,7 +46,12 @@ export function diagnoseAgents(agents: readonly DeclaredAgentInfo[], tools: read
     } else byName.set(agent.name, agent);
     const unmatched = describeUnmatched(selectTools(tools, agent.definition), tools);
     if (unmatched !== undefined) {
-      out.push({ id: "NW007", severity: "error", agent: agent.name, message: `Agent '${agent.name}' (${agent.target.name}): ${unmatched}. Fix the name in @Agent, or add the tool class with addAgentFunctions.` });
+      out.push({
+        id: "NW007",
+        severity: "error",
+        agent: agent.name,
+        message: `Agent '${agent.name}' (${agent.target.name}): ${unmatched}. Fix the name in @Agent, or add the tool class with addAgentFunctions.`,
+      });
     }
   }
   return out;

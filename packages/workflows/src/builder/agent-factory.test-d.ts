@@ -6,7 +6,13 @@ const chatClient = new ScriptedChatClient([]);
 
 describe("declared agents and factory.createAgent types", () => {
   it("accepts options without a chat client, a declared class with overrides, or a name", () => {
-    @Agent({ name: "support", instructions: "Help.", functionGroups: ["orders"], maxTotalToolCalls: 20, tokenBudget: { maxTokens: 10_000 } })
+    @Agent({
+      name: "support",
+      instructions: "Help.",
+      functionGroups: ["orders"],
+      maxTotalToolCalls: 20,
+      tokenBudget: { maxTokens: 10_000 },
+    })
     class SupportAgent {}
     expectTypeOf(factory.createAgent({ name: "a", instructions: "" })).toEqualTypeOf<Agent>();
     expectTypeOf(factory.createAgent(SupportAgent, { chatClient, maxIterations: 3 })).toEqualTypeOf<Agent>();

@@ -1,5 +1,18 @@
-import { formatToolOutcome, type ToolClass, type ToolInvoker, type ToolOutcome, type ToolOutcomeStyle } from "@needlework/core";
-import { type Agent, type AgentDefinition, type ChatClient, createAgent, type CreateAgentOptions, type DeclaredAgentClass } from "../agent/index.js";
+import {
+  formatToolOutcome,
+  type ToolClass,
+  type ToolInvoker,
+  type ToolOutcome,
+  type ToolOutcomeStyle,
+} from "@needlework/core";
+import {
+  type Agent,
+  type AgentDefinition,
+  type ChatClient,
+  createAgent,
+  type CreateAgentOptions,
+  type DeclaredAgentClass,
+} from "../agent/index.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
 import { findDiagnosticsPlugin } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
@@ -88,7 +101,9 @@ export interface AgentFactoryParts {
 /** @internal */
 export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const { invoker, plugins, diagnostics, agents } = parts;
-  const resultPlugin = plugins.find((p) => p.name === "tool-result") as (AgentFrameworkPlugin & { options?: { style?: ToolOutcomeStyle } }) | undefined;
+  const resultPlugin = plugins.find((p) => p.name === "tool-result") as
+    | (AgentFrameworkPlugin & { options?: { style?: ToolOutcomeStyle } })
+    | undefined;
   const style: ToolOutcomeStyle = resultPlugin?.options?.style ?? "envelope";
   const redactors = plugins.filter((p) => typeof p.redact === "function");
   const pipeline: PipelineStage[] = [
@@ -106,16 +121,26 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const { pipelineParts } = parts;
   const resilientLayers = new WeakMap<ResilienceOptions, readonly PluginLayer[]>();
   const composed = new WeakMap<readonly PluginLayer[], Map<string, ToolInvoker>>();
-  const compose = (request: { readonly classes?: readonly ToolClass[]; readonly resilience?: ResilienceOptions }): ToolInvoker => {
+  const compose = (request: {
+    readonly classes?: readonly ToolClass[];
+    readonly resilience?: ResilienceOptions;
+  }): ToolInvoker => {
     let layers = parts.layers;
     if (request.resilience !== undefined) {
       let swapped = resilientLayers.get(request.resilience);
-      if (!swapped) resilientLayers.set(request.resilience, (swapped = layersWithResilience(pipelineParts, plugins, parts.layers, request.resilience)));
+      if (!swapped)
+        resilientLayers.set(
+          request.resilience,
+          (swapped = layersWithResilience(pipelineParts, plugins, parts.layers, request.resilience)),
+        );
       layers = swapped;
     }
     if (layers === parts.layers && request.classes === undefined) return invoker;
     const classes = request.classes ?? pipelineParts.classes;
-    const key = classes.map((c) => pipelineParts.classes.indexOf(c)).sort((a, b) => a - b).join(",");
+    const key = classes
+      .map((c) => pipelineParts.classes.indexOf(c))
+      .sort((a, b) => a - b)
+      .join(",");
     let byClasses = composed.get(layers);
     if (!byClasses) composed.set(layers, (byClasses = new Map()));
     let found = byClasses.get(key);
@@ -127,20 +152,28 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     const found = agents.find((a) => a.name === agent);
     if (!found) {
       const known = agents.map((a) => `'${a.name}'`).join(", ");
-      throw new TypeError(`factory.createAgent: no agent is named '${agent}' (${known ? `registered: ${known}` : "none registered; add declared agents with addAgents(SupportAgent)"}).`);
+      throw new TypeError(
+        `factory.createAgent: no agent is named '${agent}' (${known ? `registered: ${known}` : "none registered; add declared agents with addAgents(SupportAgent)"}).`,
+      );
     }
     return found.definition;
   };
   const create = (agent: AgentOptions | DeclaredAgentClass | string, overrides?: AgentOverrides): Agent => {
     let options: AgentOptions;
     if (typeof agent === "function" || typeof agent === "string") options = { ...definitionOf(agent), ...overrides };
-    else if (overrides !== undefined) throw new TypeError("factory.createAgent: overrides go with a declared agent (a class or a name); with options, put them in the options.");
+    else if (overrides !== undefined)
+      throw new TypeError(
+        "factory.createAgent: overrides go with a declared agent (a class or a name); with options, put them in the options.",
+      );
     else options = agent;
     const chatClient = options?.chatClient ?? parts.chatClient;
     if (chatClient === undefined) {
-      throw new TypeError(`factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`);
+      throw new TypeError(
+        `factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`,
+      );
     }
-    const build = (agentOptions: CreateAgentOptions): Agent => createAgent({ invoker, redact, formatOutcome, composeInvoker: compose, retryEvents }, agentOptions);
+    const build = (agentOptions: CreateAgentOptions): Agent =>
+      createAgent({ invoker, redact, formatOutcome, composeInvoker: compose, retryEvents }, agentOptions);
     return observing ? observing.instrumentAgent({ ...options, chatClient }, build) : build({ ...options, chatClient });
   };
   return {
@@ -149,7 +182,8 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     metrics: observing?.metrics,
     plugins,
     pipeline,
-    describePipeline: () => pipeline.map((stage, i) => `${i + 1}. ${stage.description}${i === 0 ? "  (outermost)" : ""}`).join("\n"),
+    describePipeline: () =>
+      pipeline.map((stage, i) => `${i + 1}. ${stage.description}${i === 0 ? "  (outermost)" : ""}`).join("\n"),
     formatOutcome,
     redact,
     agents,

@@ -11,7 +11,11 @@ let calls = 0;
 
 @AgentFunctionGroup()
 class FlakyTools {
-  @AgentFunction({ description: "Fails twice with a transient error, then succeeds.", input: z.object({ id: z.string().describe("Record id.") }), idempotent: true })
+  @AgentFunction({
+    description: "Fails twice with a transient error, then succeeds.",
+    input: z.object({ id: z.string().describe("Record id.") }),
+    idempotent: true,
+  })
   fetchRecord({ id }: { id: string }) {
     calls++;
     if (failuresLeft-- > 0) throw new TransientError("upstream hiccup with secret detail");
@@ -21,7 +25,11 @@ class FlakyTools {
 
 @AgentFunctionGroup()
 class BadlyDescribedTools {
-  @AgentFunction({ name: "bad.name", description: "Takes a JSON string.", input: z.object({ payload: z.string().describe("The order as a JSON string."), other: z.number() }) })
+  @AgentFunction({
+    name: "bad.name",
+    description: "Takes a JSON string.",
+    input: z.object({ payload: z.string().describe("The order as a JSON string."), other: z.number() }),
+  })
   take() {
     return 1;
   }
@@ -33,7 +41,10 @@ describe("usingAgentFramework", () => {
   it("with resilience inside, a flaky idempotent tool succeeds on attempt 3 and the model never sees the failures", async () => {
     failuresLeft = 2;
     calls = 0;
-    const factory = builder().usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } }).usingToolResultMiddleware().buildAgentFactory();
+    const factory = builder()
+      .usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } })
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
     const outcome = await factory.tools.invoke({ name: "fetchRecord", arguments: { id: "r1" } });
     expect(outcome).toMatchObject({ status: "ok", data: { id: "r1", ok: true }, metadata: { attempts: 3 } });
     expect(calls).toBe(3);
@@ -44,8 +55,13 @@ describe("usingAgentFramework", () => {
   it("with the order reversed, reports NW001 and the failure reaches the model unretried", async () => {
     failuresLeft = 2;
     calls = 0;
-    const factory = builder().usingToolResultMiddleware().usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } }).buildAgentFactory();
-    expect(factory.diagnostics).toContainEqual(expect.objectContaining({ id: "NW001", severity: "warning", plugin: "tool-result" }));
+    const factory = builder()
+      .usingToolResultMiddleware()
+      .usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } })
+      .buildAgentFactory();
+    expect(factory.diagnostics).toContainEqual(
+      expect.objectContaining({ id: "NW001", severity: "warning", plugin: "tool-result" }),
+    );
     const outcome = await factory.tools.invoke({ name: "fetchRecord", arguments: { id: "r1" } });
     expect(outcome.status).toBe("error");
     expect(calls).toBe(1);
@@ -58,7 +74,9 @@ describe("usingAgentFramework", () => {
   });
 
   it("reports provider-rejected names, undescribed parameters and JSON-string parameters", () => {
-    const factory = usingAgentFramework(container.createChildContainer()).addAgentFunctions(BadlyDescribedTools).buildAgentFactory();
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(BadlyDescribedTools)
+      .buildAgentFactory();
     const ids = factory.diagnostics.map((d) => `${d.id}:${d.tool}`);
     expect(ids).toEqual(expect.arrayContaining(["NW002:bad.name", "NW003:bad.name", "NW004:bad.name"]));
   });
@@ -80,7 +98,11 @@ describe("usingAgentFramework", () => {
       },
     });
     failuresLeft = 0;
-    const factory = builder().usingPlugin(tag("inner")).usingPlugin(tag("middle")).usingPlugin(tag("outer")).buildAgentFactory();
+    const factory = builder()
+      .usingPlugin(tag("inner"))
+      .usingPlugin(tag("middle"))
+      .usingPlugin(tag("outer"))
+      .buildAgentFactory();
     await factory.tools.invoke({ name: "fetchRecord", arguments: { id: "x" } });
     expect(order).toEqual([">outer", ">middle", ">inner", "<inner", "<middle", "<outer"]);
     expect(factory.pipeline.map((s) => s.name)).toEqual(["outer", "middle", "inner", "tool-middleware", "tool"]);
@@ -95,18 +117,27 @@ describe("usingAgentFramework", () => {
     };
     const hook = hooks({ beforeCall: () => void order.push("hook") });
     failuresLeft = 0;
-    await builder().usingMiddleware(wrap, hook).buildAgentFactory().tools.invoke({ name: "fetchRecord", arguments: { id: "x" } });
+    await builder()
+      .usingMiddleware(wrap, hook)
+      .buildAgentFactory()
+      .tools.invoke({ name: "fetchRecord", arguments: { id: "x" } });
     expect(order).toEqual(["wrap", "hook"]);
   });
 
   it("refuses to build without tools, and rejects malformed plugins", () => {
-    expect(() => usingAgentFramework(container.createChildContainer()).buildAgentFactory()).toThrow(/No agent functions/);
+    expect(() => usingAgentFramework(container.createChildContainer()).buildAgentFactory()).toThrow(
+      /No agent functions/,
+    );
     expect(() => builder().usingPlugin({} as AgentFrameworkPlugin)).toThrow(/non-empty `name`/);
     expect(() => builder().usingMiddleware()).toThrow(/one or more middleware/);
   });
 
   it("without the result middleware a tool exception rejects invoke (Needlr's default)", async () => {
     failuresLeft = 1;
-    await expect(builder().buildAgentFactory().tools.invoke({ name: "fetchRecord", arguments: { id: "x" } })).rejects.toThrow(TransientError);
+    await expect(
+      builder()
+        .buildAgentFactory()
+        .tools.invoke({ name: "fetchRecord", arguments: { id: "x" } }),
+    ).rejects.toThrow(TransientError);
   });
 });

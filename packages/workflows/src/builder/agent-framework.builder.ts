@@ -72,7 +72,9 @@ export class AgentFrameworkBuilder {
    */
   usingChatClient(chatClient: ChatClient): this {
     if (typeof chatClient?.complete !== "function") {
-      throw new TypeError("usingChatClient: pass a ChatClient (an object with complete(request)), e.g. an OpenAIChatClient or a ScriptedChatClient.");
+      throw new TypeError(
+        "usingChatClient: pass a ChatClient (an object with complete(request)), e.g. an OpenAIChatClient or a ScriptedChatClient.",
+      );
     }
     this.chatClient = chatClient;
     return this;
@@ -109,7 +111,9 @@ export class AgentFrameworkBuilder {
   /** Adds wrap-style middleware (or `hooks(...)`); within one call the first entry is outermost. */
   usingMiddleware(...middleware: ToolMiddleware[]): this {
     if (middleware.length === 0 || !middleware.every((m) => typeof m === "function")) {
-      throw new TypeError("usingMiddleware: pass one or more middleware functions ((call, next) => Promise<unknown>) or hooks({...}).");
+      throw new TypeError(
+        "usingMiddleware: pass one or more middleware functions ((call, next) => Promise<unknown>) or hooks({...}).",
+      );
     }
     const name = ++this.middlewareCount === 1 ? "middleware" : `middleware-${this.middlewareCount}`;
     const layers = [...middleware];
@@ -124,7 +128,9 @@ export class AgentFrameworkBuilder {
   /** Adds a plugin; it wraps everything registered before it. */
   usingPlugin(plugin: AgentFrameworkPlugin): this {
     if (typeof plugin !== "object" || plugin === null || typeof plugin.name !== "string" || plugin.name === "") {
-      throw new TypeError("usingPlugin: a plugin is an object with a non-empty `name` and optional createMiddleware/createObserver/diagnose.");
+      throw new TypeError(
+        "usingPlugin: a plugin is an object with a non-empty `name` and optional createMiddleware/createObserver/diagnose.",
+      );
     }
     this.plugins.push(plugin);
     return this;
@@ -136,21 +142,50 @@ export class AgentFrameworkBuilder {
    */
   buildAgentFactory(options: BuildAgentFactoryOptions = {}): AgentFactory {
     if (this.classes.length === 0) {
-      throw new AgentFrameworkBuildError("No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().", []);
+      throw new AgentFrameworkBuildError(
+        "No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().",
+        [],
+      );
     }
     const tools = collectAgentFunctions(this.classes);
     const plugins = [...this.plugins];
-    const contexts: PluginContext[] = plugins.map((_, position) => ({ container: this.container, tools, plugins, position }));
+    const contexts: PluginContext[] = plugins.map((_, position) => ({
+      container: this.container,
+      tools,
+      plugins,
+      position,
+    }));
     const agents = declaredAgents(this.agents);
-    const diagnostics = [...diagnoseComposition(tools.map(toolDefinitionOf), contexts), ...diagnoseAgents(agents, tools)];
-    const failing = diagnostics.filter((d) => d.severity === "error" || (options.strict === true && d.severity === "warning"));
+    const diagnostics = [
+      ...diagnoseComposition(tools.map(toolDefinitionOf), contexts),
+      ...diagnoseAgents(agents, tools),
+    ];
+    const failing = diagnostics.filter(
+      (d) => d.severity === "error" || (options.strict === true && d.severity === "warning"),
+    );
     if (failing.length > 0) {
-      throw new AgentFrameworkBuildError(`buildAgentFactory failed:\n${failing.map((d) => `  ${d.id} ${d.message}`).join("\n")}`, diagnostics);
+      throw new AgentFrameworkBuildError(
+        `buildAgentFactory failed:\n${failing.map((d) => `  ${d.id} ${d.message}`).join("\n")}`,
+        diagnostics,
+      );
     }
-    const pipelineParts: PipelineParts = { container: this.container, classes: [...this.classes], tools, limits: options.limits };
+    const pipelineParts: PipelineParts = {
+      container: this.container,
+      classes: [...this.classes],
+      tools,
+      limits: options.limits,
+    };
     const layers = createLayers(pipelineParts, plugins);
     const invoker = composeInvoker(pipelineParts, layers);
-    return createAgentFactory({ invoker, plugins, diagnostics, pipelineParts, layers, agents, chatClient: this.chatClient });
+    return createAgentFactory({
+      invoker,
+      plugins,
+      diagnostics,
+      pipelineParts,
+      layers,
+      agents,
+      chatClient: this.chatClient,
+    });
   }
 }
 

@@ -5,8 +5,14 @@ import { Agent } from "../agent/declared-agent.js";
 import { ScriptedChatClient } from "../agent/chat/scripted-chat-client.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 
-const GLOBAL = { retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 }, circuitBreaker: false } as const;
-const TWO_ATTEMPTS = { retry: { maxAttempts: 2, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 }, circuitBreaker: false } as const;
+const GLOBAL = {
+  retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 },
+  circuitBreaker: false,
+} as const;
+const TWO_ATTEMPTS = {
+  retry: { maxAttempts: 2, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 },
+  circuitBreaker: false,
+} as const;
 
 @Agent({ name: "careful", instructions: "", functionGroups: ["orders"], resilience: TWO_ATTEMPTS })
 class CarefulAgent {}
@@ -19,7 +25,10 @@ function failingRefund(): void {
 }
 
 const refundOnce = () =>
-  new ScriptedChatClient([{ toolCalls: [{ name: "refund", arguments: { orderId: "o1" } }] }, { text: "The refund failed; please try later." }]);
+  new ScriptedChatClient([
+    { toolCalls: [{ name: "refund", arguments: { orderId: "o1" } }] },
+    { text: "The refund failed; please try later." },
+  ]);
 
 async function settle<T>(promise: Promise<T>): Promise<T> {
   await vi.runAllTimersAsync();
@@ -36,7 +45,11 @@ afterEach(() => {
 
 describe("per-agent resilience", () => {
   it("replaces the factory's options, never stacks on them: global 3 attempts, agent 2 -> exactly 2 (not 6)", async () => {
-    const factory = kitBuilder().usingResilience(GLOBAL).usingToolResultMiddleware().addAgents(CarefulAgent).buildAgentFactory();
+    const factory = kitBuilder()
+      .usingResilience(GLOBAL)
+      .usingToolResultMiddleware()
+      .addAgents(CarefulAgent)
+      .buildAgentFactory();
     failingRefund();
 
     const careful = await settle(factory.createAgent(CarefulAgent, { chatClient: refundOnce() }).run("refund o1"));
@@ -44,7 +57,9 @@ describe("per-agent resilience", () => {
     expect(careful.calls[0]).toMatchObject({ tool: "refund", status: "error", attempts: 2 });
 
     kitLog.length = 0;
-    const ordinary = await settle(factory.createAgent({ name: "ordinary", instructions: "", chatClient: refundOnce() }).run("refund o1"));
+    const ordinary = await settle(
+      factory.createAgent({ name: "ordinary", instructions: "", chatClient: refundOnce() }).run("refund o1"),
+    );
     expect(kitLog.filter((l) => l.startsWith("refund"))).toHaveLength(3);
     expect(ordinary.calls[0]!.attempts).toBe(3);
 
@@ -54,13 +69,25 @@ describe("per-agent resilience", () => {
   });
 
   it("createAgent({ resilience }) does the same for an ad-hoc agent, with a per-attempt timeout of its own", async () => {
-    const factory = kitBuilder().usingResilience({ ...GLOBAL, attemptTimeoutMs: 30_000 }).usingToolResultMiddleware().buildAgentFactory();
-    kitBehaviour.set("lookupOrder", (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error), { once: true })));
+    const factory = kitBuilder()
+      .usingResilience({ ...GLOBAL, attemptTimeoutMs: 30_000 })
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
+    kitBehaviour.set(
+      "lookupOrder",
+      (_args, ctx) =>
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error), { once: true }),
+        ),
+    );
     const agent = factory.createAgent({
       name: "impatient",
       instructions: "",
       resilience: { retry: false, attemptTimeoutMs: 50 },
-      chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }] }, { text: "The lookup timed out." }]),
+      chatClient: new ScriptedChatClient([
+        { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }] },
+        { text: "The lookup timed out." },
+      ]),
     });
     const run = agent.run("where is o1");
     await vi.advanceTimersByTimeAsync(50);
@@ -73,7 +100,11 @@ describe("per-agent resilience", () => {
   it("adds resilience innermost for an agent of a factory that has none", async () => {
     const factory = kitBuilder().usingToolResultMiddleware().buildAgentFactory();
     failingRefund();
-    const result = await settle(factory.createAgent({ name: "a", instructions: "", chatClient: refundOnce(), resilience: TWO_ATTEMPTS }).run("refund"));
+    const result = await settle(
+      factory
+        .createAgent({ name: "a", instructions: "", chatClient: refundOnce(), resilience: TWO_ATTEMPTS })
+        .run("refund"),
+    );
     expect(kitLog).toHaveLength(2);
     // Inside the result middleware: the final failure is still an outcome the model reads.
     expect(result.calls[0]).toMatchObject({ status: "error", attempts: 2 });
@@ -96,10 +127,20 @@ describe("per-agent resilience", () => {
     const breaker = { retry: false, circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } } as const;
     @Agent({ name: "guarded", instructions: "", resilience: breaker })
     class GuardedAgent {}
-    const factory = kitBuilder().usingResilience(GLOBAL).usingPlugin(audit).usingToolResultMiddleware().addAgents(GuardedAgent).buildAgentFactory();
+    const factory = kitBuilder()
+      .usingResilience(GLOBAL)
+      .usingPlugin(audit)
+      .usingToolResultMiddleware()
+      .addAgents(GuardedAgent)
+      .buildAgentFactory();
     failingRefund();
     const twoRefunds = new ScriptedChatClient([
-      { toolCalls: [{ name: "refund", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o2" } }] },
+      {
+        toolCalls: [
+          { name: "refund", arguments: { orderId: "o1" } },
+          { name: "refund", arguments: { orderId: "o2" } },
+        ],
+      },
       { text: "Both refunds failed." },
     ]);
     await settle(factory.createAgent(GuardedAgent, { chatClient: twoRefunds }).run("refund"));
@@ -114,15 +155,24 @@ describe("per-agent resilience", () => {
     expect(kitLog).toHaveLength(2);
 
     // An agent with its own options object has its own pipeline and breaker.
-    const own = await settle(factory.createAgent({ name: "own", instructions: "", chatClient: refundOnce(), resilience: { ...breaker } }).run("refund"));
+    const own = await settle(
+      factory
+        .createAgent({ name: "own", instructions: "", chatClient: refundOnce(), resilience: { ...breaker } })
+        .run("refund"),
+    );
     expect(own.calls[0]!.errorCode).not.toBe("CIRCUIT_OPEN");
     expect(kitLog).toHaveLength(3);
   });
 
   it("bad agent resilience options fail at createAgent with the option named", () => {
     const factory = kitBuilder().usingResilience().buildAgentFactory();
-    expect(() => factory.createAgent({ name: "a", instructions: "", chatClient: refundOnce(), resilience: { attemptTimeoutMs: -1 } })).toThrow(
-      /^createAgent: `resilience`: attemptTimeoutMs must be a finite number of milliseconds/,
-    );
+    expect(() =>
+      factory.createAgent({
+        name: "a",
+        instructions: "",
+        chatClient: refundOnce(),
+        resilience: { attemptTimeoutMs: -1 },
+      }),
+    ).toThrow(/^createAgent: `resilience`: attemptTimeoutMs must be a finite number of milliseconds/);
   });
 });

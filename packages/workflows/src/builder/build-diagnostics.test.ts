@@ -7,12 +7,18 @@ import { BUILD_DIAGNOSTIC_IDS } from "./build-diagnostics.js";
 
 @AgentFunctionGroup()
 class ScheduleTools {
-  @AgentFunction({ description: "Books a slot.", input: z.object({ at: z.date().describe("When."), room: z.string().min(1).describe("Room name.") }) })
+  @AgentFunction({
+    description: "Books a slot.",
+    input: z.object({ at: z.date().describe("When."), room: z.string().min(1).describe("Room name.") }),
+  })
   book() {
     return "booked";
   }
 
-  @AgentFunction({ description: "Cancels a booking.", input: z.object({ bookingId: z.string().describe("Booking id.") }) })
+  @AgentFunction({
+    description: "Cancels a booking.",
+    input: z.object({ bookingId: z.string().describe("Booking id.") }),
+  })
   cancel() {
     return "cancelled";
   }
@@ -20,7 +26,9 @@ class ScheduleTools {
 
 describe("NW009: a tool outside OpenAI's strict subset", () => {
   it("names the tool and every reason, as info, and leaves strict tools alone", () => {
-    const factory = usingAgentFramework(container.createChildContainer()).addAgentFunctions(ScheduleTools).buildAgentFactory({ strict: true });
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(ScheduleTools)
+      .buildAgentFactory({ strict: true });
     const nw009 = factory.diagnostics.filter((d) => d.id === "NW009");
     expect(nw009).toEqual([
       {

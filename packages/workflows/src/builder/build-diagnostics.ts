@@ -33,7 +33,8 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
       id: "NW001",
       severity: "warning",
       plugin: "tool-result",
-      message: "usingToolResultMiddleware() is registered before usingResilience(): the result middleware turns failures into outcomes before resilience can retry them, so retries are defeated. Call usingResilience() first.",
+      message:
+        "usingToolResultMiddleware() is registered before usingResilience(): the result middleware turns failures into outcomes before resilience can retry them, so retries are defeated. Call usingResilience() first.",
     });
   }
   if (resultAt !== -1) {
@@ -52,7 +53,12 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
   const seen = new Set<string>();
   for (const plugin of plugins) {
     if (seen.has(plugin.name)) {
-      out.push({ id: "NW005", severity: "warning", plugin: plugin.name, message: `The plugin '${plugin.name}' is registered twice: its behaviour would apply twice (e.g. retries multiply). Register it once.` });
+      out.push({
+        id: "NW005",
+        severity: "warning",
+        plugin: plugin.name,
+        message: `The plugin '${plugin.name}' is registered twice: its behaviour would apply twice (e.g. retries multiply). Register it once.`,
+      });
     }
     seen.add(plugin.name);
   }
@@ -67,9 +73,19 @@ function checkParameters(tool: string, schema: unknown, path: string, out: Build
     const at = path ? `${path}.${name}` : name;
     const p = (property ?? {}) as { description?: unknown; type?: unknown };
     if (typeof p.description !== "string" || p.description.trim() === "") {
-      out.push({ id: "NW003", severity: "warning", tool, message: `Parameter '${at}' of tool '${tool}' has no description: add .describe("...") so the model knows what to pass.` });
+      out.push({
+        id: "NW003",
+        severity: "warning",
+        tool,
+        message: `Parameter '${at}' of tool '${tool}' has no description: add .describe("...") so the model knows what to pass.`,
+      });
     } else if (p.type === "string" && JSON_WORDS.test(p.description)) {
-      out.push({ id: "NW004", severity: "warning", tool, message: `Parameter '${at}' of tool '${tool}' is a string described as JSON: models often get escaping wrong. Declare the structure with a zod object or array instead (like Needlr's NDLRMAF030).` });
+      out.push({
+        id: "NW004",
+        severity: "warning",
+        tool,
+        message: `Parameter '${at}' of tool '${tool}' is a string described as JSON: models often get escaping wrong. Declare the structure with a zod object or array instead (like Needlr's NDLRMAF030).`,
+      });
     }
     checkParameters(tool, property, at, out);
   }
@@ -79,20 +95,34 @@ function checkTools(definitions: readonly ToolDefinition[]): BuildDiagnostic[] {
   const out: BuildDiagnostic[] = [];
   for (const d of definitions) {
     if (!PROVIDER_TOOL_NAME.test(d.name)) {
-      out.push({ id: "NW002", severity: "warning", tool: d.name, message: `Tool name '${d.name}' would be rejected by OpenAI and Anthropic, which accept ^[a-zA-Z0-9_-]{1,64}$. Set a conforming \`name\` in @AgentFunction.` });
+      out.push({
+        id: "NW002",
+        severity: "warning",
+        tool: d.name,
+        message: `Tool name '${d.name}' would be rejected by OpenAI and Anthropic, which accept ^[a-zA-Z0-9_-]{1,64}$. Set a conforming \`name\` in @AgentFunction.`,
+      });
     }
-    if (d.description.trim() === "") out.push({ id: "NW003", severity: "warning", tool: d.name, message: `Tool '${d.name}' has no description.` });
+    if (d.description.trim() === "")
+      out.push({ id: "NW003", severity: "warning", tool: d.name, message: `Tool '${d.name}' has no description.` });
     checkParameters(d.name, d.parameters, "", out);
     const notStrict = strictFallbackReasons(d);
     if (notStrict.length > 0) {
-      out.push({ id: "NW009", severity: "info", tool: d.name, message: `Tool '${d.name}' is sent to OpenAI without strict mode: ${notStrict.join("; ")}.` });
+      out.push({
+        id: "NW009",
+        severity: "info",
+        tool: d.name,
+        message: `Tool '${d.name}' is sent to OpenAI without strict mode: ${notStrict.join("; ")}.`,
+      });
     }
   }
   return out;
 }
 
 /** Runs every built-in check and each plugin's own `diagnose()`. @internal */
-export function diagnoseComposition(definitions: readonly ToolDefinition[], contexts: readonly PluginContext[]): BuildDiagnostic[] {
+export function diagnoseComposition(
+  definitions: readonly ToolDefinition[],
+  contexts: readonly PluginContext[],
+): BuildDiagnostic[] {
   const plugins = contexts[0]?.plugins ?? [];
   const out = [...checkOrder(plugins), ...checkTools(definitions)];
   for (const context of contexts) out.push(...(context.plugins[context.position]!.diagnose?.(context) ?? []));

@@ -33,7 +33,12 @@ function layerOf(plugin: AgentFrameworkPlugin, context: PluginContext): PluginLa
 export function createLayers(parts: PipelineParts, plugins: readonly AgentFrameworkPlugin[]): PluginLayer[] {
   const layers: PluginLayer[] = [];
   for (let position = plugins.length - 1; position >= 0; position--) {
-    layers[position] = layerOf(plugins[position]!, { container: parts.container, tools: parts.tools, plugins, position });
+    layers[position] = layerOf(plugins[position]!, {
+      container: parts.container,
+      tools: parts.tools,
+      plugins,
+      position,
+    });
   }
   return layers;
 }
@@ -47,7 +52,12 @@ export function composeInvoker(parts: PipelineParts, layers: readonly PluginLaye
     if (layer) middleware.push(layer);
     if (observer) observers.push(observer);
   }
-  return createToolInvoker(parts.container, { functions: parts.classes, middleware, observers, ...(parts.limits ? { limits: parts.limits } : {}) });
+  return createToolInvoker(parts.container, {
+    functions: parts.classes,
+    middleware,
+    observers,
+    ...(parts.limits ? { limits: parts.limits } : {}),
+  });
 }
 
 /**
@@ -57,7 +67,12 @@ export function composeInvoker(parts: PipelineParts, layers: readonly PluginLaye
  * gets one layer here: an agent's options replace, they never stack.
  * @internal
  */
-export function layersWithResilience(parts: PipelineParts, plugins: readonly AgentFrameworkPlugin[], layers: readonly PluginLayer[], options: ResilienceOptions): PluginLayer[] {
+export function layersWithResilience(
+  parts: PipelineParts,
+  plugins: readonly AgentFrameworkPlugin[],
+  layers: readonly PluginLayer[],
+  options: ResilienceOptions,
+): PluginLayer[] {
   const replacement = resiliencePlugin(options);
   const first = plugins.findIndex((p) => p.name === "resilience");
   const swapped: AgentFrameworkPlugin[] = [];
@@ -76,6 +91,11 @@ export function layersWithResilience(parts: PipelineParts, plugins: readonly Age
     }
   });
   const position = swapped.indexOf(replacement);
-  swappedLayers[position] = layerOf(replacement, { container: parts.container, tools: parts.tools, plugins: swapped, position });
+  swappedLayers[position] = layerOf(replacement, {
+    container: parts.container,
+    tools: parts.tools,
+    plugins: swapped,
+    position,
+  });
   return swappedLayers as PluginLayer[];
 }

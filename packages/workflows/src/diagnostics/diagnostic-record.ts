@@ -1,4 +1,10 @@
-import { errorTypeName, mapThrownError, type ToolCallContext, type ToolOutcome, type ToolOutcomeStatus } from "@needlework/core";
+import {
+  errorTypeName,
+  mapThrownError,
+  type ToolCallContext,
+  type ToolOutcome,
+  type ToolOutcomeStatus,
+} from "@needlework/core";
 
 /**
  * The exception behind a failure, summarized for logs: its type and its message, redacted. The

@@ -52,10 +52,10 @@ function write(logger: DiagnosticsLogger, level: Level, obj: Record<string, unkn
   }
 }
 
-
 /** Logs one call record at the level its status calls for. @internal */
 export function logRecord(logger: DiagnosticsLogger, record: DiagnosticRecord): void {
-  const level: Level = record.status === "ok" ? "debug" : record.status === "cancelled" ? "info" : record.thrown ? "error" : "warn";
+  const level: Level =
+    record.status === "ok" ? "debug" : record.status === "cancelled" ? "info" : record.thrown ? "error" : "warn";
   if (level === "debug" && logger.debug === undefined) return;
   const code = record.errorCode === undefined ? "" : ` ${record.errorCode}`;
   const msg = `tool ${record.tool} ${record.status}${code} (${plural(record.attempts, "attempt")}, ${Math.round(record.latencyMs)} ms)`;
@@ -63,7 +63,13 @@ export function logRecord(logger: DiagnosticsLogger, record: DiagnosticRecord): 
 }
 
 /** Logs how a run ended. @internal */
-export function logRunEnd(logger: DiagnosticsLogger, agent: string, result: AgentRunResult, settled: boolean, reason: string | undefined): void {
+export function logRunEnd(
+  logger: DiagnosticsLogger,
+  agent: string,
+  result: AgentRunResult,
+  settled: boolean,
+  reason: string | undefined,
+): void {
   const obj: Record<string, unknown> = {
     agent,
     runId: result.runId,

@@ -85,7 +85,9 @@ export class DiagnosticsCollector implements DiagnosticsMetrics {
   }
 
   tools(): ToolMetrics[] {
-    return [...this.counters.values()].map((c) => c.snapshot()).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    return [...this.counters.values()]
+      .map((c) => c.snapshot())
+      .sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
   }
 
   tool(name: string): ToolMetrics | undefined {

@@ -6,7 +6,12 @@ import { diagnosticsPlugin } from "./diagnostics.plugin.js";
 describe("diagnostics memory", () => {
   it("stays bounded over 100,000 calls: the buffer never grows past maxRecords, the latency reservoir past its size", async () => {
     let sinkCalls = 0;
-    const plugin = diagnosticsPlugin({ maxRecords: 250, latencySamples: 64, random: () => 0.5, sink: () => void sinkCalls++ });
+    const plugin = diagnosticsPlugin({
+      maxRecords: 250,
+      latencySamples: 64,
+      random: () => 0.5,
+      sink: () => void sinkCalls++,
+    });
     const { world, factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingPlugin(plugin));
     world.on("postNote", ({ note }) => (Number(note) % 10 === 0 ? { ok: false } : { ok: true }));
     const collector = plugin.metrics as DiagnosticsCollector;

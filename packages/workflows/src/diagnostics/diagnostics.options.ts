@@ -68,7 +68,8 @@ function fail(message: string): never {
 
 function integer(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) fail(`\`${name}\` must be an integer >= ${min}, not ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value < min)
+    fail(`\`${name}\` must be an integer >= ${min}, not ${String(value)}.`);
   return value;
 }
 
@@ -79,16 +80,29 @@ function optionalFunction<T>(name: string, value: T | undefined): T | undefined 
 
 /** Checks options and fills in defaults; a bad option fails when the builder method is called. @internal */
 export function resolveDiagnosticsOptions(options: DiagnosticsOptions = {}): ResolvedDiagnosticsOptions {
-  if (typeof options !== "object" || options === null) fail("pass an options object ({ sink?, maxRecords?, logger?, tracer? }).");
-  for (const key of Object.keys(options)) if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+  if (typeof options !== "object" || options === null)
+    fail("pass an options object ({ sink?, maxRecords?, logger?, tracer? }).");
+  for (const key of Object.keys(options))
+    if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   const { logger, tracer } = options;
   if (logger !== undefined) {
     const methods = ["info", "warn", "error"] as const;
-    if (typeof logger !== "object" || logger === null || !methods.every((m) => typeof logger[m] === "function") || (logger.debug !== undefined && typeof logger.debug !== "function")) {
-      fail("`logger` must have info, warn and error methods (and optionally debug) taking (obj, msg): a pino logger or console.");
+    if (
+      typeof logger !== "object" ||
+      logger === null ||
+      !methods.every((m) => typeof logger[m] === "function") ||
+      (logger.debug !== undefined && typeof logger.debug !== "function")
+    ) {
+      fail(
+        "`logger` must have info, warn and error methods (and optionally debug) taking (obj, msg): a pino logger or console.",
+      );
     }
   }
-  if (tracer !== undefined && tracer !== "global" && typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== "function") {
+  if (
+    tracer !== undefined &&
+    tracer !== "global" &&
+    typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== "function"
+  ) {
     fail('`tracer` must be an OpenTelemetry tracer (trace.getTracer("my-app")) or "global".');
   }
   return {

@@ -15,16 +15,29 @@ afterEach(() => {
 
 describe("usingDiagnostics: records and counters", () => {
   it("records every call, counts envelopes as failures (unlike Needlr), and keeps the exception out of the model's view", async () => {
-    const { world, factory } = diagnosticsHarness((b) => b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware().usingRedaction().usingDiagnostics({ clock: () => T0 }));
+    const { world, factory } = diagnosticsHarness((b) =>
+      b
+        .usingResilience(RETRY_AT_ONCE)
+        .usingToolResultMiddleware()
+        .usingRedaction()
+        .usingDiagnostics({ clock: () => T0 }),
+    );
     let lockedTwice = 2;
-    world.on("postNote", () => (lockedTwice-- > 0 ? ToolResult.fail("Note store is locked", { code: "LOCKED", transient: true }) : { posted: true }));
+    world.on("postNote", () =>
+      lockedTwice-- > 0
+        ? ToolResult.fail("Note store is locked", { code: "LOCKED", transient: true })
+        : { posted: true },
+    );
     world.on("updateContact", ({ contactId }) => {
       if (contactId === "c2") throw new HttpError(403, LEAK);
       return { updated: contactId };
     });
     const { tools } = factory;
     await tools.invoke({ name: "updateContact", arguments: { contactId: "c1" }, callId: "call_a" }, { runId: "run_1" });
-    const denied = await tools.invoke({ name: "updateContact", arguments: { contactId: "c2" }, callId: "call_b" }, { runId: "run_1" });
+    const denied = await tools.invoke(
+      { name: "updateContact", arguments: { contactId: "c2" }, callId: "call_b" },
+      { runId: "run_1" },
+    );
     await tools.invoke({ name: "postNote", arguments: { note: "hi" }, callId: "call_c" }, { runId: "run_1" });
     await tools.invoke({ name: "updateContac", arguments: {}, callId: "call_d" }, { runId: "run_1" });
     await tools.invoke({ name: "postNote", arguments: {}, callId: "call_e" }, { runId: "run_1" });
@@ -39,7 +52,13 @@ describe("usingDiagnostics: records and counters", () => {
       ["call_e", "postNote", "error", "INVALID_ARGUMENTS", 0],
     ]);
     const failure = records[1]!;
-    expect(failure).toMatchObject({ time: T0, runId: "run_1", retriable: false, thrown: false, error: { type: "HttpError" } });
+    expect(failure).toMatchObject({
+      time: T0,
+      runId: "run_1",
+      retriable: false,
+      thrown: false,
+      error: { type: "HttpError" },
+    });
     expect(failure.latencyMs).toBeGreaterThanOrEqual(0);
     // The exception is kept for logs (not enumerable) and its text is redacted in the summary.
     expect(failure.exception).toBeInstanceOf(HttpError);
@@ -49,9 +68,25 @@ describe("usingDiagnostics: records and counters", () => {
     expect(factory.formatOutcome(denied)).not.toContain("tenant 77");
     expect(Object.isFrozen(failure)).toBe(true);
 
-    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 2, ok: 1, failures: 1, failuresByCode: { FORBIDDEN: 1 }, retries: 0 });
-    expect(factory.metrics!.tool("postNote")).toMatchObject({ calls: 2, ok: 1, failures: 1, failuresByCode: { INVALID_ARGUMENTS: 1 }, retries: 2 });
-    expect(factory.metrics!.tool(UNKNOWN_TOOL_BUCKET)).toMatchObject({ calls: 1, failures: 1, failuresByCode: { UNKNOWN_TOOL: 1 } });
+    expect(factory.metrics!.tool("updateContact")).toMatchObject({
+      calls: 2,
+      ok: 1,
+      failures: 1,
+      failuresByCode: { FORBIDDEN: 1 },
+      retries: 0,
+    });
+    expect(factory.metrics!.tool("postNote")).toMatchObject({
+      calls: 2,
+      ok: 1,
+      failures: 1,
+      failuresByCode: { INVALID_ARGUMENTS: 1 },
+      retries: 2,
+    });
+    expect(factory.metrics!.tool(UNKNOWN_TOOL_BUCKET)).toMatchObject({
+      calls: 1,
+      failures: 1,
+      failuresByCode: { UNKNOWN_TOOL: 1 },
+    });
     expect(factory.metrics!.tools().map((t) => t.tool)).toEqual([UNKNOWN_TOOL_BUCKET, "postNote", "updateContact"]);
     const latency = factory.metrics!.tool("updateContact")!.latencyMs;
     expect(latency.samples).toBe(2);
@@ -69,19 +104,36 @@ describe("usingDiagnostics: records and counters", () => {
     });
     await expect(factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).rejects.toBe(error);
     const [record] = factory.metrics!.records();
-    expect(record).toMatchObject({ tool: "updateContact", status: "error", errorCode: "RATE_LIMITED", retriable: true, thrown: true, attempts: 1, error: { type: "HttpError", message: "slow down" } });
+    expect(record).toMatchObject({
+      tool: "updateContact",
+      status: "error",
+      errorCode: "RATE_LIMITED",
+      retriable: true,
+      thrown: true,
+      attempts: 1,
+      error: { type: "HttpError", message: "slow down" },
+    });
     expect(record!.exception).toBe(error);
-    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 1, failures: 1, failuresByCode: { RATE_LIMITED: 1 } });
+    expect(factory.metrics!.tool("updateContact")).toMatchObject({
+      calls: 1,
+      failures: 1,
+      failuresByCode: { RATE_LIMITED: 1 },
+    });
   });
 
   it("records a cancelled call as cancelled, not as a failure", async () => {
     const { world, factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics());
     world.on("updateContact", (_args, ctx) => untilAborted(ctx.signal));
     const controller = new AbortController();
-    const pending = factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } }, { signal: controller.signal });
+    const pending = factory.tools.invoke(
+      { name: "updateContact", arguments: { contactId: "c1" } },
+      { signal: controller.signal },
+    );
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
-    expect(factory.metrics!.records()).toEqual([expect.objectContaining({ status: "cancelled", errorCode: "CANCELLED", thrown: true })]);
+    expect(factory.metrics!.records()).toEqual([
+      expect.objectContaining({ status: "cancelled", errorCode: "CANCELLED", thrown: true }),
+    ]);
     expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 1, cancelled: 1, failures: 0 });
   });
 
@@ -93,14 +145,23 @@ describe("usingDiagnostics: records and counters", () => {
     const outcome = await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } });
     expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR" });
     expect(factory.metrics!.records()).toHaveLength(1);
-    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 1, failures: 1, failuresByCode: { UNHANDLED_ERROR: 1 } });
+    expect(factory.metrics!.tool("updateContact")).toMatchObject({
+      calls: 1,
+      failures: 1,
+      failuresByCode: { UNHANDLED_ERROR: 1 },
+    });
   });
 
   it("counts timeouts and circuit opens per tool", async () => {
     vi.useFakeTimers();
     const { world, factory } = diagnosticsHarness((b) =>
       b
-        .usingResilience({ retry: false, attemptTimeoutMs: 50, totalTimeoutMs: false, circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } })
+        .usingResilience({
+          retry: false,
+          attemptTimeoutMs: 50,
+          totalTimeoutMs: false,
+          circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 },
+        })
         .usingToolResultMiddleware()
         .usingDiagnostics(),
     );
@@ -111,8 +172,16 @@ describe("usingDiagnostics: records and counters", () => {
       // updateContact is not idempotent: its timeout leaves the outcome unknown.
       expect(await pending).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false });
     }
-    expect(await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).toMatchObject({ errorCode: "CIRCUIT_OPEN" });
-    expect(factory.metrics!.tool("updateContact")).toMatchObject({ calls: 3, failures: 3, timeouts: 2, circuitOpens: 1, failuresByCode: { OUTCOME_UNKNOWN: 2, CIRCUIT_OPEN: 1 } });
+    expect(await factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).toMatchObject({
+      errorCode: "CIRCUIT_OPEN",
+    });
+    expect(factory.metrics!.tool("updateContact")).toMatchObject({
+      calls: 3,
+      failures: 3,
+      timeouts: 2,
+      circuitOpens: 1,
+      failuresByCode: { OUTCOME_UNKNOWN: 2, CIRCUIT_OPEN: 1 },
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -144,7 +213,9 @@ describe("usingDiagnostics: records and counters", () => {
     expect(plugin.metrics.records()).toEqual([]);
     expect(plugin.metrics.tools()).toEqual([]);
     expect(plugin.metrics.recorded).toBe(0);
-    expect(factory.describePipeline().split("\n")[0]).toMatch(/^1\. diagnostics\(maxRecords 1000, 1024 latency samples per tool\)  \(outermost\)$/);
+    expect(factory.describePipeline().split("\n")[0]).toMatch(
+      /^1\. diagnostics\(maxRecords 1000, 1024 latency samples per tool\)  \(outermost\)$/,
+    );
 
     const { factory: plain } = diagnosticsHarness((b) => b.usingToolResultMiddleware());
     expect(plain.metrics).toBeUndefined();

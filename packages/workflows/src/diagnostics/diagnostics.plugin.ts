@@ -9,7 +9,11 @@ import type { ResilienceEvents } from "../resilience/resilience-events.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
 import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
-import { type DiagnosticsOptions, type ResolvedDiagnosticsOptions, resolveDiagnosticsOptions } from "./diagnostics.options.js";
+import {
+  type DiagnosticsOptions,
+  type ResolvedDiagnosticsOptions,
+  resolveDiagnosticsOptions,
+} from "./diagnostics.options.js";
 import { instrumentAgent } from "./instrument-agent.js";
 
 /**
@@ -108,7 +112,8 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     if (sink) {
       try {
         const pending = sink(record);
-        if (pending && typeof (pending as Promise<void>).then === "function") (pending as Promise<void>).then(undefined, () => undefined);
+        if (pending && typeof (pending as Promise<void>).then === "function")
+          (pending as Promise<void>).then(undefined, () => undefined);
       } catch {
         // A broken sink must never change what the caller gets.
       }
@@ -169,7 +174,8 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
 export function findDiagnosticsPlugin(plugins: readonly AgentFrameworkPlugin[]): DiagnosticsPlugin | undefined {
   for (let i = plugins.length - 1; i >= 0; i--) {
     const plugin = plugins[i] as Partial<DiagnosticsPlugin>;
-    if (plugin.name === "diagnostics" && typeof plugin.instrumentAgent === "function" && plugin.metrics !== undefined) return plugin as DiagnosticsPlugin;
+    if (plugin.name === "diagnostics" && typeof plugin.instrumentAgent === "function" && plugin.metrics !== undefined)
+      return plugin as DiagnosticsPlugin;
   }
   return undefined;
 }

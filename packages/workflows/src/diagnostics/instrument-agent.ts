@@ -26,12 +26,17 @@ function redactedText(redact: (value: unknown) => unknown, text: string): string
  * Tool spans come from the plugin's middleware; they find the run's span through the tracing scope.
  * @internal
  */
-export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, options: CreateAgentOptions, instrumentation: AgentInstrumentation): Agent {
+export function instrumentAgent(
+  create: (options: CreateAgentOptions) => Agent,
+  options: CreateAgentOptions,
+  instrumentation: AgentInstrumentation,
+): Agent {
   const { tracing, logger, redact } = instrumentation;
   if (!tracing && !logger) return create(options);
   const inner = options?.chatClient;
   // An invalid client is left as it is so createAgent reports it.
-  const chatClient: ChatClient | undefined = tracing && typeof inner?.complete === "function" ? tracing.instrumentChatClient(inner) : undefined;
+  const chatClient: ChatClient | undefined =
+    tracing && typeof inner?.complete === "function" ? tracing.instrumentChatClient(inner) : undefined;
   const agent = create(chatClient ? { ...options, chatClient } : options);
 
   const observe = async (resumed: boolean, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> => {
@@ -59,7 +64,8 @@ export function instrumentAgent(create: (options: CreateAgentOptions) => Agent, 
   return {
     ...agent,
     run: (input, runOptions) => observe(false, () => agent.run(input, runOptions)),
-    resume: (checkpoint, decisions, resumeOptions) => observe(true, () => agent.resume(checkpoint, decisions, resumeOptions)),
+    resume: (checkpoint, decisions, resumeOptions) =>
+      observe(true, () => agent.resume(checkpoint, decisions, resumeOptions)),
     // A relay: the inner stream starts inside the run's span, and its events pass through.
     stream: (input, streamOptions = {}) =>
       relay(

@@ -17,7 +17,8 @@ export class RingBuffer<T> {
   private count = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`RingBuffer: capacity must be a non-negative integer, not ${String(capacity)}.`);
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`RingBuffer: capacity must be a non-negative integer, not ${String(capacity)}.`);
     this.items = new Array<T | undefined>(capacity);
   }
 

@@ -52,7 +52,11 @@ export interface DiagnosticsSpan {
  */
 export interface DiagnosticsTracer {
   /** `kind`: 0 internal, 2 client (OpenTelemetry's `SpanKind`); `context` is an OTel `Context`. */
-  startSpan(name: string, options?: { kind?: number; attributes?: TraceAttributes }, context?: unknown): DiagnosticsSpan;
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: TraceAttributes },
+    context?: unknown,
+  ): DiagnosticsSpan;
 }
 
 /** The part of `@opentelemetry/api` used to parent spans and make them active. @internal */

@@ -13,7 +13,9 @@ async function eventfulRun(): Promise<AgentRunResult> {
   world.on("debit", ({ account, amount }) => ({ ok: true, account, amount }));
   world.on("credit", () => ToolResult.fail("Account acc-9 is frozen", { code: "ACCOUNT_FROZEN" }));
   let busy = 2;
-  world.on("postNote", () => (busy-- > 0 ? ToolResult.fail("busy", { code: "BUSY", transient: true }) : { posted: true }));
+  world.on("postNote", () =>
+    busy-- > 0 ? ToolResult.fail("busy", { code: "BUSY", transient: true }) : { posted: true },
+  );
   world.on("updateContact", ({ contactId }) => {
     if (contactId === "c2") throw new HttpError(403, "denied");
     return { updated: contactId };
@@ -35,9 +37,14 @@ async function eventfulRun(): Promise<AgentRunResult> {
       usage: { inputTokens: 800, outputTokens: 60, totalTokens: 860 },
     },
     { text: "Sync complete.", usage: { inputTokens: 900, outputTokens: 5, totalTokens: 905 } },
-    { text: "The transfer was rolled back (acc-9 is frozen); c1 was updated, c2 failed with FORBIDDEN.", usage: { inputTokens: 950, outputTokens: 25, totalTokens: 975 } },
+    {
+      text: "The transfer was rolled back (acc-9 is frozen); c1 was updated, c2 failed with FORBIDDEN.",
+      usage: { inputTokens: 950, outputTokens: 25, totalTokens: 975 },
+    },
   ]);
-  return factory.createAgent({ name: "crm-sync", instructions: "Sync.", chatClient }).run("Move 40 to acc-9 and sync c1, c2.", { runId: "run_7f3a" });
+  return factory
+    .createAgent({ name: "crm-sync", instructions: "Sync.", chatClient })
+    .run("Move 40 to acc-9 and sync c1, c2.", { runId: "run_7f3a" });
 }
 
 afterEach(() => {
@@ -63,7 +70,9 @@ describe("formatRunReport", () => {
     expect(lines[10]).toMatch(/^ {2}↳ run_health tools_ok=2 tools_failed=1 /);
     expect(lines[11]).toBe('turn 3  answer "Sync complete."');
     expect(lines[12]).toMatch(/^ {2}↳ correction "Your answer claims success, but/);
-    expect(lines[13]).toBe('turn 4  answer "The transfer was rolled back (acc-9 is frozen); c1 was updated, c2 failed with FORBIDDEN."');
+    expect(lines[13]).toBe(
+      'turn 4  answer "The transfer was rolled back (acc-9 is frozen); c1 was updated, c2 failed with FORBIDDEN."',
+    );
     expect(lines.slice(14)).toEqual([
       "result completed_with_failures",
       "  health  ok 2 · failed 3 · not called 0 · blocking failure",
@@ -83,18 +92,31 @@ describe("formatRunReport", () => {
     const recovered = await factory.createAgent({ name: "a", instructions: "", chatClient }).run("go");
     const report = formatRunReport(recovered, { color: false, maxTextLength: 40 });
     expect(report).toContain('turn 3  answer "Updated c1 after one retry. More deta..."');
-    const answer = formatRunReport(recovered, { color: false }).split("\n").find((l) => l.startsWith("turn 3"))!;
+    const answer = formatRunReport(recovered, { color: false })
+      .split("\n")
+      .find((l) => l.startsWith("turn 3"))!;
     expect(answer.slice("turn 3  answer ".length)).toHaveLength(102); // 100 characters (the default) in quotes
     expect(answer.endsWith('..."')).toBe(true);
     expect(report).toContain("silentFailure no · stepsToRecovery 1 (1 recovery)");
 
     const paused = await factory
-      .createAgent({ name: "p", instructions: "", chatClient: new ScriptedChatClient([{ toolCalls: [{ id: "call_r", name: "refund", arguments: { orderId: "o1", amount: 5 } }] }]) })
+      .createAgent({
+        name: "p",
+        instructions: "",
+        chatClient: new ScriptedChatClient([
+          { toolCalls: [{ id: "call_r", name: "refund", arguments: { orderId: "o1", amount: 5 } }] },
+        ]),
+      })
       .run("refund o1");
     expect(formatRunReport(paused, { color: false })).toContain("  paused  awaiting approval: refund (call_r)");
 
     const limited = await factory
-      .createAgent({ name: "l", instructions: "", maxIterations: 1, chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }]) })
+      .createAgent({
+        name: "l",
+        instructions: "",
+        maxIterations: 1,
+        chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }]),
+      })
       .run("go");
     expect(formatRunReport(limited, { color: false })).toMatch(/\n {2}reason {2}Stopped after 1 model turn/);
   });
@@ -113,6 +135,8 @@ describe("formatRunReport", () => {
     expect(formatRunReport(result, { stream: { isTTY: true } })).not.toMatch(ANSI);
     expect(formatRunReport(result, { stream: { isTTY: false }, color: true })).toMatch(ANSI);
     // Colors change nothing but the escapes.
-    expect(formatRunReport(result, { color: true }).replace(/\u001b\[[0-9;]*m/g, "")).toBe(formatRunReport(result, { color: false }));
+    expect(formatRunReport(result, { color: true }).replace(/\u001b\[[0-9;]*m/g, "")).toBe(
+      formatRunReport(result, { color: false }),
+    );
   });
 });

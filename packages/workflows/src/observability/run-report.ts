@@ -36,7 +36,14 @@ function colorWanted(options: RunReportOptions): boolean {
 
 function statusStyle(status: string): Style {
   if (status === "ok" || status === "completed") return "green";
-  if (status === "error" || status === "timeout" || status === "escalated" || status === "dead_lettered" || status === "max_iterations") return "red";
+  if (
+    status === "error" ||
+    status === "timeout" ||
+    status === "escalated" ||
+    status === "dead_lettered" ||
+    status === "max_iterations"
+  )
+    return "red";
   return "yellow";
 }
 
@@ -44,7 +51,6 @@ function formatMs(ms: number): string {
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
-
 
 function quote(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -102,11 +108,14 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
       const status = paint(statusStyle(call.status), call.status.padEnd(9));
       const details: string[] = [];
       if (call.errorCode !== undefined) details.push(paint(statusStyle(call.status), call.errorCode));
-      if (call.attempts > 1) details.push(paint("yellow", `${call.attempts} attempts (${plural(call.attempts - 1, "retry", "retries")})`));
+      if (call.attempts > 1)
+        details.push(paint("yellow", `${call.attempts} attempts (${plural(call.attempts - 1, "retry", "retries")})`));
       if (call.notCalled) details.push(paint("dim", "not called"));
       if (call.compensationFor !== undefined) details.push(paint("cyan", `rolls back ${call.compensationFor}`));
       details.push(paint("dim", formatMs(call.latencyMs)));
-      lines.push(`  ${marker}${status} ${call.tool.padEnd(toolWidth)}  ${paint("dim", call.callId.padEnd(idWidth))}  ${details.join("  ")}`);
+      lines.push(
+        `  ${marker}${status} ${call.tool.padEnd(toolWidth)}  ${paint("dim", call.callId.padEnd(idWidth))}  ${details.join("  ")}`,
+      );
     }
   };
 
@@ -122,7 +131,9 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
         lines.push(`${paint("bold", `turn ${turn}`)}  answer ${quote(message.content ?? "", max)}`);
         continue;
       }
-      lines.push(`${paint("bold", `turn ${turn}`)}  ${plural(asked, "tool call")}${message.content ? `  says ${quote(message.content, max)}` : ""}`);
+      lines.push(
+        `${paint("bold", `turn ${turn}`)}  ${plural(asked, "tool call")}${message.content ? `  says ${quote(message.content, max)}` : ""}`,
+      );
       if (calls.length > 0) {
         callLines(calls);
         shown.add(turn);
@@ -132,9 +143,14 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
       }
     } else if (message.role === "user" && message.kind === "run_health") {
       const health = healthOf(message.content);
-      if (health !== undefined) lines.push(`  ${paint("dim", "↳")} run_health ${paint(health.includes("blocking_failure=true") ? "red" : "yellow", health)}`);
+      if (health !== undefined)
+        lines.push(
+          `  ${paint("dim", "↳")} run_health ${paint(health.includes("blocking_failure=true") ? "red" : "yellow", health)}`,
+        );
     } else if (message.role === "user" && message.kind === "correction") {
-      lines.push(`  ${paint("dim", "↳")} ${paint("yellow", "correction")} ${quote(message.content.split("\n", 1)[0] ?? "", max)}`);
+      lines.push(
+        `  ${paint("dim", "↳")} ${paint("yellow", "correction")} ${quote(message.content.split("\n", 1)[0] ?? "", max)}`,
+      );
     }
   }
   // Calls of rounds the conversation does not show (a checkpoint from an older version, say).
@@ -151,7 +167,10 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
     `  health  ok ${health.tools_ok} · failed ${health.tools_failed} · not called ${health.tools_not_called} · ${health.blocking_failure ? paint("red", "blocking failure") : paint("green", "nothing blocking")}`,
   );
   const recoveries = result.recoveries.length;
-  const steps = result.stepsToRecovery === undefined ? "none" : `${Number(result.stepsToRecovery.toFixed(2))} (${plural(recoveries, "recovery", "recoveries")})`;
+  const steps =
+    result.stepsToRecovery === undefined
+      ? "none"
+      : `${Number(result.stepsToRecovery.toFixed(2))} (${plural(recoveries, "recovery", "recoveries")})`;
   lines.push(`  silentFailure ${result.silentFailure ? paint("red", "yes") : "no"} · stepsToRecovery ${steps}`);
   return lines.join("\n");
 }

@@ -66,4 +66,8 @@ export const UNKNOWN_PROVIDER = "unknown";
  * dead_lettered, max_iterations, and statuses added later, such as limits) does.
  * @internal
  */
-export const SETTLED_RUN_STATUSES: ReadonlySet<string> = new Set(["completed", "completed_with_failures", "awaiting_approval"]);
+export const SETTLED_RUN_STATUSES: ReadonlySet<string> = new Set([
+  "completed",
+  "completed_with_failures",
+  "awaiting_approval",
+]);

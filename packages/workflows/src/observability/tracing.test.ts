@@ -1,7 +1,12 @@
 import { ToolResult } from "@needlework/core";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpError } from "../../test/agent-fixtures.js";
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../test/diagnostics-fixtures.js";
@@ -18,7 +23,12 @@ function otel() {
   const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
   const named = (name: string): ReadableSpan => {
     const found = spans().filter((s) => s.name === name);
-    if (found.length !== 1) throw new Error(`expected one span '${name}', got ${found.length}: ${spans().map((s) => s.name).join(", ")}`);
+    if (found.length !== 1)
+      throw new Error(
+        `expected one span '${name}', got ${found.length}: ${spans()
+          .map((s) => s.name)
+          .join(", ")}`,
+      );
     return found[0]!;
   };
   return { exporter, provider, tracer, spans, named };
@@ -33,7 +43,12 @@ class AsyncContextManager implements ContextManager {
   active(): Context {
     return this.storage.getStore() ?? ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.storage.run(ctx, () => fn.call(thisArg, ...args));
   }
   bind<T>(_ctx: Context, target: T): T {
@@ -56,9 +71,13 @@ afterEach(() => {
 describe("OpenTelemetry tracing (GenAI conventions)", () => {
   it("traces a run: invoke_agent over chat and execute_tool spans, failures marked ERROR with error.type, a retry event per retry", async () => {
     const { tracer, named, spans } = otel();
-    const { world, factory } = diagnosticsHarness((b) => b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware().usingDiagnostics({ tracer }));
+    const { world, factory } = diagnosticsHarness((b) =>
+      b.usingResilience(RETRY_AT_ONCE).usingToolResultMiddleware().usingDiagnostics({ tracer }),
+    );
     let locked = 2;
-    world.on("postNote", () => (locked-- > 0 ? ToolResult.fail("Note store is locked", { code: "LOCKED", transient: true }) : { posted: true }));
+    world.on("postNote", () =>
+      locked-- > 0 ? ToolResult.fail("Note store is locked", { code: "LOCKED", transient: true }) : { posted: true },
+    );
     world.on("updateContact", () => {
       throw new HttpError(403, "denied");
     });
@@ -71,7 +90,10 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
           ],
           usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 },
         },
-        { text: "The note was posted; updating c1 failed (FORBIDDEN).", usage: { inputTokens: 150, outputTokens: 12, totalTokens: 162 } },
+        {
+          text: "The note was posted; updating c1 failed (FORBIDDEN).",
+          usage: { inputTokens: 150, outputTokens: 12, totalTokens: 162 },
+        },
       ]),
       { model: "gpt-test" },
     );
@@ -124,10 +146,19 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
 
     const update = named("execute_tool updateContact");
     expect(parentOf(update)).toBe(idOf(run));
-    expect(update.attributes).toMatchObject({ [A.toolCallId]: "call_update", [A.errorType]: "FORBIDDEN", [A.toolStatus]: "error" });
+    expect(update.attributes).toMatchObject({
+      [A.toolCallId]: "call_update",
+      [A.errorType]: "FORBIDDEN",
+      [A.toolStatus]: "error",
+    });
     expect(update.status.code).toBe(2); // ERROR
     // The result middleware (inside diagnostics here) turned the throw into an outcome; the span still records it.
-    expect(update.events).toEqual([expect.objectContaining({ name: "exception", attributes: { [A.exceptionType]: "HttpError", [A.exceptionMessage]: "denied" } })]);
+    expect(update.events).toEqual([
+      expect.objectContaining({
+        name: "exception",
+        attributes: { [A.exceptionType]: "HttpError", [A.exceptionMessage]: "denied" },
+      }),
+    ]);
   });
 
   it("marks an escalated run's span ERROR with error.type, and spans calls the pipeline never ran", async () => {
@@ -138,7 +169,13 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
       throw new HttpError(403, "denied");
     });
     const chatClient = new ScriptedChatClient([
-      { toolCalls: [{ id: "call_1", name: "updateContact", arguments: { contactId: "c1" } }, { id: "call_2", name: "upsertContact", arguments: {} }, { id: "call_3", name: "postNote", arguments: {} }] },
+      {
+        toolCalls: [
+          { id: "call_1", name: "updateContact", arguments: { contactId: "c1" } },
+          { id: "call_2", name: "upsertContact", arguments: {} },
+          { id: "call_3", name: "postNote", arguments: {} },
+        ],
+      },
       { text: "Sync complete." },
       { text: "Sync complete, all done." },
     ]);
@@ -148,7 +185,11 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     const run = named("invoke_agent liar");
     expect(run.status).toMatchObject({ code: 2, message: expect.stringContaining("After one correction turn") });
     expect(run.attributes[A.errorType]).toBe("escalated");
-    expect(named("execute_tool upsertContact").attributes).toMatchObject({ [A.errorType]: "UNKNOWN_TOOL", [A.toolAttempts]: 0, [A.toolCallId]: "call_2" });
+    expect(named("execute_tool upsertContact").attributes).toMatchObject({
+      [A.errorType]: "UNKNOWN_TOOL",
+      [A.toolAttempts]: 0,
+      [A.toolCallId]: "call_2",
+    });
     expect(named("execute_tool postNote").attributes).toMatchObject({ [A.errorType]: "INVALID_ARGUMENTS" });
     expect(parentOf(named("execute_tool upsertContact"))).toBe(idOf(run));
   });
@@ -159,11 +200,18 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     world.on("updateContact", () => {
       throw new Error("lookup failed for jane.doe@example.com");
     });
-    await expect(factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).rejects.toThrow("jane.doe");
+    await expect(factory.tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } })).rejects.toThrow(
+      "jane.doe",
+    );
     const span = named("execute_tool updateContact");
     expect(span.status).toMatchObject({ code: 2, message: "lookup failed for [REDACTED:email]" });
     expect(span.attributes[A.errorType]).toBe("UNHANDLED_ERROR");
-    expect(span.events).toEqual([expect.objectContaining({ name: "exception", attributes: { [A.exceptionType]: "Error", [A.exceptionMessage]: "lookup failed for [REDACTED:email]" } })]);
+    expect(span.events).toEqual([
+      expect.objectContaining({
+        name: "exception",
+        attributes: { [A.exceptionType]: "Error", [A.exceptionMessage]: "lookup failed for [REDACTED:email]" },
+      }),
+    ]);
 
     await factory.tools.invoke({ name: "mail jane.doe@example.com", arguments: {} });
     await (factory.plugins.at(-1) as DiagnosticsPlugin).ready();
@@ -180,7 +228,9 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
       return { posted: true };
     });
     const request = provider.getTracer("app").startSpan("http POST /notes");
-    await context.with(trace.setSpan(context.active(), request), () => factory.tools.invoke({ name: "postNote", arguments: { note: "x" } }));
+    await context.with(trace.setSpan(context.active(), request), () =>
+      factory.tools.invoke({ name: "postNote", arguments: { note: "x" } }),
+    );
     request.end();
     const tool = named("execute_tool postNote");
     expect(parentOf(tool)).toBe(idOf(named("http POST /notes")));
@@ -192,7 +242,9 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     trace.setGlobalTracerProvider(provider);
     const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer: "global" }));
     await factory.tools.invoke({ name: "postNote", arguments: { note: "x" } });
-    expect(spans().map((s) => [s.name, s.instrumentationScope.name])).toEqual([["execute_tool postNote", "@needlework/workflows"]]);
+    expect(spans().map((s) => [s.name, s.instrumentationScope.name])).toEqual([
+      ["execute_tool postNote", "@needlework/workflows"],
+    ]);
 
     const missing = () => Promise.reject(new Error("Cannot find package '@opentelemetry/api'"));
     const plugin = createDiagnosticsPlugin({ tracer: "global" }, missing);
@@ -207,9 +259,20 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     const { tracer, spans } = otel();
     const plugin = createDiagnosticsPlugin({ tracer }, () => Promise.reject(new Error("missing")));
     const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingPlugin(plugin));
-    const agent = factory.createAgent({ name: "a", instructions: "", chatClient: new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }, { text: "Posted." }]) });
+    const agent = factory.createAgent({
+      name: "a",
+      instructions: "",
+      chatClient: new ScriptedChatClient([
+        { toolCalls: [{ name: "postNote", arguments: { note: "n" } }] },
+        { text: "Posted." },
+      ]),
+    });
     await agent.run("go");
-    expect(spans().map((s) => s.name).sort()).toEqual(["chat", "chat", "execute_tool postNote", "invoke_agent a"]);
+    expect(
+      spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["chat", "chat", "execute_tool postNote", "invoke_agent a"]);
     expect(spans().every((s) => s.parentSpanContext === undefined)).toBe(true);
   });
 
@@ -221,7 +284,11 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
     };
     const { factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer: broken }));
     expect(await factory.tools.invoke({ name: "postNote", arguments: { note: "x" } })).toMatchObject({ status: "ok" });
-    const agent = factory.createAgent({ name: "a", instructions: "", chatClient: new ScriptedChatClient([{ text: "Hi." }]) });
+    const agent = factory.createAgent({
+      name: "a",
+      instructions: "",
+      chatClient: new ScriptedChatClient([{ text: "Hi." }]),
+    });
     expect((await agent.run("go")).status).toBe("completed");
   });
 });

@@ -4,7 +4,12 @@ import { z } from "zod";
 import { parseOptions } from "./parse-options.js";
 
 const schema = z.strictObject({
-  retry: z.union([z.literal(false), z.strictObject({ maxAttempts: z.int().min(1, "must be an integer of at least 1").optional() })]).optional(),
+  retry: z
+    .union([
+      z.literal(false),
+      z.strictObject({ maxAttempts: z.int().min(1, "must be an integer of at least 1").optional() }),
+    ])
+    .optional(),
   label: z.string().optional(),
 });
 

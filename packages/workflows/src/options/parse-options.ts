@@ -24,7 +24,11 @@ export function parseOptions<S extends z.ZodType>(owner: string, schema: S, valu
     const option = [...path, key].join(".");
     const known = knownKeys(schema, path);
     const list = known.length > 0 ? ` Known options: ${known.join(", ")}.` : "";
-    throw new InvalidOptionError(option, valueAt(value, [...path, key]), `${owner}: unknown option '${option}'.${list}`);
+    throw new InvalidOptionError(
+      option,
+      valueAt(value, [...path, key]),
+      `${owner}: unknown option '${option}'.${list}`,
+    );
   }
   const option = path.join(".");
   const given = valueAt(value, path);

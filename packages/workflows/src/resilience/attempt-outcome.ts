@@ -48,7 +48,8 @@ export function isBreakerFailure(outcome: AttemptOutcome): boolean {
 /** The stable code and class name of a failure, for events. @internal */
 export function describeFailure(reason: FailureReason | AttemptOutcome): { errorCode?: string; errorType?: string } {
   if (reason.kind === "result") return { errorCode: reason.result.error.code };
-  if (reason.kind === "value") return isToolResult(reason.value) && reason.value.kind === "fail" ? { errorCode: reason.value.error.code } : {};
+  if (reason.kind === "value")
+    return isToolResult(reason.value) && reason.value.kind === "fail" ? { errorCode: reason.value.error.code } : {};
   // The same mapping the model's outcome uses: a stable code, and a class name that passes the secret checks.
   return { errorCode: mapThrownError(reason.error).code, errorType: errorTypeName(reason.error) };
 }

@@ -52,7 +52,8 @@ export class Bulkhead {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes straight to the next waiter
+      if (next)
+        next(); // the slot passes straight to the next waiter
       else this.running--;
     };
   }

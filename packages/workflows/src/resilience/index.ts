@@ -1,4 +1,9 @@
-export { createResiliencePlugin, resiliencePlugin, resilienceEventsOf, type ResiliencePlugin } from "./resilience.plugin.js";
+export {
+  createResiliencePlugin,
+  resiliencePlugin,
+  resilienceEventsOf,
+  type ResiliencePlugin,
+} from "./resilience.plugin.js";
 export type {
   ResilienceEvent,
   ResilienceEvents,

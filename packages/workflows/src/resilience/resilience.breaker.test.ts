@@ -41,7 +41,12 @@ class Tools {
 
 function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
   const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({
+    container: c,
+    tools: [],
+    plugins: [],
+    position: 0,
+  })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
   return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
 }
@@ -154,8 +159,15 @@ describe("resilience: circuit breaker", () => {
 
   it("counts timeouts but not cancellations", async () => {
     const { controller, signal } = countedController();
-    handlers.set("plain", (ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))));
-    const invoke = setup({ ...breaker, circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 }, attemptTimeoutMs: 1_000 });
+    handlers.set(
+      "plain",
+      (ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+    );
+    const invoke = setup({
+      ...breaker,
+      circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 },
+      attemptTimeoutMs: 1_000,
+    });
     const cancelled = invoke("plain", { signal });
     await vi.advanceTimersByTimeAsync(10);
     controller.abort();
@@ -171,7 +183,10 @@ describe("resilience: circuit breaker", () => {
     handlers.set("idem", () => {
       throw new TransientError("down");
     });
-    const call = setup({ retry: { maxAttempts: 5 }, circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 10_000 } })("idem");
+    const call = setup({
+      retry: { maxAttempts: 5 },
+      circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 10_000 },
+    })("idem");
     await vi.runAllTimersAsync();
     await call.settled;
     expect(calls.get("idem")).toBe(2);
@@ -180,9 +195,15 @@ describe("resilience: circuit breaker", () => {
 
   it("outside, the tool-result middleware shows CIRCUIT_OPEN to the model", async () => {
     handlers.set("plain", fails);
-    const invoke = setup({ ...breaker, circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 } }, [toolResultMiddleware()]);
+    const invoke = setup({ ...breaker, circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 } }, [
+      toolResultMiddleware(),
+    ]);
     await invoke("plain").settled;
-    expect((await invoke("plain").settled).value).toMatchObject({ status: "error", errorCode: "CIRCUIT_OPEN", retriable: true });
+    expect((await invoke("plain").settled).value).toMatchObject({
+      status: "error",
+      errorCode: "CIRCUIT_OPEN",
+      retriable: true,
+    });
   });
 });
 
@@ -194,7 +215,12 @@ describe("resilience: bulkhead", () => {
     const first = invoke("plain");
     const second = await invoke("plain").settled;
     expect(second.error).toBeInstanceOf(ToolError);
-    expect(second.error).toMatchObject({ code: "CAPACITY_EXCEEDED", transient: true, message: "The tool is at capacity; try again shortly.", toolName: "plain" });
+    expect(second.error).toMatchObject({
+      code: "CAPACITY_EXCEEDED",
+      transient: true,
+      message: "The tool is at capacity; try again shortly.",
+      toolName: "plain",
+    });
     expect(calls.get("plain")).toBe(1);
     gate.resolve("done");
     expect((await first.settled).value).toMatchObject({ status: "ok", data: "done" });
@@ -255,7 +281,12 @@ describe("resilience: bulkhead", () => {
   it("a queued call is bounded by the total timeout", async () => {
     const gate = deferred();
     handlers.set("plain", () => gate.promise);
-    const invoke = setup({ retry: false, attemptTimeoutMs: 60_000, totalTimeoutMs: 60_000, bulkhead: { limit: 1, queue: 1 } });
+    const invoke = setup({
+      retry: false,
+      attemptTimeoutMs: 60_000,
+      totalTimeoutMs: 60_000,
+      bulkhead: { limit: 1, queue: 1 },
+    });
     const first = invoke("plain");
     const queued = invoke("plain");
     await vi.advanceTimersByTimeAsync(59_999);

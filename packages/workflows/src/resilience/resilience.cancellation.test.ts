@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, type ToolContext, type ToolMiddleware, TransientError } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  type InvokeOptions,
+  type ToolContext,
+  type ToolMiddleware,
+  TransientError,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -27,7 +35,12 @@ const fixedRandom = () => 0.5;
 
 function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
   const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({
+    container: c,
+    tools: [],
+    plugins: [],
+    position: 0,
+  })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
   return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
 }
@@ -98,7 +111,9 @@ describe("resilience: cancellation", () => {
     handlers.set("idem", (ctx) => {
       calls++;
       seen = ctx.signal;
-      return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      return new Promise((_, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+      );
     });
     const call = setup()("idem", { signal });
     await vi.advanceTimersByTimeAsync(10);

@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, CircuitOpenError, createToolInvoker, TimeoutError, type ToolContext, TransientError } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  CircuitOpenError,
+  createToolInvoker,
+  TimeoutError,
+  type ToolContext,
+  TransientError,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -27,7 +35,12 @@ class Tools {
     return run("plain", ctx);
   }
 
-  @AgentFunction({ description: "Idempotent, with a 100 s attempt timeout.", input: z.object({}), idempotent: true, timeoutMs: 100_000 })
+  @AgentFunction({
+    description: "Idempotent, with a 100 s attempt timeout.",
+    input: z.object({}),
+    idempotent: true,
+    timeoutMs: 100_000,
+  })
   slow(_: object, ctx: ToolContext) {
     return run("slow", ctx);
   }
@@ -35,7 +48,12 @@ class Tools {
 
 function setup(options: ResilienceOptions = {}) {
   const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({
+    container: c,
+    tools: [],
+    plugins: [],
+    position: 0,
+  })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
   return (name: string) => {
     const state: { done: boolean; value?: unknown; error?: unknown } = { done: false };

@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, type ToolContext, ToolResult, TransientError } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  type InvokeOptions,
+  type ToolContext,
+  ToolResult,
+  TransientError,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -27,7 +35,8 @@ function setup(options: ResilienceOptions = {}) {
   const plugin = createResiliencePlugin({ random: () => 0.5, ...options });
   const middleware = plugin.createMiddleware!({ container: c, tools: [], plugins: [plugin], position: 0 })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
-  const invoke = (name: string, invokeOptions?: InvokeOptions) => invoker.invoke({ name, arguments: {} }, invokeOptions).catch((error: unknown) => error);
+  const invoke = (name: string, invokeOptions?: InvokeOptions) =>
+    invoker.invoke({ name, arguments: {} }, invokeOptions).catch((error: unknown) => error);
   return { plugin, invoke };
 }
 
@@ -53,10 +62,28 @@ describe("resilience events", () => {
     await vi.runAllTimersAsync();
     await call;
     expect(retries).toEqual([
-      { callId: expect.any(String), runId: "run-1", tool: "idem", attempt: 1, delayMs: 100, errorCode: "UNHANDLED_ERROR", errorType: "TransientError" },
-      { callId: retries[0]!.callId, runId: "run-1", tool: "idem", attempt: 2, delayMs: 200, errorCode: "UNHANDLED_ERROR", errorType: "TransientError" },
+      {
+        callId: expect.any(String),
+        runId: "run-1",
+        tool: "idem",
+        attempt: 1,
+        delayMs: 100,
+        errorCode: "UNHANDLED_ERROR",
+        errorType: "TransientError",
+      },
+      {
+        callId: retries[0]!.callId,
+        runId: "run-1",
+        tool: "idem",
+        attempt: 2,
+        delayMs: 200,
+        errorCode: "UNHANDLED_ERROR",
+        errorType: "TransientError",
+      },
     ]);
-    expect(giveUps).toEqual([{ callId: retries[0]!.callId, runId: "run-1", tool: "idem", attempts: 3, errorCode: "UNHANDLED_ERROR" }]);
+    expect(giveUps).toEqual([
+      { callId: retries[0]!.callId, runId: "run-1", tool: "idem", attempts: 3, errorCode: "UNHANDLED_ERROR" },
+    ]);
   });
 
   it("onRetry names the code of a transient failed result; a listener that throws changes nothing", async () => {
@@ -86,7 +113,9 @@ describe("resilience events", () => {
     const giveUps: ToolGiveUpEvent[] = [];
     plugin.events.onGiveUp((event) => giveUps.push(event));
     await invoke("plain");
-    expect(giveUps).toEqual([{ callId: expect.any(String), runId: expect.any(String), tool: "plain", attempts: 2, errorCode: "LOCKED" }]);
+    expect(giveUps).toEqual([
+      { callId: expect.any(String), runId: expect.any(String), tool: "plain", attempts: 2, errorCode: "LOCKED" },
+    ]);
   });
 
   it("onBreak, onHalfOpen and onReset follow a tool's circuit", async () => {
@@ -95,7 +124,10 @@ describe("resilience events", () => {
       if (fail) throw new Error("down");
       return "up";
     });
-    const { plugin, invoke } = setup({ retry: false, circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 1_000 } });
+    const { plugin, invoke } = setup({
+      retry: false,
+      circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 1_000 },
+    });
     const seen: string[] = [];
     const record = (kind: string) => (event: ToolCircuitEvent) => seen.push(`${kind}:${event.tool}`);
     plugin.events.onBreak(record("break"));

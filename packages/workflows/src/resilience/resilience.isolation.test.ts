@@ -1,4 +1,10 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, type ToolContext } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  type InvokeOptions,
+  type ToolContext,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -29,9 +35,15 @@ class Tools {
 
 function setup(options: ResilienceOptions) {
   const c = container.createChildContainer();
-  const middleware = createResiliencePlugin(options).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const middleware = createResiliencePlugin(options).createMiddleware!({
+    container: c,
+    tools: [],
+    plugins: [],
+    position: 0,
+  })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
-  return (invokeOptions?: InvokeOptions) => invoker.invoke({ name: "stubborn", arguments: {} }, invokeOptions).catch((error: unknown) => error);
+  return (invokeOptions?: InvokeOptions) =>
+    invoker.invoke({ name: "stubborn", arguments: {} }, invokeOptions).catch((error: unknown) => error);
 }
 
 beforeEach(() => {
@@ -44,7 +56,12 @@ afterEach(() => vi.useRealTimers());
 
 describe("resilience: isolation of tools that ignore their signal", () => {
   it("limit 2, 40 calls timing out and retrying: never more than 2 bodies at once, every caller answered on time", async () => {
-    const invoke = setup({ retry: { maxAttempts: 2, baseDelayMs: 10, jitter: 0 }, attemptTimeoutMs: 100, totalTimeoutMs: 10_000, bulkhead: { limit: 2, queue: 100 } });
+    const invoke = setup({
+      retry: { maxAttempts: 2, baseDelayMs: 10, jitter: 0 },
+      attemptTimeoutMs: 100,
+      totalTimeoutMs: 10_000,
+      bulkhead: { limit: 2, queue: 100 },
+    });
     const calls = Array.from({ length: 40 }, () => invoke());
     for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(100);
     expect(peak).toBe(2);
@@ -58,7 +75,9 @@ describe("resilience: isolation of tools that ignore their signal", () => {
     while (gates.length > 0) gates.shift()!();
     const results = await Promise.all(calls);
     expect(peak).toBe(2);
-    expect(results.every((r) => (r as { status?: string }).status === "ok" || (r as { code?: string }).code === "TIMEOUT")).toBe(true);
+    expect(
+      results.every((r) => (r as { status?: string }).status === "ok" || (r as { code?: string }).code === "TIMEOUT"),
+    ).toBe(true);
   });
 
   it("answers a caller whose attempt timed out at once, while its body keeps the slot", async () => {
@@ -77,7 +96,15 @@ describe("resilience: isolation of tools that ignore their signal", () => {
   });
 
   it("settles at once with the abort when the caller aborts, with or without an attempt timeout", async () => {
-    for (const options of [{ retry: false as const }, { retry: false as const, attemptTimeoutMs: false as const, totalTimeoutMs: false as const, circuitBreaker: false as const }]) {
+    for (const options of [
+      { retry: false as const },
+      {
+        retry: false as const,
+        attemptTimeoutMs: false as const,
+        totalTimeoutMs: false as const,
+        circuitBreaker: false as const,
+      },
+    ]) {
       const invoke = setup(options);
       const controller = new AbortController();
       const call = invoke({ signal: controller.signal });

@@ -61,7 +61,8 @@ export function createResilienceMiddleware(
         );
         if (decision.kind === "return") {
           // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
-          if (isTransientFailure(decision.value) && callerSignal?.aborted !== true) giveUp(emitters, call, attempt, outcome);
+          if (isTransientFailure(decision.value) && callerSignal?.aborted !== true)
+            giveUp(emitters, call, attempt, outcome);
           return decision.value;
         }
         if (decision.kind === "throw") {
@@ -95,5 +96,11 @@ function giveUp(
 ): void {
   if (!emitters.giveUp.listening) return;
   const { errorCode } = describeFailure(outcome);
-  emitters.giveUp.emit({ callId: call.callId, runId: call.runId, tool: call.name, attempts, ...(errorCode ? { errorCode } : {}) });
+  emitters.giveUp.emit({
+    callId: call.callId,
+    runId: call.runId,
+    tool: call.name,
+    attempts,
+    ...(errorCode ? { errorCode } : {}),
+  });
 }

@@ -2,7 +2,12 @@ import { isTransientError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
 import { backoffDelayMs } from "./backoff.js";
 import { resiliencePlugin } from "./resilience.plugin.js";
-import { DEFAULT_BULKHEAD_OPTIONS, DEFAULT_RESILIENCE_OPTIONS, type ResilienceOptions, resolveResilienceOptions } from "./resilience.options.js";
+import {
+  DEFAULT_BULKHEAD_OPTIONS,
+  DEFAULT_RESILIENCE_OPTIONS,
+  type ResilienceOptions,
+  resolveResilienceOptions,
+} from "./resilience.options.js";
 
 describe("resilience defaults", () => {
   it("pins every default, and every default is bounded", () => {
@@ -39,13 +44,36 @@ describe("resilience defaults", () => {
   });
 
   it("fills in partial sections from the defaults", () => {
-    const o = resolveResilienceOptions({ retry: { maxAttempts: 5 }, circuitBreaker: { halfOpenAfterMs: 1_000 }, bulkhead: { queue: 4 } });
-    expect(o).toMatchObject({ maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5_000, jitter: 0.5, circuitBreaker: { consecutiveFailures: 5, halfOpenAfterMs: 1_000 }, bulkhead: { limit: 10, queue: 4 } });
+    const o = resolveResilienceOptions({
+      retry: { maxAttempts: 5 },
+      circuitBreaker: { halfOpenAfterMs: 1_000 },
+      bulkhead: { queue: 4 },
+    });
+    expect(o).toMatchObject({
+      maxAttempts: 5,
+      baseDelayMs: 200,
+      maxDelayMs: 5_000,
+      jitter: 0.5,
+      circuitBreaker: { consecutiveFailures: 5, halfOpenAfterMs: 1_000 },
+      bulkhead: { limit: 10, queue: 4 },
+    });
   });
 
   it("turns sections off with false", () => {
-    const o = resolveResilienceOptions({ retry: false, attemptTimeoutMs: false, totalTimeoutMs: false, circuitBreaker: false, bulkhead: false });
-    expect(o).toMatchObject({ maxAttempts: 1, attemptTimeoutMs: undefined, totalTimeoutMs: undefined, circuitBreaker: undefined, bulkhead: undefined });
+    const o = resolveResilienceOptions({
+      retry: false,
+      attemptTimeoutMs: false,
+      totalTimeoutMs: false,
+      circuitBreaker: false,
+      bulkhead: false,
+    });
+    expect(o).toMatchObject({
+      maxAttempts: 1,
+      attemptTimeoutMs: undefined,
+      totalTimeoutMs: undefined,
+      circuitBreaker: undefined,
+      bulkhead: undefined,
+    });
   });
 });
 
@@ -53,39 +81,112 @@ describe("resiliencePlugin", () => {
   it("is named resilience and describes its options on one line", () => {
     const plugin = resiliencePlugin();
     expect(plugin.name).toBe("resilience");
-    expect(plugin.describe?.()).toBe("resilience(retry: 3 attempts, backoff 200-5000ms, attempt timeout 30000ms, total 120000ms, breaker: 5 failures/30000ms, bulkhead: off)");
-    expect(resiliencePlugin({ retry: false, attemptTimeoutMs: false, totalTimeoutMs: false, circuitBreaker: false, bulkhead: { limit: 4, queue: 2 } }).describe?.()).toBe(
-      "resilience(retry: off, attempt timeout off, total off, breaker: off, bulkhead: 4 concurrent, 2 queued)",
+    expect(plugin.describe?.()).toBe(
+      "resilience(retry: 3 attempts, backoff 200-5000ms, attempt timeout 30000ms, total 120000ms, breaker: 5 failures/30000ms, bulkhead: off)",
     );
+    expect(
+      resiliencePlugin({
+        retry: false,
+        attemptTimeoutMs: false,
+        totalTimeoutMs: false,
+        circuitBreaker: false,
+        bulkhead: { limit: 4, queue: 2 },
+      }).describe?.(),
+    ).toBe("resilience(retry: off, attempt timeout off, total off, breaker: off, bulkhead: 4 concurrent, 2 queued)");
   });
 
   it("creates a middleware", () => {
-    const middleware = resiliencePlugin().createMiddleware?.({ container: undefined as never, tools: [], plugins: [], position: 0 });
+    const middleware = resiliencePlugin().createMiddleware?.({
+      container: undefined as never,
+      tools: [],
+      plugins: [],
+      position: 0,
+    });
     expect(typeof middleware).toBe("function");
   });
 
   const invalid: Array<[string, unknown, RegExp]> = [
     ["a non-object", 3, /options must be an object \(got 3\)/],
     ["an unknown key", { retries: 3 }, /unknown option 'retries' \(known: retry, attemptTimeoutMs/],
-    ["an unknown nested key", { retry: { attempts: 3 } }, /unknown option 'retry\.attempts' \(known: maxAttempts, baseDelayMs, maxDelayMs, jitter\)/],
+    [
+      "an unknown nested key",
+      { retry: { attempts: 3 } },
+      /unknown option 'retry\.attempts' \(known: maxAttempts, baseDelayMs, maxDelayMs, jitter\)/,
+    ],
     ["retry: true", { retry: true }, /retry must be an object or false \(got true\)/],
     ["maxAttempts 0", { retry: { maxAttempts: 0 } }, /retry\.maxAttempts must be an integer of at least 1 \(got 0\)/],
-    ["fractional maxAttempts", { retry: { maxAttempts: 2.5 } }, /retry\.maxAttempts must be an integer of at least 1 \(got 2\.5\)/],
-    ["infinite maxAttempts", { retry: { maxAttempts: Infinity } }, /retry\.maxAttempts must be an integer of at least 1 \(got Infinity\)/],
-    ["a negative delay", { retry: { baseDelayMs: -1 } }, /retry\.baseDelayMs must be a finite number of milliseconds, 0 or more/],
-    ["a NaN delay", { retry: { maxDelayMs: Number.NaN } }, /retry\.maxDelayMs must be a finite number of milliseconds.*\(got NaN\)/],
-    ["a string delay", { retry: { maxDelayMs: "5s" } }, /retry\.maxDelayMs must be a finite number of milliseconds.*\(got "5s"\)/],
-    ["base above max", { retry: { baseDelayMs: 10_000 } }, /retry\.baseDelayMs \(10000\) must not exceed retry\.maxDelayMs \(5000\)/],
-    ["jitter above 1", { retry: { jitter: 2 } }, /retry\.jitter must be a number from 0 \(no jitter\) to 1 \(full jitter\) \(got 2\)/],
-    ["a zero attempt timeout", { attemptTimeoutMs: 0 }, /attemptTimeoutMs must be a finite number of milliseconds, above 0/],
-    ["an infinite total timeout", { totalTimeoutMs: Infinity }, /totalTimeoutMs must be a finite number of milliseconds.*\(got Infinity\)/],
+    [
+      "fractional maxAttempts",
+      { retry: { maxAttempts: 2.5 } },
+      /retry\.maxAttempts must be an integer of at least 1 \(got 2\.5\)/,
+    ],
+    [
+      "infinite maxAttempts",
+      { retry: { maxAttempts: Infinity } },
+      /retry\.maxAttempts must be an integer of at least 1 \(got Infinity\)/,
+    ],
+    [
+      "a negative delay",
+      { retry: { baseDelayMs: -1 } },
+      /retry\.baseDelayMs must be a finite number of milliseconds, 0 or more/,
+    ],
+    [
+      "a NaN delay",
+      { retry: { maxDelayMs: Number.NaN } },
+      /retry\.maxDelayMs must be a finite number of milliseconds.*\(got NaN\)/,
+    ],
+    [
+      "a string delay",
+      { retry: { maxDelayMs: "5s" } },
+      /retry\.maxDelayMs must be a finite number of milliseconds.*\(got "5s"\)/,
+    ],
+    [
+      "base above max",
+      { retry: { baseDelayMs: 10_000 } },
+      /retry\.baseDelayMs \(10000\) must not exceed retry\.maxDelayMs \(5000\)/,
+    ],
+    [
+      "jitter above 1",
+      { retry: { jitter: 2 } },
+      /retry\.jitter must be a number from 0 \(no jitter\) to 1 \(full jitter\) \(got 2\)/,
+    ],
+    [
+      "a zero attempt timeout",
+      { attemptTimeoutMs: 0 },
+      /attemptTimeoutMs must be a finite number of milliseconds, above 0/,
+    ],
+    [
+      "an infinite total timeout",
+      { totalTimeoutMs: Infinity },
+      /totalTimeoutMs must be a finite number of milliseconds.*\(got Infinity\)/,
+    ],
     ["a timeout setTimeout cannot hold", { totalTimeoutMs: 2 ** 31 }, /at most 2147483647/],
-    ["attempt timeout above total", { attemptTimeoutMs: 5_000, totalTimeoutMs: 1_000 }, /attemptTimeoutMs \(5000\) must not exceed totalTimeoutMs \(1000\)/],
-    ["attempt timeout above the default total", { attemptTimeoutMs: 200_000 }, /attemptTimeoutMs \(200000\) must not exceed totalTimeoutMs \(120000\)/],
-    ["zero consecutive failures", { circuitBreaker: { consecutiveFailures: 0 } }, /circuitBreaker\.consecutiveFailures must be an integer of at least 1/],
-    ["a negative half-open delay", { circuitBreaker: { halfOpenAfterMs: -5 } }, /circuitBreaker\.halfOpenAfterMs must be a finite number/],
+    [
+      "attempt timeout above total",
+      { attemptTimeoutMs: 5_000, totalTimeoutMs: 1_000 },
+      /attemptTimeoutMs \(5000\) must not exceed totalTimeoutMs \(1000\)/,
+    ],
+    [
+      "attempt timeout above the default total",
+      { attemptTimeoutMs: 200_000 },
+      /attemptTimeoutMs \(200000\) must not exceed totalTimeoutMs \(120000\)/,
+    ],
+    [
+      "zero consecutive failures",
+      { circuitBreaker: { consecutiveFailures: 0 } },
+      /circuitBreaker\.consecutiveFailures must be an integer of at least 1/,
+    ],
+    [
+      "a negative half-open delay",
+      { circuitBreaker: { halfOpenAfterMs: -5 } },
+      /circuitBreaker\.halfOpenAfterMs must be a finite number/,
+    ],
     ["a zero bulkhead limit", { bulkhead: { limit: 0 } }, /bulkhead\.limit must be an integer of at least 1 \(got 0\)/],
-    ["an unbounded bulkhead queue", { bulkhead: { queue: Infinity } }, /bulkhead\.queue must be an integer of at least 0 \(got Infinity\)/],
+    [
+      "an unbounded bulkhead queue",
+      { bulkhead: { queue: Infinity } },
+      /bulkhead\.queue must be an integer of at least 0 \(got Infinity\)/,
+    ],
     ["a non-function classifier", { isTransient: true }, /isTransient must be a function \(got true\)/],
     ["a non-function random", { random: 0.5 }, /random must be a function \(got 0\.5\)/],
   ];
@@ -99,7 +200,9 @@ describe("backoffDelayMs", () => {
   const settings = { baseDelayMs: 200, maxDelayMs: 5_000, jitter: 0 };
 
   it("doubles from baseDelayMs and caps at maxDelayMs", () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelayMs(n, settings, () => 0.5))).toEqual([200, 400, 800, 1_600, 3_200, 5_000, 5_000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelayMs(n, settings, () => 0.5))).toEqual([
+      200, 400, 800, 1_600, 3_200, 5_000, 5_000,
+    ]);
     expect(backoffDelayMs(5_000, settings, () => 0.5)).toBe(5_000);
     expect(backoffDelayMs(5_000, { baseDelayMs: 0, maxDelayMs: 0, jitter: 1 }, () => 0.5)).toBe(0);
   });

@@ -150,31 +150,53 @@ export interface ResolvedResilienceOptions {
 /** setTimeout fires at once for longer delays (Node clamps them to 1 ms), so larger values are refused. */
 const MAX_TIMER_MS = 2_147_483_647;
 const PREFIX = "usingResilience:";
-const TOP_KEYS = ["retry", "attemptTimeoutMs", "totalTimeoutMs", "circuitBreaker", "bulkhead", "isTransient", "random"] as const;
+const TOP_KEYS = [
+  "retry",
+  "attemptTimeoutMs",
+  "totalTimeoutMs",
+  "circuitBreaker",
+  "bulkhead",
+  "isTransient",
+  "random",
+] as const;
 const RETRY_KEYS = ["maxAttempts", "baseDelayMs", "maxDelayMs", "jitter"] as const;
 const BREAKER_KEYS = ["consecutiveFailures", "halfOpenAfterMs"] as const;
 const BULKHEAD_KEYS = ["limit", "queue"] as const;
 
 function show(value: unknown): string {
-  if (typeof value === "number" || typeof value === "boolean" || value === undefined || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === undefined || value === null)
+    return String(value);
   if (typeof value === "string") return JSON.stringify(value);
   return typeof value;
 }
 
 function plainObject(value: unknown, path: string, keys: readonly string[]): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(`${PREFIX} ${path} must be an object${path === "options" ? "" : " or false"} (got ${show(value)}).`);
+    throw new TypeError(
+      `${PREFIX} ${path} must be an object${path === "options" ? "" : " or false"} (got ${show(value)}).`,
+    );
   }
   for (const key of Object.keys(value)) {
-    if (!keys.includes(key)) throw new TypeError(`${PREFIX} unknown option '${path === "options" ? key : `${path}.${key}`}' (known: ${keys.join(", ")}).`);
+    if (!keys.includes(key))
+      throw new TypeError(
+        `${PREFIX} unknown option '${path === "options" ? key : `${path}.${key}`}' (known: ${keys.join(", ")}).`,
+      );
   }
   return value as Record<string, unknown>;
 }
 
 function delay(value: unknown, path: string, fallback: number, { positive = false } = {}): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (positive && value === 0) || value > MAX_TIMER_MS) {
-    throw new RangeError(`${PREFIX} ${path} must be a finite number of milliseconds, ${positive ? "above 0" : "0 or more"} and at most ${MAX_TIMER_MS} (got ${show(value)}).`);
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (positive && value === 0) ||
+    value > MAX_TIMER_MS
+  ) {
+    throw new RangeError(
+      `${PREFIX} ${path} must be a finite number of milliseconds, ${positive ? "above 0" : "0 or more"} and at most ${MAX_TIMER_MS} (got ${show(value)}).`,
+    );
   }
   return value;
 }
@@ -213,7 +235,12 @@ export function resolveResilienceOptions(options: ResilienceOptions | undefined)
   const o = plainObject(options ?? {}, "options", TOP_KEYS);
   const d = DEFAULT_RESILIENCE_OPTIONS;
 
-  let retry: { -readonly [K in keyof RetryOptions]-?: number } = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 0 };
+  let retry: { -readonly [K in keyof RetryOptions]-?: number } = {
+    maxAttempts: 1,
+    baseDelayMs: 0,
+    maxDelayMs: 0,
+    jitter: 0,
+  };
   if (o["retry"] !== false) {
     const r = plainObject(o["retry"] ?? {}, "retry", RETRY_KEYS);
     retry = {
@@ -224,25 +251,37 @@ export function resolveResilienceOptions(options: ResilienceOptions | undefined)
     };
     if (r["jitter"] !== undefined) {
       const j = r["jitter"];
-      if (typeof j !== "number" || !(j >= 0 && j <= 1)) throw new RangeError(`${PREFIX} retry.jitter must be a number from 0 (no jitter) to 1 (full jitter) (got ${show(j)}).`);
+      if (typeof j !== "number" || !(j >= 0 && j <= 1))
+        throw new RangeError(
+          `${PREFIX} retry.jitter must be a number from 0 (no jitter) to 1 (full jitter) (got ${show(j)}).`,
+        );
       retry.jitter = j;
     }
     if (retry.baseDelayMs > retry.maxDelayMs) {
-      throw new RangeError(`${PREFIX} retry.baseDelayMs (${retry.baseDelayMs}) must not exceed retry.maxDelayMs (${retry.maxDelayMs}).`);
+      throw new RangeError(
+        `${PREFIX} retry.baseDelayMs (${retry.baseDelayMs}) must not exceed retry.maxDelayMs (${retry.maxDelayMs}).`,
+      );
     }
   }
 
   const attemptTimeoutMs = timeout(o["attemptTimeoutMs"], "attemptTimeoutMs", d.attemptTimeoutMs);
   const totalTimeoutMs = timeout(o["totalTimeoutMs"], "totalTimeoutMs", d.totalTimeoutMs);
   if (attemptTimeoutMs !== undefined && totalTimeoutMs !== undefined && attemptTimeoutMs > totalTimeoutMs) {
-    throw new RangeError(`${PREFIX} attemptTimeoutMs (${attemptTimeoutMs}) must not exceed totalTimeoutMs (${totalTimeoutMs}): one attempt cannot outlast the whole call.`);
+    throw new RangeError(
+      `${PREFIX} attemptTimeoutMs (${attemptTimeoutMs}) must not exceed totalTimeoutMs (${totalTimeoutMs}): one attempt cannot outlast the whole call.`,
+    );
   }
 
   let circuitBreaker: Required<CircuitBreakerOptions> | undefined;
   if (o["circuitBreaker"] !== false) {
     const c = plainObject(o["circuitBreaker"] ?? {}, "circuitBreaker", BREAKER_KEYS);
     circuitBreaker = {
-      consecutiveFailures: integer(c["consecutiveFailures"], "circuitBreaker.consecutiveFailures", d.circuitBreaker.consecutiveFailures, 1),
+      consecutiveFailures: integer(
+        c["consecutiveFailures"],
+        "circuitBreaker.consecutiveFailures",
+        d.circuitBreaker.consecutiveFailures,
+        1,
+      ),
       halfOpenAfterMs: delay(c["halfOpenAfterMs"], "circuitBreaker.halfOpenAfterMs", d.circuitBreaker.halfOpenAfterMs),
     };
   }
@@ -278,10 +317,15 @@ export function resolveResilienceOptions(options: ResilienceOptions | undefined)
  * @internal
  */
 export function describeResilience(o: ResolvedResilienceOptions): string {
-  const retry = o.maxAttempts === 1 ? "retry: off" : `retry: ${o.maxAttempts} attempts, backoff ${o.baseDelayMs}-${o.maxDelayMs}ms`;
+  const retry =
+    o.maxAttempts === 1 ? "retry: off" : `retry: ${o.maxAttempts} attempts, backoff ${o.baseDelayMs}-${o.maxDelayMs}ms`;
   const attempt = o.attemptTimeoutMs === undefined ? "attempt timeout off" : `attempt timeout ${o.attemptTimeoutMs}ms`;
   const total = o.totalTimeoutMs === undefined ? "total off" : `total ${o.totalTimeoutMs}ms`;
-  const breaker = o.circuitBreaker ? `breaker: ${o.circuitBreaker.consecutiveFailures} failures/${o.circuitBreaker.halfOpenAfterMs}ms` : "breaker: off";
-  const bulkhead = o.bulkhead ? `bulkhead: ${o.bulkhead.limit} concurrent, ${o.bulkhead.queue} queued` : "bulkhead: off";
+  const breaker = o.circuitBreaker
+    ? `breaker: ${o.circuitBreaker.consecutiveFailures} failures/${o.circuitBreaker.halfOpenAfterMs}ms`
+    : "breaker: off";
+  const bulkhead = o.bulkhead
+    ? `bulkhead: ${o.bulkhead.limit} concurrent, ${o.bulkhead.queue} queued`
+    : "bulkhead: off";
   return `resilience(${retry}, ${attempt}, ${total}, ${breaker}, ${bulkhead})`;
 }

@@ -1,4 +1,15 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, type InvokeOptions, TimeoutError, type ToolContext, type ToolMiddleware, ToolError, ToolResult, TransientError } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  type InvokeOptions,
+  TimeoutError,
+  type ToolContext,
+  type ToolMiddleware,
+  ToolError,
+  ToolResult,
+  TransientError,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -22,7 +33,12 @@ class Tools {
     return run("plain", ctx);
   }
 
-  @AgentFunction({ description: "Idempotent with a 1 s attempt timeout of its own.", input: z.object({}), idempotent: true, timeoutMs: 1_000 })
+  @AgentFunction({
+    description: "Idempotent with a 1 s attempt timeout of its own.",
+    input: z.object({}),
+    idempotent: true,
+    timeoutMs: 1_000,
+  })
   quick(_: object, ctx: ToolContext) {
     return run("quick", ctx);
   }
@@ -33,7 +49,12 @@ const fixedRandom = () => 0.5;
 
 function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
   const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({ container: c, tools: [], plugins: [], position: 0 })!;
+  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({
+    container: c,
+    tools: [],
+    plugins: [],
+    position: 0,
+  })!;
   const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
   return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
 }
@@ -94,7 +115,9 @@ describe("resilience: retries", () => {
   });
 
   it("retries a transient ToolResult.fail for a non-idempotent tool", async () => {
-    handlers.set("plain", (ctx) => (ctx.attempt < 3 ? ToolResult.fail("Locked", { code: "LOCKED", transient: true }) : ToolResult.ok("done")));
+    handlers.set("plain", (ctx) =>
+      ctx.attempt < 3 ? ToolResult.fail("Locked", { code: "LOCKED", transient: true }) : ToolResult.ok("done"),
+    );
     const call = setup()("plain");
     await vi.runAllTimersAsync();
     await call.settled;
@@ -111,7 +134,13 @@ describe("resilience: retries", () => {
     await vi.runAllTimersAsync();
     await call.settled;
     expect(calls).toBe(4);
-    expect(call.state.value).toMatchObject({ status: "error", errorCode: "LOCKED", retriable: true, message: "Locked (attempt 4)", metadata: { attempts: 4 } });
+    expect(call.state.value).toMatchObject({
+      status: "error",
+      errorCode: "LOCKED",
+      retriable: true,
+      message: "Locked (attempt 4)",
+      metadata: { attempts: 4 },
+    });
   });
 
   it("rethrows the last error when attempts run out", async () => {
@@ -143,7 +172,11 @@ describe("resilience: retries", () => {
     const thrown = invoke("idem");
     await Promise.all([returned.settled, thrown.settled]);
     expect(calls).toBe(2);
-    expect(returned.state.value).toMatchObject({ status: "error", errorCode: "ORDER_NOT_FOUND", metadata: { attempts: 1 } });
+    expect(returned.state.value).toMatchObject({
+      status: "error",
+      errorCode: "ORDER_NOT_FOUND",
+      metadata: { attempts: 1 },
+    });
     expect(thrown.state.error).toBeInstanceOf(TypeError);
   });
 
@@ -179,7 +212,11 @@ describe("resilience: retries", () => {
     let calls = 0;
     handlers.set("plain", () => {
       calls++;
-      return ToolResult.fail("Rate limited", { code: "RATE_LIMITED", transient: true, data: { retryAfterMs: 600_000 } });
+      return ToolResult.fail("Rate limited", {
+        code: "RATE_LIMITED",
+        transient: true,
+        data: { retryAfterMs: 600_000 },
+      });
     });
     const call = setup()("plain");
     await call.settled;
@@ -271,7 +308,11 @@ describe("resilience: timeouts", () => {
       calls++;
       return ToolResult.fail("Busy", { transient: true });
     });
-    const call = setup({ retry: { baseDelayMs: 5_000, maxDelayMs: 5_000, jitter: 0 }, attemptTimeoutMs: 1_000, totalTimeoutMs: 4_000 })("plain");
+    const call = setup({
+      retry: { baseDelayMs: 5_000, maxDelayMs: 5_000, jitter: 0 },
+      attemptTimeoutMs: 1_000,
+      totalTimeoutMs: 4_000,
+    })("plain");
     await call.settled;
     expect(calls).toBe(1);
     expect(call.state.value).toMatchObject({ status: "error", metadata: { attempts: 1 } });
@@ -282,7 +323,12 @@ describe("resilience: timeouts", () => {
     const call = setup({ retry: false, attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("idem");
     await vi.runAllTimersAsync();
     await call.settled;
-    expect(call.state.value).toMatchObject({ status: "timeout", errorCode: "TIMEOUT", retriable: true, metadata: { attempts: 1 } });
+    expect(call.state.value).toMatchObject({
+      status: "timeout",
+      errorCode: "TIMEOUT",
+      retriable: true,
+      metadata: { attempts: 1 },
+    });
   });
 
   it("outside, the tool-result middleware shows a non-idempotent tool's timeout as OUTCOME_UNKNOWN, not retriable", async () => {
@@ -290,6 +336,11 @@ describe("resilience: timeouts", () => {
     const call = setup({ attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("plain");
     await vi.runAllTimersAsync();
     await call.settled;
-    expect(call.state.value).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false, metadata: { attempts: 1 } });
+    expect(call.state.value).toMatchObject({
+      status: "error",
+      errorCode: "OUTCOME_UNKNOWN",
+      retriable: false,
+      metadata: { attempts: 1 },
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { abortReason, CircuitOpenError, type NextFunction, TimeoutError, type ToolCallContext, ToolError } from "@needlework/core";
+import {
+  abortReason,
+  CircuitOpenError,
+  type NextFunction,
+  TimeoutError,
+  type ToolCallContext,
+  ToolError,
+} from "@needlework/core";
 import { BrokenCircuitError, IsolatedCircuitError } from "cockatiel";
 import { AttemptCall, type AttemptOwner } from "./attempt-call.js";
 import { type AttemptOutcome, isBreakerFailure } from "./attempt-outcome.js";
@@ -122,7 +129,9 @@ export class ResilientCall implements AttemptOwner {
   async sleep(ms: number): Promise<{ readonly error: unknown } | undefined> {
     if (this.endedWith) return this.endedWith as { error: unknown };
     let deadline: Deadline | undefined;
-    const slept = new Promise<undefined>((resolve) => (deadline = this.env.scheduler.after(ms, () => resolve(undefined))));
+    const slept = new Promise<undefined>(
+      (resolve) => (deadline = this.env.scheduler.after(ms, () => resolve(undefined))),
+    );
     try {
       return (await Promise.race([slept, this.endedPromise()])) as { error: unknown } | undefined;
     } finally {
@@ -200,7 +209,12 @@ export class ResilientCall implements AttemptOwner {
     let attemptDeadline: Deadline | undefined;
     const limit = this.attemptMs;
     if (limit !== undefined && performance.now() + limit < this.deadline) {
-      racers.push(new Promise((resolve) => (attemptDeadline = this.env.scheduler.after(limit, () => resolve(this.attemptTimedOut(view, limit))))));
+      racers.push(
+        new Promise(
+          (resolve) =>
+            (attemptDeadline = this.env.scheduler.after(limit, () => resolve(this.attemptTimedOut(view, limit)))),
+        ),
+      );
     }
     if (this.deadline !== Infinity || this.call.callerSignal) racers.push(this.endedPromise());
     if (racers.length === 1) return settled;

@@ -49,7 +49,11 @@ const give = (outcome: AttemptOutcome): RetryDecision =>
  * ```
  * @internal
  */
-export function decideAfterAttempt(outcome: AttemptOutcome, input: DecisionInput, options: ResolvedResilienceOptions): RetryDecision {
+export function decideAfterAttempt(
+  outcome: AttemptOutcome,
+  input: DecisionInput,
+  options: ResolvedResilienceOptions,
+): RetryDecision {
   let reason: FailureReason;
   if (outcome.kind === "ended") return { kind: "throw", error: outcome.error };
   if (outcome.kind === "value") {
@@ -57,7 +61,8 @@ export function decideAfterAttempt(outcome: AttemptOutcome, input: DecisionInput
     if (!isTransientFailure(outcome.value) || input.callerAborted) return { kind: "return", value: outcome.value };
     reason = { kind: "result", result: outcome.value };
   } else {
-    if (!input.idempotent || !classify(options.isTransient, outcome.error)) return { kind: "throw", error: outcome.error };
+    if (!input.idempotent || !classify(options.isTransient, outcome.error))
+      return { kind: "throw", error: outcome.error };
     reason = { kind: "thrown", error: outcome.error };
   }
   if (input.attempt >= options.maxAttempts) return give(outcome);

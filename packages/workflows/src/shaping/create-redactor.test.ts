@@ -9,7 +9,13 @@ const { redactText, redactValue } = createRedactor();
 
 describe("createRedactor", () => {
   it("pins the defaults: every detector, field-name rules on, nothing allowed", () => {
-    expect(DEFAULT_REDACTION_OPTIONS).toEqual({ detectors: DETECTOR_NAMES, patterns: [], fieldNames: [], redactFieldNames: true, allow: [] });
+    expect(DEFAULT_REDACTION_OPTIONS).toEqual({
+      detectors: DETECTOR_NAMES,
+      patterns: [],
+      fieldNames: [],
+      redactFieldNames: true,
+      allow: [],
+    });
   });
 
   it("returns clean text and clean values as they are", () => {
@@ -22,7 +28,10 @@ describe("createRedactor", () => {
     const untouched = { sku: "A-1" };
     const value = { customer: { name: "Jane", contact: ["jane@corp.example", "+1 415 555 2671"] }, lines: [untouched] };
     const out = redactValue(value) as typeof value;
-    expect(out).toEqual({ customer: { name: "Jane", contact: ["[REDACTED:email]", "[REDACTED:phone]"] }, lines: [untouched] });
+    expect(out).toEqual({
+      customer: { name: "Jane", contact: ["[REDACTED:email]", "[REDACTED:phone]"] },
+      lines: [untouched],
+    });
     expect(out.lines).toBe(value.lines);
     expect(value.customer.contact[0]).toBe("jane@corp.example");
   });
@@ -69,8 +78,14 @@ describe("createRedactor", () => {
 
   it("adds fieldNames (words or patterns) to the rules, and can turn the rules off", () => {
     const custom = createRedactor({ fieldNames: ["date of birth", /^internal_/] });
-    expect(custom.redactValue({ dateOfBirth: "1990-01-01", internal_notes: "x", name: "Jane" })).toEqual({ dateOfBirth: "[REDACTED:secret]", internal_notes: "[REDACTED:secret]", name: "Jane" });
-    expect(createRedactor({ redactFieldNames: false }).redactValue({ password: "hunter2" })).toEqual({ password: "hunter2" });
+    expect(custom.redactValue({ dateOfBirth: "1990-01-01", internal_notes: "x", name: "Jane" })).toEqual({
+      dateOfBirth: "[REDACTED:secret]",
+      internal_notes: "[REDACTED:secret]",
+      name: "Jane",
+    });
+    expect(createRedactor({ redactFieldNames: false }).redactValue({ password: "hunter2" })).toEqual({
+      password: "hunter2",
+    });
   });
 
   it("scrubs object keys too, keeping colliding keys apart", () => {
@@ -84,7 +99,11 @@ describe("createRedactor", () => {
   });
 
   it("scrubs card numbers stored as numbers or BigInt", () => {
-    expect(redactValue({ card: 4111111111111111, other: 4111111111111112, big: 4111111111111111n })).toEqual({ card: "[REDACTED:card]", other: 4111111111111112, big: "[REDACTED:card]" });
+    expect(redactValue({ card: 4111111111111111, other: 4111111111111112, big: 4111111111111111n })).toEqual({
+      card: "[REDACTED:card]",
+      other: 4111111111111112,
+      big: "[REDACTED:card]",
+    });
   });
 
   it("handles Map, Set, Date, class instances, cycles and throwing getters without throwing", () => {
@@ -99,10 +118,20 @@ describe("createRedactor", () => {
         throw new Error("nope");
       },
     });
-    const value = { map: new Map([["k", "jane@corp.example"]]), set: new Set(["123-45-6789"]), customer: new Customer("bob@corp.example"), cyclic };
+    const value = {
+      map: new Map([["k", "jane@corp.example"]]),
+      set: new Set(["123-45-6789"]),
+      customer: new Customer("bob@corp.example"),
+      cyclic,
+    };
     const text = safeJsonStringify(redactValue(value));
     expect(text).not.toMatch(/corp\.example|123-45-6789/);
-    expect(JSON.parse(text)).toMatchObject({ map: { k: "[REDACTED:email]" }, set: ["[REDACTED:ssn]"], customer: { email: "[REDACTED:email]" }, cyclic: { self: "[Circular]", boom: "[Unreadable]", n: "10" } });
+    expect(JSON.parse(text)).toMatchObject({
+      map: { k: "[REDACTED:email]" },
+      set: ["[REDACTED:ssn]"],
+      customer: { email: "[REDACTED:email]" },
+      cyclic: { self: "[Circular]", boom: "[Unreadable]", n: "10" },
+    });
   });
 
   it("keeps a Map or Date with nothing to scrub as the same object", () => {
@@ -124,12 +153,16 @@ describe("createRedactor", () => {
         { name: "case", pattern: /CASE-[0-9]{3}/g, replacement: "<case>" },
       ],
     });
-    expect(redactor.redactText("EMP-123456 filed TCK-9876 for CASE-001")).toBe("[REDACTED:employee_id] filed TCK-**** for <case>");
+    expect(redactor.redactText("EMP-123456 filed TCK-9876 for CASE-001")).toBe(
+      "[REDACTED:employee_id] filed TCK-**** for <case>",
+    );
   });
 
   it("keeps allow-listed values, by exact string or pattern", () => {
     const redactor = createRedactor({ allow: ["support@example.com", /@example\.org$/], fieldNames: [] });
-    expect(redactor.redactText("mail support@example.com, info@example.org or jane@corp.example")).toBe("mail support@example.com, info@example.org or [REDACTED:email]");
+    expect(redactor.redactText("mail support@example.com, info@example.org or jane@corp.example")).toBe(
+      "mail support@example.com, info@example.org or [REDACTED:email]",
+    );
     expect(redactor.redactValue({ password: "support@example.com" })).toEqual({ password: "support@example.com" });
   });
 

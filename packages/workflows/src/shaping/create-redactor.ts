@@ -44,7 +44,9 @@ const CIRCULAR = Symbol("circular");
 const SHORTEST_SECRET = 6;
 
 function patternDetector(p: RedactionPattern): TextDetector {
-  const pattern = p.pattern.global ? new RegExp(p.pattern.source, p.pattern.flags) : new RegExp(p.pattern.source, `${p.pattern.flags}g`);
+  const pattern = p.pattern.global
+    ? new RegExp(p.pattern.source, p.pattern.flags)
+    : new RegExp(p.pattern.source, `${p.pattern.flags}g`);
   const { replacement } = p;
   return {
     name: p.name,
@@ -93,7 +95,10 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     const marker = redactionMarker(label);
     return (secret) => (isAllowed(secret) ? secret : marker);
   };
-  const detectors = [...resolved.patterns.map(patternDetector), ...BUILT_IN_DETECTORS.filter((d) => resolved.detectors.includes(d.name as never))];
+  const detectors = [
+    ...resolved.patterns.map(patternDetector),
+    ...BUILT_IN_DETECTORS.filter((d) => resolved.detectors.includes(d.name as never)),
+  ];
   const steps = detectors.map((d) => ({ apply: d.apply, mark: markFor(d.label) }));
   const minLength = resolved.patterns.length > 0 ? 1 : SHORTEST_SECRET;
   const isSecretField = resolved.redactFieldNames ? secretFieldTest(resolved.fieldNames) : () => false;
@@ -152,7 +157,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     ancestors.push(value);
     try {
       if (Array.isArray(value)) return walkArray(value, depth);
-      if (isPlainObject(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") return walkObject(value as Record<string, unknown>, depth);
+      if (isPlainObject(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function")
+        return walkObject(value as Record<string, unknown>, depth);
       // Map, Set, Date, class instances, toJSON: scrub what JSON would show, keep the original if nothing changes.
       const safe = toJsonSafe(value, { maxDepth: MAX_DEPTH - depth });
       const scrubbed = walk(safe, depth);

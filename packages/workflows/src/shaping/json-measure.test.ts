@@ -39,7 +39,16 @@ describe("scanJson and measureJson", () => {
   it("reports values JSON cannot carry as they are as not plain, without throwing", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    for (const value of [10n, { d: new Date(0) }, new Map(), [undefined], { f: () => 1 }, cyclic, { n: Number.NaN }, { toJSON: () => 1 }]) {
+    for (const value of [
+      10n,
+      { d: new Date(0) },
+      new Map(),
+      [undefined],
+      { f: () => 1 },
+      cyclic,
+      { n: Number.NaN },
+      { toJSON: () => 1 },
+    ]) {
       expect(scanJson(value).plain).toBe(false);
     }
     let deep: unknown = 1;

@@ -19,7 +19,8 @@ const SHORT_STRING = 48;
 const LIST_MARKER_CHARS = 44;
 const OBJECT_MARKER_CHARS = 34;
 
-const DEFAULT_PRESERVED = /^(?:id|Id|ID|uuid|status|message|error_code|errorCode|code)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
+const DEFAULT_PRESERVED =
+  /^(?:id|Id|ID|uuid|status|message|error_code|errorCode|code)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
 
 /**
  * The test for keys that survive truncation: `id`, `*_id`, `*Id`, `uuid`, `status`, `message`,
@@ -30,7 +31,8 @@ export function preservedKeyTest(extra: readonly (string | RegExp)[]): (key: str
   if (extra.length === 0) return (key) => DEFAULT_PRESERVED.test(key);
   const names = new Set(extra.filter((k): k is string => typeof k === "string"));
   const patterns = extra.filter((k): k is RegExp => k instanceof RegExp);
-  return (key) => DEFAULT_PRESERVED.test(key) || names.has(key) || patterns.some((p) => (p.lastIndex = 0, p.test(key)));
+  return (key) =>
+    DEFAULT_PRESERVED.test(key) || names.has(key) || patterns.some((p) => ((p.lastIndex = 0), p.test(key)));
 }
 
 /** Shares `avail` among `sizes`: small ones get all they need, the rest split what is left evenly. */

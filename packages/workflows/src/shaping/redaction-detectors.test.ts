@@ -26,14 +26,30 @@ describe("checksums", () => {
 
 describe("built-in detectors", () => {
   it("run in a fixed, documented order", () => {
-    expect(DETECTOR_NAMES).toEqual(["private_key", "jwt", "bearer_token", "api_key", "secret_assignment", "email", "iban", "card", "ssn", "phone"]);
+    expect(DETECTOR_NAMES).toEqual([
+      "private_key",
+      "jwt",
+      "bearer_token",
+      "api_key",
+      "secret_assignment",
+      "email",
+      "iban",
+      "card",
+      "ssn",
+      "phone",
+    ]);
   });
 
   it("private key blocks, including encrypted PEM headers and a block cut before its END line", () => {
-    const pem = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEowIBAAKCAQEAx4+/abc=\n-----END RSA PRIVATE KEY-----";
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEowIBAAKCAQEAx4+/abc=\n-----END RSA PRIVATE KEY-----";
     expect(only("private_key")(`key:\n${pem}\ndone`)).toBe("key:\n[REDACTED:private_key]\ndone");
-    expect(only("private_key")("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA")).toBe("[REDACTED:private_key]");
-    expect(only("private_key")("-----BEGIN PUBLIC KEY-----\nMIIBIjANBg\n-----END PUBLIC KEY-----")).toContain("MIIBIjANBg");
+    expect(only("private_key")("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA")).toBe(
+      "[REDACTED:private_key]",
+    );
+    expect(only("private_key")("-----BEGIN PUBLIC KEY-----\nMIIBIjANBg\n-----END PUBLIC KEY-----")).toContain(
+      "MIIBIjANBg",
+    );
   });
 
   it("JWTs, but not a base64 run without the two dots", () => {
@@ -43,8 +59,12 @@ describe("built-in detectors", () => {
   });
 
   it("bearer and basic credentials, keeping the scheme, but not prose", () => {
-    expect(only("bearer_token")("Authorization: Bearer abc123def456ghi789")).toBe("Authorization: Bearer [REDACTED:bearer_token]");
-    expect(only("bearer_token")("Authorization: Basic dXNlcjpwYXNzd29yZA==")).toBe("Authorization: Basic [REDACTED:bearer_token]");
+    expect(only("bearer_token")("Authorization: Bearer abc123def456ghi789")).toBe(
+      "Authorization: Bearer [REDACTED:bearer_token]",
+    );
+    expect(only("bearer_token")("Authorization: Basic dXNlcjpwYXNzd29yZA==")).toBe(
+      "Authorization: Basic [REDACTED:bearer_token]",
+    );
     expect(only("bearer_token")("Basic authentication is enabled.")).toBe("Basic authentication is enabled.");
   });
 
@@ -62,18 +82,26 @@ describe("built-in detectors", () => {
       "npm_abcdefghijklmnopqrstuvwxyz0123456789",
     ];
     for (const key of keys) expect(only("api_key")(`use ${key} now`), key).toBe("use [REDACTED:api_key] now");
-    expect(only("api_key")("task-management-system-overview and desk-research")).toBe("task-management-system-overview and desk-research");
+    expect(only("api_key")("task-management-system-overview and desk-research")).toBe(
+      "task-management-system-overview and desk-research",
+    );
   });
 
   it("secret assignments keep the name and drop the value", () => {
-    expect(only("secret_assignment")("login user=bob password=hunter2&next=/")).toBe("login user=bob password=[REDACTED:secret]&next=/");
-    expect(only("secret_assignment")('{"api_key": "abc123xyz", "max_tokens": 2000}')).toBe('{"api_key": "[REDACTED:secret]", "max_tokens": 2000}');
+    expect(only("secret_assignment")("login user=bob password=hunter2&next=/")).toBe(
+      "login user=bob password=[REDACTED:secret]&next=/",
+    );
+    expect(only("secret_assignment")('{"api_key": "abc123xyz", "max_tokens": 2000}')).toBe(
+      '{"api_key": "[REDACTED:secret]", "max_tokens": 2000}',
+    );
     expect(only("secret_assignment")("DB_PASSWORD: s3cr3t")).toBe("DB_PASSWORD: [REDACTED:secret]");
   });
 
   it("email addresses, trimming a trailing dot, but not things with an @ that are no address", () => {
     expect(only("email")("Write to jane.doe+tag@mail.example.co.uk.")).toBe("Write to [REDACTED:email].");
-    expect(only("email")("@mention, user@localhost, a@b, x@.com, ops@@example.com")).toBe("@mention, user@localhost, a@b, x@.com, ops@@example.com");
+    expect(only("email")("@mention, user@localhost, a@b, x@.com, ops@@example.com")).toBe(
+      "@mention, user@localhost, a@b, x@.com, ops@@example.com",
+    );
   });
 
   it("IBANs with valid checksums, with or without spaces", () => {
@@ -83,19 +111,33 @@ describe("built-in detectors", () => {
   });
 
   it("card numbers that pass Luhn; random digit runs stay", () => {
-    expect(only("card")("card 4111 1111 1111 1111, 4111-1111-1111-1111 or 4111111111111111")).toBe("card [REDACTED:card], [REDACTED:card] or [REDACTED:card]");
+    expect(only("card")("card 4111 1111 1111 1111, 4111-1111-1111-1111 or 4111111111111111")).toBe(
+      "card [REDACTED:card], [REDACTED:card] or [REDACTED:card]",
+    );
     expect(only("card")("amex 3782 822463 10005")).toBe("amex [REDACTED:card]");
-    expect(only("card")("order 1234567812345678 and 4111111111111112")).toBe("order 1234567812345678 and 4111111111111112");
+    expect(only("card")("order 1234567812345678 and 4111111111111112")).toBe(
+      "order 1234567812345678 and 4111111111111112",
+    );
     expect(only("card")("id 41111111111111110000")).toBe("id 41111111111111110000");
   });
 
   it("US social security numbers, not impossible ones", () => {
     expect(only("ssn")("SSN 123-45-6789.")).toBe("SSN [REDACTED:ssn].");
-    expect(only("ssn")("000-12-3456 666-12-3456 123-00-4567 123-45-0000")).toBe("000-12-3456 666-12-3456 123-00-4567 123-45-0000");
+    expect(only("ssn")("000-12-3456 666-12-3456 123-00-4567 123-45-0000")).toBe(
+      "000-12-3456 666-12-3456 123-00-4567 123-45-0000",
+    );
   });
 
   it("phone numbers, not dates, IPs, amounts or bare digit runs", () => {
-    for (const number of ["+1 415 555 2671", "(415) 555-2671", "415-555-2671", "415.555.2671", "+44 20 7946 0958", "+14155552671", "01 23 45 67 89"]) {
+    for (const number of [
+      "+1 415 555 2671",
+      "(415) 555-2671",
+      "415-555-2671",
+      "415.555.2671",
+      "+44 20 7946 0958",
+      "+14155552671",
+      "01 23 45 67 89",
+    ]) {
       expect(only("phone")(`call ${number} now`), number).toBe("call [REDACTED:phone] now");
     }
     const keep = "on 2024-01-15 10:30 from 192.168.100.200, total 1 000 000 000, order 4155552671, v1.2.3";
@@ -104,8 +146,11 @@ describe("built-in detectors", () => {
   });
 
   it("all together on mixed text", () => {
-    const text = "Jane <jane@corp.example>, card 4111 1111 1111 1111, SSN 123-45-6789, phone +1 415 555 2671, key sk-proj-Ab3dEfGhIjKlMnOpQrStUvWx.";
-    expect(redactText(text)).toBe("Jane <[REDACTED:email]>, card [REDACTED:card], SSN [REDACTED:ssn], phone [REDACTED:phone], key [REDACTED:api_key].");
+    const text =
+      "Jane <jane@corp.example>, card 4111 1111 1111 1111, SSN 123-45-6789, phone +1 415 555 2671, key sk-proj-Ab3dEfGhIjKlMnOpQrStUvWx.";
+    expect(redactText(text)).toBe(
+      "Jane <[REDACTED:email]>, card [REDACTED:card], SSN [REDACTED:ssn], phone [REDACTED:phone], key [REDACTED:api_key].",
+    );
   });
 });
 

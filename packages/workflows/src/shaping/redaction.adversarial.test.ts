@@ -37,7 +37,9 @@ describe("redaction on adversarial input", () => {
   }
 
   it("finishes on 1 MB of mixed adversarial text", () => {
-    const mixed = Object.values(adversarial).map((s) => s.slice(0, 60_000)).join(" ");
+    const mixed = Object.values(adversarial)
+      .map((s) => s.slice(0, 60_000))
+      .join(" ");
     expect(redactText(mixed).length).toBeGreaterThan(0);
   });
 });

@@ -73,7 +73,8 @@ export const DEFAULT_REDACTION_OPTIONS: ResolvedRedactionOptions = Object.freeze
 
 const KNOWN = new Set(["detectors", "patterns", "fieldNames", "redactFieldNames", "allow"]);
 
-const stringsOrPatterns = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === "string" || v instanceof RegExp);
+const stringsOrPatterns = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((v) => typeof v === "string" || v instanceof RegExp);
 
 /**
  * Validates options and applies the defaults; throws a `TypeError` naming the bad option.
@@ -81,7 +82,8 @@ const stringsOrPatterns = (value: unknown): boolean => Array.isArray(value) && v
  */
 export function resolveRedactionOptions(options: RedactionOptions = {}): ResolvedRedactionOptions {
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`usingRedaction: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+    if (!KNOWN.has(key))
+      throw new TypeError(`usingRedaction: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   }
   const resolved: ResolvedRedactionOptions = {
     detectors: options.detectors ?? DEFAULT_REDACTION_OPTIONS.detectors,
@@ -90,21 +92,31 @@ export function resolveRedactionOptions(options: RedactionOptions = {}): Resolve
     redactFieldNames: options.redactFieldNames ?? DEFAULT_REDACTION_OPTIONS.redactFieldNames,
     allow: options.allow ?? DEFAULT_REDACTION_OPTIONS.allow,
   };
-  if (!Array.isArray(resolved.detectors)) throw new TypeError(`usingRedaction: detectors must be an array of ${DETECTOR_NAMES.join(", ")}.`);
+  if (!Array.isArray(resolved.detectors))
+    throw new TypeError(`usingRedaction: detectors must be an array of ${DETECTOR_NAMES.join(", ")}.`);
   for (const name of resolved.detectors) {
-    if (!DETECTOR_NAMES.includes(name)) throw new TypeError(`usingRedaction: unknown detector ${JSON.stringify(name)} (known: ${DETECTOR_NAMES.join(", ")}).`);
+    if (!DETECTOR_NAMES.includes(name))
+      throw new TypeError(
+        `usingRedaction: unknown detector ${JSON.stringify(name)} (known: ${DETECTOR_NAMES.join(", ")}).`,
+      );
   }
-  if (!Array.isArray(resolved.patterns)) throw new TypeError("usingRedaction: patterns must be an array of { name, pattern: RegExp, replacement? }.");
+  if (!Array.isArray(resolved.patterns))
+    throw new TypeError("usingRedaction: patterns must be an array of { name, pattern: RegExp, replacement? }.");
   for (const p of resolved.patterns) {
     if (typeof p?.name !== "string" || p.name === "" || !(p.pattern instanceof RegExp)) {
-      throw new TypeError("usingRedaction: each pattern needs a non-empty name and a RegExp pattern, like { name: 'employee_id', pattern: /EMP-[0-9]{6}/g }.");
+      throw new TypeError(
+        "usingRedaction: each pattern needs a non-empty name and a RegExp pattern, like { name: 'employee_id', pattern: /EMP-[0-9]{6}/g }.",
+      );
     }
     if (p.replacement !== undefined && typeof p.replacement !== "string" && typeof p.replacement !== "function") {
       throw new TypeError(`usingRedaction: the replacement of pattern '${p.name}' must be a string or a function.`);
     }
   }
-  if (!stringsOrPatterns(resolved.fieldNames)) throw new TypeError("usingRedaction: fieldNames must be an array of strings and regular expressions.");
-  if (!stringsOrPatterns(resolved.allow)) throw new TypeError("usingRedaction: allow must be an array of strings and regular expressions.");
-  if (typeof resolved.redactFieldNames !== "boolean") throw new TypeError("usingRedaction: redactFieldNames must be a boolean.");
+  if (!stringsOrPatterns(resolved.fieldNames))
+    throw new TypeError("usingRedaction: fieldNames must be an array of strings and regular expressions.");
+  if (!stringsOrPatterns(resolved.allow))
+    throw new TypeError("usingRedaction: allow must be an array of strings and regular expressions.");
+  if (typeof resolved.redactFieldNames !== "boolean")
+    throw new TypeError("usingRedaction: redactFieldNames must be a boolean.");
   return resolved;
 }

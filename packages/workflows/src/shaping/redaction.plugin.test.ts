@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, createToolOutcome, formatToolOutcome, ToolResult, type ToolMiddleware } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  createToolOutcome,
+  formatToolOutcome,
+  ToolResult,
+  type ToolMiddleware,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -25,16 +33,27 @@ class Tools {
 }
 
 const context = {} as PluginContext;
-const middlewareOf = (options?: RedactionOptions): ToolMiddleware => redactionPlugin(options).createMiddleware!(context)!;
+const middlewareOf = (options?: RedactionOptions): ToolMiddleware =>
+  redactionPlugin(options).createMiddleware!(context)!;
 const outside = (options?: RedactionOptions) =>
-  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options), toolResultMiddleware()] });
+  createToolInvoker(container.createChildContainer(), {
+    functions: [Tools],
+    middleware: [middlewareOf(options), toolResultMiddleware()],
+  });
 const inside = (options?: RedactionOptions) =>
-  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [toolResultMiddleware(), middlewareOf(options)] });
-const alone = (options?: RedactionOptions) => createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options)] });
+  createToolInvoker(container.createChildContainer(), {
+    functions: [Tools],
+    middleware: [toolResultMiddleware(), middlewareOf(options)],
+  });
+const alone = (options?: RedactionOptions) =>
+  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options)] });
 
 describe("redactionPlugin", () => {
   it("is named redaction and describes its detectors", () => {
-    const plugin = redactionPlugin({ detectors: ["email", "card"], patterns: [{ name: "employee_id", pattern: /EMP-[0-9]{6}/g }] });
+    const plugin = redactionPlugin({
+      detectors: ["email", "card"],
+      patterns: [{ name: "employee_id", pattern: /EMP-[0-9]{6}/g }],
+    });
     expect(plugin.name).toBe("redaction");
     expect(plugin.describe!()).toBe("redaction(3 detectors: email, card, employee_id; field names on; 0 allowed)");
   });
@@ -74,26 +93,45 @@ describe("redactionPlugin", () => {
   }
 
   it("scrubs message and suggestion of a failure", async () => {
-    returned = ToolResult.fail("No account for jane@corp.example", { code: "NOT_FOUND", suggestion: "Ask jane@corp.example or call +1 415 555 2671." });
+    returned = ToolResult.fail("No account for jane@corp.example", {
+      code: "NOT_FOUND",
+      suggestion: "Ask jane@corp.example or call +1 415 555 2671.",
+    });
     const outcome = await outside().invoke({ name: "returnIt" });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "NOT_FOUND", message: "No account for [REDACTED:email]", suggestion: "Ask [REDACTED:email] or call [REDACTED:phone]." });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "NOT_FOUND",
+      message: "No account for [REDACTED:email]",
+      suggestion: "Ask [REDACTED:email] or call [REDACTED:phone].",
+    });
     // Failure texts are scrubbed by core when the outcome is created, before the plugin sees them:
     // the REDACTED flag marks what only usingRedaction() does (data).
     expect(outcome.metadata.flags).toBeUndefined();
   });
 
   it("scrubs a ToolResult's data when registered inside the result middleware", async () => {
-    returned = ToolResult.partial({ succeeded: [{ id: "1", contact: "a@corp.example" }], failed: [{ code: "INVALID", message: "bad token sk-abcdefghijklmnopqrstuvwx" }] });
+    returned = ToolResult.partial({
+      succeeded: [{ id: "1", contact: "a@corp.example" }],
+      failed: [{ code: "INVALID", message: "bad token sk-abcdefghijklmnopqrstuvwx" }],
+    });
     const outcome = await inside().invoke({ name: "returnIt" });
     expect(outcome.status).toBe("partial");
     expect(JSON.stringify(outcome.data)).not.toMatch(/a@corp|sk-abc/);
   });
 
   it("scrubs metadata added by other layers but not the invoker's own fields", async () => {
-    const addsMetadata: ToolMiddleware = async () => createToolOutcome({ status: "ok", data: 1, metadata: { note: "escalated to jane@corp.example", flags: ["X"] } });
-    const invoker = createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(), addsMetadata] });
+    const addsMetadata: ToolMiddleware = async () =>
+      createToolOutcome({ status: "ok", data: 1, metadata: { note: "escalated to jane@corp.example", flags: ["X"] } });
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [Tools],
+      middleware: [middlewareOf(), addsMetadata],
+    });
     const outcome = await invoker.invoke({ name: "returnIt", callId: "call-4155552671" });
-    expect(outcome.metadata).toMatchObject({ note: "escalated to [REDACTED:email]", callId: "call-4155552671", flags: ["X", "REDACTED"] });
+    expect(outcome.metadata).toMatchObject({
+      note: "escalated to [REDACTED:email]",
+      callId: "call-4155552671",
+      flags: ["X", "REDACTED"],
+    });
   });
 
   it("lets thrown errors pass through untouched", async () => {
@@ -105,7 +143,11 @@ describe("redactionPlugin", () => {
     returned = Array.from({ length: 500 }, (_, i) => ({ id: `C-${i}`, email: `user${i}@corp.example` }));
     const invoker = createToolInvoker(container.createChildContainer(), {
       functions: [Tools],
-      middleware: [middlewareOf(), truncationPlugin({ maxTokens: 200 }).createMiddleware!(context)!, toolResultMiddleware()],
+      middleware: [
+        middlewareOf(),
+        truncationPlugin({ maxTokens: 200 }).createMiddleware!(context)!,
+        toolResultMiddleware(),
+      ],
     });
     const outcome = await invoker.invoke({ name: "returnIt" });
     expect(outcome.metadata.flags).toEqual(["RESULT_TRUNCATED", "REDACTED"]);

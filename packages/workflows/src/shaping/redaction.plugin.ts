@@ -93,7 +93,8 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
     name: "redaction",
     options: resolved,
     redact: redactValue,
-    describe: () => `redaction(${detectors.length} detectors: ${detectors.join(", ")}; field names ${resolved.redactFieldNames ? "on" : "off"}; ${resolved.allow.length} allowed)`,
+    describe: () =>
+      `redaction(${detectors.length} detectors: ${detectors.join(", ")}; field names ${resolved.redactFieldNames ? "on" : "off"}; ${resolved.allow.length} allowed)`,
     createMiddleware: () => shapingMiddleware(shape),
   };
 }

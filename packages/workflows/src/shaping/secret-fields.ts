@@ -2,12 +2,43 @@
 // alike while `max_tokens`, `tokenizer` or `secretary` do not.
 
 /** Any of these words anywhere in a key marks it secret. */
-const SECRET_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "secret", "secrets", "credential", "credentials", "ssn", "cvv", "cvc", "pin"]);
+const SECRET_WORDS = new Set([
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "secrets",
+  "credential",
+  "credentials",
+  "ssn",
+  "cvv",
+  "cvc",
+  "pin",
+]);
 /** The whole key, with separators removed, is one of these. */
 const SECRET_KEYS = new Set([
-  "apikey", "xapikey", "authorization", "proxyauthorization", "cookie", "setcookie", "privatekey", "secretkey", "accesskey",
-  "signingkey", "encryptionkey", "masterkey", "clientsecret", "creditcard", "creditcardnumber", "cardnumber", "ccnumber",
-  "socialsecuritynumber", "sessionid", "sessiontoken", "auth",
+  "apikey",
+  "xapikey",
+  "authorization",
+  "proxyauthorization",
+  "cookie",
+  "setcookie",
+  "privatekey",
+  "secretkey",
+  "accesskey",
+  "signingkey",
+  "encryptionkey",
+  "masterkey",
+  "clientsecret",
+  "creditcard",
+  "creditcardnumber",
+  "cardnumber",
+  "ccnumber",
+  "socialsecuritynumber",
+  "sessionid",
+  "sessiontoken",
+  "auth",
 ]);
 /** The last word of the key is one of these (`access_token`, `refreshToken`, `csrf-token`). */
 const SECRET_LAST_WORDS = new Set(["token", "apikey"]);
@@ -31,15 +62,24 @@ export function keyWords(key: string): string[] {
  * @internal
  */
 export function secretFieldTest(extra: readonly (string | RegExp)[] = []): (key: string) => boolean {
-  const extraWords = extra.filter((e): e is string => typeof e === "string").map(keyWords).filter((w) => w.length > 0);
+  const extraWords = extra
+    .filter((e): e is string => typeof e === "string")
+    .map(keyWords)
+    .filter((w) => w.length > 0);
   const extraPatterns = extra.filter((e): e is RegExp => e instanceof RegExp);
   const cache = new Map<string, boolean>();
   const decide = (key: string): boolean => {
     const words = keyWords(key);
     if (words.length === 0) return false;
     const joined = words.join("");
-    if (SECRET_KEYS.has(joined) || words.some((w) => SECRET_WORDS.has(w)) || SECRET_LAST_WORDS.has(words[words.length - 1]!)) return true;
-    if (words.length >= 2 && words[words.length - 1] === "key" && SECRET_KEYS.has(words.slice(-2).join(""))) return true;
+    if (
+      SECRET_KEYS.has(joined) ||
+      words.some((w) => SECRET_WORDS.has(w)) ||
+      SECRET_LAST_WORDS.has(words[words.length - 1]!)
+    )
+      return true;
+    if (words.length >= 2 && words[words.length - 1] === "key" && SECRET_KEYS.has(words.slice(-2).join("")))
+      return true;
     for (const run of extraWords) {
       if (joined === run.join("")) return true;
       for (let i = 0; i + run.length <= words.length; i++) {

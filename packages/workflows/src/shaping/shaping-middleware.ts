@@ -1,4 +1,13 @@
-import { createToolOutcome, isToolOutcome, type ToolCallContext, type ToolMiddleware, type ToolOutcome, type ToolOutcomeInit, type ToolOutcomeMetadata, toToolOutcome } from "@needlework/core";
+import {
+  createToolOutcome,
+  isToolOutcome,
+  type ToolCallContext,
+  type ToolMiddleware,
+  type ToolOutcome,
+  type ToolOutcomeInit,
+  type ToolOutcomeMetadata,
+  toToolOutcome,
+} from "@needlework/core";
 
 /** The parts of an outcome a shaping step replaced. @internal */
 export interface OutcomeChanges {
@@ -18,7 +27,11 @@ export interface OutcomeChanges {
 export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: OutcomeChanges): ToolOutcome {
   const base = changes.metadata ?? outcome.metadata;
   const flags = base.flags ?? [];
-  const metadata: ToolOutcomeMetadata = { ...base, ...changes.extraMetadata, flags: flags.includes(flag) ? [...flags] : [...flags, flag] };
+  const metadata: ToolOutcomeMetadata = {
+    ...base,
+    ...changes.extraMetadata,
+    flags: flags.includes(flag) ? [...flags] : [...flags, flag],
+  };
   const has = (key: keyof OutcomeChanges): boolean => Object.prototype.hasOwnProperty.call(changes, key);
   const message = has("message") ? changes.message : outcome.message;
   const suggestion = has("suggestion") ? changes.suggestion : outcome.suggestion;
@@ -43,7 +56,9 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
  * as it came (a raw value stays raw). Thrown errors pass through untouched.
  * @internal
  */
-export function shapingMiddleware(shape: (outcome: ToolOutcome, call: ToolCallContext) => ToolOutcome | undefined): ToolMiddleware {
+export function shapingMiddleware(
+  shape: (outcome: ToolOutcome, call: ToolCallContext) => ToolOutcome | undefined,
+): ToolMiddleware {
   return async (call, next) => {
     const result = await next();
     const outcome = isToolOutcome(result) ? result : toToolOutcome(result);

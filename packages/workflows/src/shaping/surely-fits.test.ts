@@ -14,7 +14,7 @@ describe("surelyFits", () => {
   });
 
   it("holds for escapes, emoji and control characters, the worst bytes per character", () => {
-    for (const text of ["\u0001".repeat(40), "😀".repeat(40), "\n\t\"\\".repeat(20), "<|endoftext|>".repeat(5)]) {
+    for (const text of ["\u0001".repeat(40), "😀".repeat(40), '\n\t"\\'.repeat(20), "<|endoftext|>".repeat(5)]) {
       for (const maxTokens of [16, 100, 300, 1000]) {
         if (surelyFits(text, maxTokens)) expect(countTokens(JSON.stringify(text))).toBeLessThanOrEqual(maxTokens);
       }

@@ -63,7 +63,10 @@ export function tokenizerFor(encoding: TokenEncoding): Tokenizer {
   const cached = loaded.get(encoding);
   if (cached) return cached;
   const entry = ENTRY_POINTS[encoding];
-  if (entry === undefined) throw new TypeError(`Unknown token encoding ${JSON.stringify(encoding)}: use one of ${TOKEN_ENCODINGS.join(", ")}.`);
+  if (entry === undefined)
+    throw new TypeError(
+      `Unknown token encoding ${JSON.stringify(encoding)}: use one of ${TOKEN_ENCODINGS.join(", ")}.`,
+    );
   const mod = loader()(entry) as EncodingModule;
   const tokenizer: Tokenizer = {
     encode: (text) => mod.encode(text, AS_TEXT),

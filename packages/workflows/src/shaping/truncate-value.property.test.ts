@@ -29,7 +29,14 @@ describe("truncateValue properties", () => {
     const big = fc.oneof(
       fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 50, maxLength: 400 }),
       fc.string({ minLength: 2000, maxLength: 20000, unit: "grapheme" }),
-      fc.array(fc.record({ id: fc.string(), status: fc.constantFrom("ok", "failed"), body: fc.string({ minLength: 100, maxLength: 3000 }) }), { minLength: 10, maxLength: 200 }),
+      fc.array(
+        fc.record({
+          id: fc.string(),
+          status: fc.constantFrom("ok", "failed"),
+          body: fc.string({ minLength: 100, maxLength: 3000 }),
+        }),
+        { minLength: 10, maxLength: 200 },
+      ),
       fc.dictionary(fc.string({ maxLength: 40 }), fc.string({ maxLength: 400 }), { minKeys: 50, maxKeys: 300 }),
       fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 5, maxLength: 40 }).map((items) => JSON.stringify(items)),
     );
@@ -42,7 +49,9 @@ describe("truncateValue properties", () => {
   it("values JSON cannot carry as they are (BigInt, Map, Date, cycles) come out as valid JSON", () => {
     const odd = fc.oneof(
       fc.bigInt().map((n) => ({ n, list: Array.from({ length: 100 }, (_, i) => BigInt(i)) })),
-      fc.array(fc.tuple(fc.string(), fc.string({ maxLength: 200 })), { maxLength: 80 }).map((entries) => new Map(entries)),
+      fc
+        .array(fc.tuple(fc.string(), fc.string({ maxLength: 200 })), { maxLength: 80 })
+        .map((entries) => new Map(entries)),
       fc.date({ noInvalidDate: false }).map((d) => ({ d, items: Array.from({ length: 200 }, () => d) })),
       fc.string({ maxLength: 300 }).map((s) => {
         const node: Record<string, unknown> = { s, children: [] as unknown[] };

@@ -16,14 +16,24 @@ const tokensOf = (value: unknown) => countTokens(JSON.stringify(value));
 
 describe("truncateValue", () => {
   it("pins the defaults: 2000 tokens, o200k_base, 20 list items", () => {
-    expect(DEFAULT_TRUNCATION_OPTIONS).toMatchObject({ maxTokens: 2000, encoding: "o200k_base", maxListItems: 20, maxMessageTokens: 500 });
+    expect(DEFAULT_TRUNCATION_OPTIONS).toMatchObject({
+      maxTokens: 2000,
+      encoding: "o200k_base",
+      maxListItems: 20,
+      maxMessageTokens: 500,
+    });
   });
 
   it("returns a value that fits as it is, with its exact token count", () => {
     const value = { id: "ORD-1", status: "shipped", lines: [1, 2, 3] };
     const result = truncateValue(value);
     expect(result.value).toBe(value);
-    expect(result).toMatchObject({ truncated: false, originalTokens: tokensOf(value), keptTokens: tokensOf(value), originalTokensEstimated: false });
+    expect(result).toMatchObject({
+      truncated: false,
+      originalTokens: tokensOf(value),
+      keptTokens: tokensOf(value),
+      originalTokensEstimated: false,
+    });
   });
 
   it("keeps a short list whole when it fits, even above maxListItems", () => {
@@ -65,7 +75,14 @@ describe("truncateValue", () => {
     };
     const result = truncateValue(record, { maxTokens: 60 });
     expect(result.truncated).toBe(true);
-    expect(result.value).toMatchObject({ id: "ORD-1", customer_id: "C-7", orderId: "ORD-1", status: "on_hold", error_code: "PAYMENT_DECLINED", message: "The card was declined." });
+    expect(result.value).toMatchObject({
+      id: "ORD-1",
+      customer_id: "C-7",
+      orderId: "ORD-1",
+      status: "on_hold",
+      error_code: "PAYMENT_DECLINED",
+      message: "The card was declined.",
+    });
     expect(result.keptTokens).toBeLessThanOrEqual(60);
   });
 
@@ -90,7 +107,10 @@ describe("truncateValue", () => {
   });
 
   it("shares the budget: small siblings stay whole, the large one is cut", () => {
-    const result = truncateValue({ title: "Quarterly report", owner: "jane", body: "word ".repeat(20000) }, { maxTokens: 400 });
+    const result = truncateValue(
+      { title: "Quarterly report", owner: "jane", body: "word ".repeat(20000) },
+      { maxTokens: 400 },
+    );
     expect(result.value).toMatchObject({ title: "Quarterly report", owner: "jane" });
     expect(result.keptTokens).toBeGreaterThan(300);
   });
@@ -112,7 +132,13 @@ describe("truncateValue", () => {
   });
 
   it("never crashes on BigInt, Map, Set, Date, cycles or throwing getters, and returns valid JSON", () => {
-    const cyclic: Record<string, unknown> = { id: "N-1", big: 10n ** 30n, when: new Date(0), tags: new Set(["a"]), map: new Map([["k", "v".repeat(50000)]]) };
+    const cyclic: Record<string, unknown> = {
+      id: "N-1",
+      big: 10n ** 30n,
+      when: new Date(0),
+      tags: new Set(["a"]),
+      map: new Map([["k", "v".repeat(50000)]]),
+    };
     cyclic.self = cyclic;
     Object.defineProperty(cyclic, "boom", {
       enumerable: true,
@@ -122,7 +148,11 @@ describe("truncateValue", () => {
     });
     const result = truncateValue(cyclic, { maxTokens: 100 });
     const text = JSON.stringify(result.value);
-    expect(JSON.parse(text)).toMatchObject({ id: "N-1", big: "1000000000000000000000000000000", when: "1970-01-01T00:00:00.000Z" });
+    expect(JSON.parse(text)).toMatchObject({
+      id: "N-1",
+      big: "1000000000000000000000000000000",
+      when: "1970-01-01T00:00:00.000Z",
+    });
     expect(result.keptTokens).toBeLessThanOrEqual(100);
   });
 
@@ -193,12 +223,19 @@ describe("truncateValue", () => {
   });
 
   it("leaves undefined alone", () => {
-    expect(truncateValue(undefined)).toMatchObject({ value: undefined, truncated: false, originalTokens: 0, keptTokens: 0 });
+    expect(truncateValue(undefined)).toMatchObject({
+      value: undefined,
+      truncated: false,
+      originalTokens: 0,
+      keptTokens: 0,
+    });
   });
 
   it("rejects bad options with a message naming the option", () => {
     expect(() => truncateValue(1, { maxTokens: 5 })).toThrow(/maxTokens must be an integer >= 16/);
-    expect(() => truncateValue(1, { encoding: "p50k_base" as never })).toThrow(/encoding must be one of o200k_base, cl100k_base/);
+    expect(() => truncateValue(1, { encoding: "p50k_base" as never })).toThrow(
+      /encoding must be one of o200k_base, cl100k_base/,
+    );
     expect(() => truncateValue(1, { maxListItems: -1 })).toThrow(/maxListItems/);
     expect(() => truncateValue(1, { maxToken: 5 } as never)).toThrow(/unknown option 'maxToken'/);
   });

@@ -3,7 +3,11 @@ import { scanJson } from "./json-measure.js";
 import { cutPoint, preservedKeyTest, type ShrinkRules, shrinkJson } from "./json-shrink.js";
 import { type TokenEncoding, type Tokenizer, tokenizerFor } from "./tokenizer.js";
 import { listMarker, objectMarker, stringMarker, TRUNCATION_MARKERS } from "./truncation-markers.js";
-import { type ResolvedTruncationOptions, resolveTruncationOptions, type TruncationOptions } from "./truncation.options.js";
+import {
+  type ResolvedTruncationOptions,
+  resolveTruncationOptions,
+  type TruncationOptions,
+} from "./truncation.options.js";
 
 /**
  * What {@link truncateValue} and {@link truncateText} return.
@@ -49,12 +53,20 @@ interface Fitted {
 function minimal(value: JsonValue): JsonValue {
   if (typeof value === "string") return stringMarker(value.length);
   if (Array.isArray(value)) return [listMarker(value.length)];
-  if (value !== null && typeof value === "object") return { [TRUNCATION_MARKERS.objectKey]: objectMarker(Object.keys(value).length) };
+  if (value !== null && typeof value === "object")
+    return { [TRUNCATION_MARKERS.objectKey]: objectMarker(Object.keys(value).length) };
   return value;
 }
 
 /** Shrinks `value` to a character budget, counts the result, and corrects the budget from the count. */
-function fitJson(value: JsonValue, maxTokens: number, totalChars: number, tokenizer: Tokenizer, rules: ShrinkRules, serialize: Serialize): Fitted {
+function fitJson(
+  value: JsonValue,
+  maxTokens: number,
+  totalChars: number,
+  tokenizer: Tokenizer,
+  rules: ShrinkRules,
+  serialize: Serialize,
+): Fitted {
   let budget = Math.max(64, Math.floor(maxTokens * START_CHARS_PER_TOKEN));
   let best: Fitted | undefined;
   let under: number | undefined; // the largest budget known to fit
@@ -92,7 +104,12 @@ interface TextCut {
 }
 
 /** Cuts plain text on a token boundary, tokenizing only a prefix a little longer than what is kept. */
-function cutText(text: string, maxTokens: number, tokenizer: Tokenizer, serialize: (s: string) => string): TextCut | undefined {
+function cutText(
+  text: string,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+  serialize: (s: string) => string,
+): TextCut | undefined {
   let keepTokens = maxTokens - tokenizer.count(stringMarker(text.length)) - 2;
   for (let attempt = 0; attempt < 4 && keepTokens > 0; attempt++) {
     let prefixLength = Math.min(text.length, (keepTokens + 1) * 6);
@@ -122,14 +139,31 @@ function estimate(totalChars: number, keptTokens: number, keptChars: number, max
   return Math.max(maxTokens + 1, Math.round(totalChars * density));
 }
 
-function plainText(text: string, maxTokens: number, tokenizer: Tokenizer, exact: number | undefined): TruncateResult<string> {
+function plainText(
+  text: string,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+  exact: number | undefined,
+): TruncateResult<string> {
   const cut = cutText(text, maxTokens, tokenizer, (s) => JSON.stringify(s));
   if (cut === undefined) {
     const tokens = exact ?? tokenizer.count(JSON.stringify(text));
-    return { value: text, truncated: false, originalTokens: tokens, keptTokens: tokens, originalTokensEstimated: false };
+    return {
+      value: text,
+      truncated: false,
+      originalTokens: tokens,
+      keptTokens: tokens,
+      originalTokensEstimated: false,
+    };
   }
   const originalTokens = exact ?? estimate(text.length, cut.rawKeptTokens, cut.rawKeptChars, maxTokens);
-  return { value: cut.text, truncated: true, originalTokens, keptTokens: cut.tokens, originalTokensEstimated: exact === undefined };
+  return {
+    value: cut.text,
+    truncated: true,
+    originalTokens,
+    keptTokens: cut.tokens,
+    originalTokensEstimated: exact === undefined,
+  };
 }
 
 /** Counts `text` exactly when that is cheap; `undefined` when it is too long to be worth it (and surely over). */
@@ -137,9 +171,15 @@ function exactCount(text: string, maxTokens: number, tokenizer: Tokenizer): numb
   return text.length <= maxTokens * EXACT_CHARS_PER_TOKEN ? tokenizer.count(JSON.stringify(text)) : undefined;
 }
 
-function truncateString(text: string, maxTokens: number, tokenizer: Tokenizer, rules: ShrinkRules): TruncateResult<unknown> {
+function truncateString(
+  text: string,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+  rules: ShrinkRules,
+): TruncateResult<unknown> {
   const exact = exactCount(text, maxTokens, tokenizer);
-  if (exact !== undefined && exact <= maxTokens) return { value: text, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
+  if (exact !== undefined && exact <= maxTokens)
+    return { value: text, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
   // A tool that returns JSON as text keeps valid JSON: cut the parsed structure, not the characters.
   const first = text.trimStart()[0];
   if (first === "{" || first === "[") {
@@ -154,7 +194,13 @@ function truncateString(text: string, maxTokens: number, tokenizer: Tokenizer, r
       const safe = scanJson(parsed).plain ? (parsed as JsonValue) : toJsonSafe(parsed);
       const fitted = fitJson(safe, maxTokens, text.length, tokenizer, rules, asJsonString);
       const originalTokens = exact ?? estimate(text.length + 2, fitted.tokens, fitted.chars, maxTokens);
-      return { value: JSON.stringify(fitted.kept), truncated: true, originalTokens, keptTokens: fitted.tokens, originalTokensEstimated: exact === undefined };
+      return {
+        value: JSON.stringify(fitted.kept),
+        truncated: true,
+        originalTokens,
+        keptTokens: fitted.tokens,
+        originalTokensEstimated: exact === undefined,
+      };
     }
   }
   return plainText(text, maxTokens, tokenizer, exact);
@@ -165,9 +211,13 @@ export type Truncator = (value: unknown, maxTokens?: number) => TruncateResult<u
 
 /** Builds a {@link Truncator}; the tokenizer is loaded on the first call. @internal */
 export function createTruncator(options: ResolvedTruncationOptions): Truncator {
-  const rules: ShrinkRules = { maxListItems: options.maxListItems, isPreserved: preservedKeyTest(options.preserveKeys) };
+  const rules: ShrinkRules = {
+    maxListItems: options.maxListItems,
+    isPreserved: preservedKeyTest(options.preserveKeys),
+  };
   return (value, maxTokens = options.maxTokens) => {
-    if (value === undefined) return { value, truncated: false, originalTokens: 0, keptTokens: 0, originalTokensEstimated: false };
+    if (value === undefined)
+      return { value, truncated: false, originalTokens: 0, keptTokens: 0, originalTokensEstimated: false };
     const tokenizer = tokenizerFor(options.encoding);
     if (typeof value === "string") return truncateString(value, maxTokens, tokenizer, rules);
     let safe = value as JsonValue;
@@ -179,11 +229,18 @@ export function createTruncator(options: ResolvedTruncationOptions): Truncator {
     let exact: number | undefined;
     if (scan.chars <= maxTokens * EXACT_CHARS_PER_TOKEN) {
       exact = tokenizer.count(JSON.stringify(safe));
-      if (exact <= maxTokens) return { value, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
+      if (exact <= maxTokens)
+        return { value, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
     }
     const fitted = fitJson(safe, maxTokens, scan.chars, tokenizer, rules, compact);
     const originalTokens = exact ?? estimate(scan.chars, fitted.tokens, fitted.chars, maxTokens);
-    return { value: fitted.kept, truncated: true, originalTokens, keptTokens: fitted.tokens, originalTokensEstimated: exact === undefined };
+    return {
+      value: fitted.kept,
+      truncated: true,
+      originalTokens,
+      keptTokens: fitted.tokens,
+      originalTokensEstimated: exact === undefined,
+    };
   };
 }
 
@@ -217,7 +274,10 @@ export function truncateValue(value: unknown, options: TruncationOptions = {}): 
  * truncateText(logOutput, { maxTokens: 300 }).value; // "...first ~290 tokens…[truncated: 48211 chars omitted]"
  * ```
  */
-export function truncateText(text: string, options: Pick<TruncationOptions, "maxTokens" | "encoding"> = {}): TruncateResult<string> {
+export function truncateText(
+  text: string,
+  options: Pick<TruncationOptions, "maxTokens" | "encoding"> = {},
+): TruncateResult<string> {
   const { maxTokens, encoding } = resolveTruncationOptions(options);
   return truncatePlainText(text, maxTokens, encoding);
 }
@@ -226,6 +286,7 @@ export function truncateText(text: string, options: Pick<TruncationOptions, "max
 export function truncatePlainText(text: string, maxTokens: number, encoding: TokenEncoding): TruncateResult<string> {
   const tokenizer = tokenizerFor(encoding);
   const exact = exactCount(text, maxTokens, tokenizer);
-  if (exact !== undefined && exact <= maxTokens) return { value: text, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
+  if (exact !== undefined && exact <= maxTokens)
+    return { value: text, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
   return plainText(text, maxTokens, tokenizer, exact);
 }

@@ -80,7 +80,8 @@ function checkInteger(name: string, value: unknown, min: number): void {
  */
 export function resolveTruncationOptions(options: TruncationOptions = {}): ResolvedTruncationOptions {
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`usingTruncation: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+    if (!KNOWN.has(key))
+      throw new TypeError(`usingTruncation: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   }
   const resolved: ResolvedTruncationOptions = {
     maxTokens: options.maxTokens ?? DEFAULT_TRUNCATION_OPTIONS.maxTokens,
@@ -93,9 +94,14 @@ export function resolveTruncationOptions(options: TruncationOptions = {}): Resol
   checkInteger("maxListItems", resolved.maxListItems, 0);
   checkInteger("maxMessageTokens", resolved.maxMessageTokens, MIN_MAX_TOKENS);
   if (!TOKEN_ENCODINGS.includes(resolved.encoding)) {
-    throw new TypeError(`usingTruncation: encoding must be one of ${TOKEN_ENCODINGS.join(", ")}, not ${JSON.stringify(resolved.encoding)}.`);
+    throw new TypeError(
+      `usingTruncation: encoding must be one of ${TOKEN_ENCODINGS.join(", ")}, not ${JSON.stringify(resolved.encoding)}.`,
+    );
   }
-  if (!Array.isArray(resolved.preserveKeys) || !resolved.preserveKeys.every((k) => typeof k === "string" || k instanceof RegExp)) {
+  if (
+    !Array.isArray(resolved.preserveKeys) ||
+    !resolved.preserveKeys.every((k) => typeof k === "string" || k instanceof RegExp)
+  ) {
     throw new TypeError("usingTruncation: preserveKeys must be an array of strings and regular expressions.");
   }
   return resolved;

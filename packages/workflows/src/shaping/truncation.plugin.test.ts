@@ -1,4 +1,11 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, formatToolOutcome, ToolResult, type ToolMiddleware } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  formatToolOutcome,
+  ToolResult,
+  type ToolMiddleware,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -11,7 +18,12 @@ import { truncationPlugin } from "./truncation.plugin.js";
 let returned: unknown;
 let thrown: unknown;
 
-const bigList = () => Array.from({ length: 3000 }, (_, i) => ({ id: `ORD-${i}`, status: "open", note: "Leave the parcel at the side door. ".repeat(3) }));
+const bigList = () =>
+  Array.from({ length: 3000 }, (_, i) => ({
+    id: `ORD-${i}`,
+    status: "open",
+    note: "Leave the parcel at the side door. ".repeat(3),
+  }));
 
 @AgentFunctionGroup()
 class Tools {
@@ -20,7 +32,11 @@ class Tools {
     return returned;
   }
 
-  @AgentFunction({ description: "Returns whatever the test sets, with a small budget.", input: z.object({}), maxResultTokens: 100 })
+  @AgentFunction({
+    description: "Returns whatever the test sets, with a small budget.",
+    input: z.object({}),
+    maxResultTokens: 100,
+  })
   small(): unknown {
     return returned;
   }
@@ -32,22 +48,32 @@ class Tools {
 }
 
 const context = {} as PluginContext;
-const middlewareOf = (options?: TruncationOptions): ToolMiddleware => truncationPlugin(options).createMiddleware!(context)!;
+const middlewareOf = (options?: TruncationOptions): ToolMiddleware =>
+  truncationPlugin(options).createMiddleware!(context)!;
 
 /** Truncation outside the result middleware: the recommended order. */
 const outside = (options?: TruncationOptions) =>
-  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options), toolResultMiddleware()] });
+  createToolInvoker(container.createChildContainer(), {
+    functions: [Tools],
+    middleware: [middlewareOf(options), toolResultMiddleware()],
+  });
 /** Truncation inside the result middleware: it sees raw values. */
 const inside = (options?: TruncationOptions) =>
-  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [toolResultMiddleware(), middlewareOf(options)] });
+  createToolInvoker(container.createChildContainer(), {
+    functions: [Tools],
+    middleware: [toolResultMiddleware(), middlewareOf(options)],
+  });
 /** Truncation alone, no result middleware at all. */
-const alone = (options?: TruncationOptions) => createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options)] });
+const alone = (options?: TruncationOptions) =>
+  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf(options)] });
 
 describe("truncationPlugin", () => {
   it("is named truncation and describes its options", () => {
     const plugin = truncationPlugin({ maxTokens: 1500 });
     expect(plugin.name).toBe("truncation");
-    expect(plugin.describe!()).toBe("truncation(maxTokens: 1500, encoding: o200k_base, maxListItems: 20, maxMessageTokens: 500)");
+    expect(plugin.describe!()).toBe(
+      "truncation(maxTokens: 1500, encoding: o200k_base, maxListItems: 20, maxMessageTokens: 500)",
+    );
   });
 
   it("validates options when the plugin is made", () => {
@@ -70,7 +96,9 @@ describe("truncationPlugin", () => {
       expect(countTokens(JSON.stringify(data))).toBe(outcome.metadata.truncation!.keptTokens);
       expect(outcome.metadata.truncation!.keptTokens).toBeLessThanOrEqual(500);
       expect(outcome.metadata.truncation!.originalTokens).toBeGreaterThan(20_000);
-      expect(JSON.parse(formatToolOutcome(outcome))).toMatchObject({ metadata: { flags: ["RESULT_TRUNCATED"], truncation: { kept_tokens: outcome.metadata.truncation!.keptTokens } } });
+      expect(JSON.parse(formatToolOutcome(outcome))).toMatchObject({
+        metadata: { flags: ["RESULT_TRUNCATED"], truncation: { kept_tokens: outcome.metadata.truncation!.keptTokens } },
+      });
     });
 
     it(`returns a result that fits untouched and unflagged ${where}`, async () => {
@@ -91,20 +119,34 @@ describe("truncationPlugin", () => {
       seen.push(value);
       return value;
     };
-    await createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [spy, middlewareOf()] }).invoke({ name: "returnIt" });
+    await createToolInvoker(container.createChildContainer(), {
+      functions: [Tools],
+      middleware: [spy, middlewareOf()],
+    }).invoke({ name: "returnIt" });
     expect(seen[0]).toBe(returned);
   });
 
   it("unwraps a ToolResult it must cut when registered inside the result middleware", async () => {
-    returned = ToolResult.fail("Export too large", { code: "EXPORT_TOO_LARGE", data: bigList(), suggestion: "Ask for one page." });
+    returned = ToolResult.fail("Export too large", {
+      code: "EXPORT_TOO_LARGE",
+      data: bigList(),
+      suggestion: "Ask for one page.",
+    });
     const outcome = await inside({ maxTokens: 200 }).invoke({ name: "returnIt" });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "EXPORT_TOO_LARGE", message: "Export too large", suggestion: "Ask for one page." });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "EXPORT_TOO_LARGE",
+      message: "Export too large",
+      suggestion: "Ask for one page.",
+    });
     expect(outcome.metadata.flags).toContain("RESULT_TRUNCATED");
     expect(countTokens(JSON.stringify(outcome.data))).toBeLessThanOrEqual(200);
   });
 
   it("caps a very long message and suggestion", async () => {
-    returned = ToolResult.fail(`Validation failed: ${"field x is invalid; ".repeat(2000)}`, { suggestion: "Fix: ".repeat(3000) });
+    returned = ToolResult.fail(`Validation failed: ${"field x is invalid; ".repeat(2000)}`, {
+      suggestion: "Fix: ".repeat(3000),
+    });
     const outcome = await outside({ maxMessageTokens: 50 }).invoke({ name: "returnIt" });
     expect(outcome.message).toMatch(/^Validation failed: field x is invalid;.*…\[truncated: \d+ chars omitted\]$/s);
     expect(countTokens(JSON.stringify(outcome.message))).toBeLessThanOrEqual(50);
@@ -132,7 +174,10 @@ describe("truncationPlugin", () => {
       inner = outcome;
       return outcome;
     };
-    const invoker = createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [middlewareOf({ maxTokens: 100 }), capture, toolResultMiddleware()] });
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [Tools],
+      middleware: [middlewareOf({ maxTokens: 100 }), capture, toolResultMiddleware()],
+    });
     await invoker.invoke({ name: "returnIt" });
     expect(inner!.data).toEqual(returned);
     expect(inner!.metadata.flags).toBeUndefined();

@@ -4,7 +4,12 @@ import { REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 import { surelyFits } from "./surely-fits.js";
 import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
-import { MIN_MAX_TOKENS, type ResolvedTruncationOptions, resolveTruncationOptions, type TruncationOptions } from "./truncation.options.js";
+import {
+  MIN_MAX_TOKENS,
+  type ResolvedTruncationOptions,
+  resolveTruncationOptions,
+  type TruncationOptions,
+} from "./truncation.options.js";
 
 /**
  * The flag a truncated outcome carries in `metadata.flags`.
@@ -71,12 +76,17 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
       return out;
     };
     const text = (value: string | undefined): TruncateResult<string> | undefined =>
-      value === undefined || surelyFits(value, textBudget) ? undefined : truncatePlainText(clean(value), textBudget, resolved.encoding);
+      value === undefined || surelyFits(value, textBudget)
+        ? undefined
+        : truncatePlainText(clean(value), textBudget, resolved.encoding);
 
     return (outcome: ToolOutcome, call: ToolCallContext): ToolOutcome | undefined => {
       scrubbed = false;
       const budget = budgetFor(call, resolved.maxTokens);
-      const data = outcome.data === undefined || surelyFits(outcome.data, budget) ? undefined : truncate(clean(outcome.data), budget);
+      const data =
+        outcome.data === undefined || surelyFits(outcome.data, budget)
+          ? undefined
+          : truncate(clean(outcome.data), budget);
       const message = text(outcome.message);
       const suggestion = text(outcome.suggestion);
       const shaped = shapeWith(outcome, data, message, suggestion);
@@ -84,7 +94,12 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
     };
   };
 
-  const shapeWith = (outcome: ToolOutcome, data: TruncateResult<unknown> | undefined, message: TruncateResult<string> | undefined, suggestion: TruncateResult<string> | undefined): ToolOutcome | undefined => {
+  const shapeWith = (
+    outcome: ToolOutcome,
+    data: TruncateResult<unknown> | undefined,
+    message: TruncateResult<string> | undefined,
+    suggestion: TruncateResult<string> | undefined,
+  ): ToolOutcome | undefined => {
     const cut = [data, message, suggestion].filter((r): r is TruncateResult<unknown> => r?.truncated === true);
     if (cut.length === 0) return undefined;
     const truncation = {
@@ -105,7 +120,9 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
     describe: () =>
       `truncation(maxTokens: ${resolved.maxTokens}, encoding: ${resolved.encoding}, maxListItems: ${resolved.maxListItems}, maxMessageTokens: ${resolved.maxMessageTokens})`,
     createMiddleware: (context?: PluginContext) => {
-      const redactors = (context?.plugins ?? []).filter((p) => p.name !== "truncation" && typeof p.redact === "function");
+      const redactors = (context?.plugins ?? []).filter(
+        (p) => p.name !== "truncation" && typeof p.redact === "function",
+      );
       const scrub = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
       return shapingMiddleware(createShape(redactors.length > 0 ? scrub : <T>(value: T): T => value));
     },

@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, formatToolOutcome, type ToolContext, type ToolMiddleware, TransientError } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  formatToolOutcome,
+  type ToolContext,
+  type ToolMiddleware,
+  TransientError,
+} from "@needlework/core";
 import * as testing from "@needlework/workflows/testing";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -49,30 +57,43 @@ describe("chaos", () => {
   it("pins its defaults: inject before, Math.random, enabled, an Error and a TransientError", async () => {
     const spy = vi.spyOn(Math, "random").mockReturnValue(0);
     const exception = chaos({ rate: 0.5, faults: { exception: true } });
-    const thrown = await exception({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch((e: unknown) => e);
+    const thrown = await exception({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch(
+      (e: unknown) => e,
+    );
     expect(spy).toHaveBeenCalled();
     expect(thrown).toBeInstanceOf(Error);
     expect((thrown as Error).message).toBe("chaos: injected exception");
     const transient = chaos({ rate: 1, faults: { transient: true } });
-    const error = await transient({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch((e: unknown) => e);
+    const error = await transient({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TransientError);
     expect((error as TransientError).code).toBe("CHAOS_TRANSIENT");
-    expect(chaosPlugin({ rate: 0.2, faults: { latency: { ms: 5 }, exception: true } }).describe!()).toBe("chaos(rate 0.2, faults: latency 5ms, exception, inject before)");
+    expect(chaosPlugin({ rate: 0.2, faults: { latency: { ms: 5 }, exception: true } }).describe!()).toBe(
+      "chaos(rate 0.2, faults: latency 5ms, exception, inject before)",
+    );
   });
 
   it("injects at the configured rate with a seeded source, and the same seed repeats the same faults", async () => {
     const run = async (seed: number) => {
       const events: ChaosEvent[] = [];
-      const middleware = chaos({ rate: 0.2, faults: { exception: true, transient: true, result: () => "bad" }, random: seededRandom(seed), onFault: (e) => events.push(e) });
+      const middleware = chaos({
+        rate: 0.2,
+        faults: { exception: true, transient: true, result: () => "bad" },
+        random: seededRandom(seed),
+        onFault: (e) => events.push(e),
+      });
       const invoker = invokerWith(toolResultMiddleware(), middleware);
-      for (let i = 0; i < 5_000; i++) await invoker.invoke({ name: "read", arguments: { id: String(i) }, callId: `c${i}` });
+      for (let i = 0; i < 5_000; i++)
+        await invoker.invoke({ name: "read", arguments: { id: String(i) }, callId: `c${i}` });
       return { events, stats: middleware.stats };
     };
     const first = await run(7);
     expect(first.stats.calls).toBe(5_000);
     expect(first.stats.injected / 5_000).toBeGreaterThan(0.18);
     expect(first.stats.injected / 5_000).toBeLessThan(0.22);
-    for (const kind of ["exception", "transient", "result"] as const) expect(first.stats.byKind[kind] / first.stats.injected).toBeGreaterThan(0.28);
+    for (const kind of ["exception", "transient", "result"] as const)
+      expect(first.stats.byKind[kind] / first.stats.injected).toBeGreaterThan(0.28);
     expect(first.stats.byKind.latency).toBe(0);
     expect(first.events).toHaveLength(first.stats.injected);
     expect(bodies).toHaveLength(5_000 - first.stats.injected);
@@ -83,7 +104,11 @@ describe("chaos", () => {
     const never = chaos({ rate: 0, faults: { exception: true } });
     const always = chaos({ rate: 1, faults: { result: () => "injected" } });
     const off = chaos({ rate: 1, faults: { exception: true }, enabled: false });
-    const onlyWrites = chaos({ rate: 1, faults: { result: () => "injected" }, enabled: (call) => call.name === "write" });
+    const onlyWrites = chaos({
+      rate: 1,
+      faults: { result: () => "injected" },
+      enabled: (call) => call.name === "write",
+    });
     for (let i = 0; i < 50; i++) {
       expect((await invokerWith(never).invoke({ name: "read", arguments: { id: "a" } })).data).toEqual({ id: "a" });
       expect((await invokerWith(always).invoke({ name: "read", arguments: { id: "a" } })).data).toBe("injected");
@@ -91,22 +116,38 @@ describe("chaos", () => {
     expect((await invokerWith(off).invoke({ name: "read", arguments: { id: "a" } })).data).toEqual({ id: "a" });
     expect((await invokerWith(onlyWrites).invoke({ name: "read", arguments: { id: "a" } })).data).toEqual({ id: "a" });
     expect((await invokerWith(onlyWrites).invoke({ name: "write", arguments: { id: "a" } })).data).toBe("injected");
-    expect(never.stats).toEqual({ calls: 50, injected: 0, byKind: { latency: 0, exception: 0, transient: 0, result: 0 } });
+    expect(never.stats).toEqual({
+      calls: 50,
+      injected: 0,
+      byKind: { latency: 0, exception: 0, transient: 0, result: 0 },
+    });
     expect(always.stats.injected).toBe(50);
   });
 
   it("before: a fault replaces the tool body; after: the body runs, then the fault replaces its value", async () => {
-    const before = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { exception: () => new RangeError("boom") } }));
+    const before = invokerWith(
+      toolResultMiddleware(),
+      chaos({ rate: 1, faults: { exception: () => new RangeError("boom") } }),
+    );
     const outcome = await before.invoke({ name: "write", arguments: { id: "a" } });
-    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). The call was not retried." });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (RangeError). The call was not retried.",
+    });
     expect(bodies).toEqual([]);
-    const after = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { exception: () => new RangeError("boom") }, inject: "after" }));
+    const after = invokerWith(
+      toolResultMiddleware(),
+      chaos({ rate: 1, faults: { exception: () => new RangeError("boom") }, inject: "after" }),
+    );
     expect((await after.invoke({ name: "write", arguments: { id: "a" } })).status).toBe("error");
     expect(bodies).toEqual([{ tool: "write", attempt: 1 }]);
   });
 
   it("latency delays the call by ms (or a draw up to maxMs), then lets it through", async () => {
-    const invoker = invokerWith(chaos({ rate: 1, faults: { latency: { ms: 100, maxMs: 300 } }, random: sequence(0.5) }));
+    const invoker = invokerWith(
+      chaos({ rate: 1, faults: { latency: { ms: 100, maxMs: 300 } }, random: sequence(0.5) }),
+    );
     let done = false;
     const pending = invoker.invoke({ name: "read", arguments: { id: "a" } }).then((o) => ((done = true), o));
     await vi.advanceTimersByTimeAsync(199);
@@ -120,7 +161,9 @@ describe("chaos", () => {
   it("latency ends at once with an AbortError when the caller aborts, leaving no timer or listener", async () => {
     const controller = new AbortController();
     const invoker = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { latency: { ms: 60_000 } } }));
-    const pending = invoker.invoke({ name: "write", arguments: { id: "a" } }, { signal: controller.signal }).catch((e: unknown) => e);
+    const pending = invoker
+      .invoke({ name: "write", arguments: { id: "a" } }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(10);
     expect(vi.getTimerCount()).toBe(1);
     controller.abort();
@@ -130,9 +173,16 @@ describe("chaos", () => {
   });
 
   it("inside resilience, an attempt timeout cuts injected latency short and the idempotent tool is retried", async () => {
-    const resilience = resiliencePlugin({ retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, jitter: 0 }, attemptTimeoutMs: 1_000 }).createMiddleware!({} as never)!;
+    const resilience = resiliencePlugin({
+      retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, jitter: 0 },
+      attemptTimeoutMs: 1_000,
+    }).createMiddleware!({} as never)!;
     // First draw: hit (0 < 0.5); latency only. Second attempt: miss (0.9).
-    const invoker = invokerWith(toolResultMiddleware(), resilience, chaos({ rate: 0.5, faults: { latency: { ms: 5_000 } }, random: sequence(0, 0.9) }));
+    const invoker = invokerWith(
+      toolResultMiddleware(),
+      resilience,
+      chaos({ rate: 0.5, faults: { latency: { ms: 5_000 } }, random: sequence(0, 0.9) }),
+    );
     const pending = invoker.invoke({ name: "read", arguments: { id: "a" } });
     await vi.advanceTimersByTimeAsync(1_010);
     const outcome = await pending;
@@ -141,22 +191,62 @@ describe("chaos", () => {
   });
 
   it("a thrown transient fault is retried only for idempotent tools; a transient result for any tool", async () => {
-    const resilience = () => resiliencePlugin({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } }).createMiddleware!({} as never)!;
-    const thrown = (tool: string) => invokerWith(toolResultMiddleware(), resilience(), chaos({ rate: 0.5, faults: { transient: true }, random: sequence(0, 0.9) })).invoke({ name: tool, arguments: { id: "a" } });
+    const resilience = () =>
+      resiliencePlugin({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } }).createMiddleware!({} as never)!;
+    const thrown = (tool: string) =>
+      invokerWith(
+        toolResultMiddleware(),
+        resilience(),
+        chaos({ rate: 0.5, faults: { transient: true }, random: sequence(0, 0.9) }),
+      ).invoke({ name: tool, arguments: { id: "a" } });
     expect(await thrown("read")).toMatchObject({ status: "ok", metadata: { attempts: 2 } });
-    expect(await thrown("write")).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", retriable: true, metadata: { attempts: 1 } });
-    const result = invokerWith(toolResultMiddleware(), resilience(), chaos({ rate: 0.5, faults: { transient: { as: "result" } }, random: sequence(0, 0.9) }));
-    expect(await result.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({ status: "ok", data: { written: "a" }, metadata: { attempts: 2 } });
-    const always = invokerWith(toolResultMiddleware(), resilience(), chaos({ rate: 1, faults: { transient: { as: "result" } } }));
-    expect(await always.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({ status: "error", errorCode: "CHAOS_TRANSIENT", retriable: true, metadata: { attempts: 3 } });
-    const http = invokerWith(toolResultMiddleware(), chaos({ rate: 1, faults: { transient: { error: () => Object.assign(new Error("Service Unavailable"), { status: 503 }) } } }));
-    expect(await http.invoke({ name: "read", arguments: { id: "a" } })).toMatchObject({ status: "error", errorCode: "UPSTREAM_ERROR" });
+    expect(await thrown("write")).toMatchObject({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      retriable: true,
+      metadata: { attempts: 1 },
+    });
+    const result = invokerWith(
+      toolResultMiddleware(),
+      resilience(),
+      chaos({ rate: 0.5, faults: { transient: { as: "result" } }, random: sequence(0, 0.9) }),
+    );
+    expect(await result.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({
+      status: "ok",
+      data: { written: "a" },
+      metadata: { attempts: 2 },
+    });
+    const always = invokerWith(
+      toolResultMiddleware(),
+      resilience(),
+      chaos({ rate: 1, faults: { transient: { as: "result" } } }),
+    );
+    expect(await always.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({
+      status: "error",
+      errorCode: "CHAOS_TRANSIENT",
+      retriable: true,
+      metadata: { attempts: 3 },
+    });
+    const http = invokerWith(
+      toolResultMiddleware(),
+      chaos({
+        rate: 1,
+        faults: { transient: { error: () => Object.assign(new Error("Service Unavailable"), { status: 503 }) } },
+      }),
+    );
+    expect(await http.invoke({ name: "read", arguments: { id: "a" } })).toMatchObject({
+      status: "error",
+      errorCode: "UPSTREAM_ERROR",
+    });
   });
 
   it("the default bad results all end as outcomes the model can read as JSON", async () => {
     // Each draw below 0.999 first hits, then picks the result at index floor(r * 10).
     for (let index = 0; index < 10; index++) {
-      const invoker = invokerWith(toolResultMiddleware(), chaos({ rate: 0.999, faults: { result: true }, random: sequence(0, (index + 0.5) / 10) }));
+      const invoker = invokerWith(
+        toolResultMiddleware(),
+        chaos({ rate: 0.999, faults: { result: true }, random: sequence(0, (index + 0.5) / 10) }),
+      );
       const outcome = await invoker.invoke({ name: "read", arguments: { id: "a" } });
       const text = formatToolOutcome(outcome);
       expect(() => JSON.parse(text)).not.toThrow();
@@ -167,8 +257,19 @@ describe("chaos", () => {
 
   it("as a plugin it sits innermost when registered first, and shares its stats", async () => {
     const plugin = chaosPlugin({ rate: 1, faults: { transient: true } });
-    const factory = usingAgentFramework(container.createChildContainer()).addAgentFunctions(ChaosTools).usingPlugin(plugin).usingResilience({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } }).usingToolResultMiddleware().buildAgentFactory();
-    expect(factory.pipeline.map((s) => s.name)).toEqual(["tool-result", "resilience", "chaos", "tool-middleware", "tool"]);
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(ChaosTools)
+      .usingPlugin(plugin)
+      .usingResilience({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } })
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
+    expect(factory.pipeline.map((s) => s.name)).toEqual([
+      "tool-result",
+      "resilience",
+      "chaos",
+      "tool-middleware",
+      "tool",
+    ]);
     const outcome = await factory.tools.invoke({ name: "read", arguments: { id: "a" } });
     expect(outcome).toMatchObject({ status: "error", retriable: true, metadata: { attempts: 2 } });
     expect(plugin.stats).toMatchObject({ calls: 2, injected: 2, byKind: { transient: 2 } });

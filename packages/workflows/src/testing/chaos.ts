@@ -185,48 +185,71 @@ const BAD_RESULTS: readonly (() => unknown)[] = [
 ];
 
 function show(value: unknown): string {
-  return typeof value === "number" || typeof value === "boolean" || value === undefined || value === null ? String(value) : typeof value;
+  return typeof value === "number" || typeof value === "boolean" || value === undefined || value === null
+    ? String(value)
+    : typeof value;
 }
 
 function checkMs(value: unknown, path: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new RangeError(`${PREFIX} ${path} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (got ${show(value)}).`);
+    throw new RangeError(
+      `${PREFIX} ${path} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (got ${show(value)}).`,
+    );
   }
   return value;
 }
 
 function trueOrFunction(value: unknown, path: string): void {
-  if (value !== undefined && value !== true && typeof value !== "function") throw new TypeError(`${PREFIX} faults.${path} must be true or a function (got ${show(value)}).`);
+  if (value !== undefined && value !== true && typeof value !== "function")
+    throw new TypeError(`${PREFIX} faults.${path} must be true or a function (got ${show(value)}).`);
 }
 
 /** Validates options; returns the configured kinds in a fixed order. */
 function checkOptions(options: ChaosOptions): ChaosFaultKind[] {
-  if (typeof options !== "object" || options === null) throw new TypeError(`${PREFIX} pass { rate, faults: { latency?, exception?, transient?, result? } }.`);
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(`${PREFIX} pass { rate, faults: { latency?, exception?, transient?, result? } }.`);
   const { rate, faults, random, enabled, inject, onFault } = options;
-  if (typeof rate !== "number" || !(rate >= 0 && rate <= 1)) throw new RangeError(`${PREFIX} rate must be a number from 0 (never) to 1 (every call) (got ${show(rate)}).`);
-  if (typeof faults !== "object" || faults === null) throw new TypeError(`${PREFIX} faults must be an object such as { exception: true, latency: { ms: 100 } }.`);
-  for (const key of Object.keys(faults)) if (!KINDS.includes(key as ChaosFaultKind)) throw new TypeError(`${PREFIX} unknown fault '${key}' (known: ${KINDS.join(", ")}).`);
+  if (typeof rate !== "number" || !(rate >= 0 && rate <= 1))
+    throw new RangeError(`${PREFIX} rate must be a number from 0 (never) to 1 (every call) (got ${show(rate)}).`);
+  if (typeof faults !== "object" || faults === null)
+    throw new TypeError(`${PREFIX} faults must be an object such as { exception: true, latency: { ms: 100 } }.`);
+  for (const key of Object.keys(faults))
+    if (!KINDS.includes(key as ChaosFaultKind))
+      throw new TypeError(`${PREFIX} unknown fault '${key}' (known: ${KINDS.join(", ")}).`);
   if (faults.latency !== undefined) {
-    if (typeof faults.latency !== "object" || faults.latency === null) throw new TypeError(`${PREFIX} faults.latency must be { ms, maxMs? }.`);
+    if (typeof faults.latency !== "object" || faults.latency === null)
+      throw new TypeError(`${PREFIX} faults.latency must be { ms, maxMs? }.`);
     const min = checkMs(faults.latency.ms, "faults.latency.ms");
     if (faults.latency.maxMs !== undefined && checkMs(faults.latency.maxMs, "faults.latency.maxMs") < min) {
-      throw new RangeError(`${PREFIX} faults.latency.maxMs (${faults.latency.maxMs}) must not be below faults.latency.ms (${min}).`);
+      throw new RangeError(
+        `${PREFIX} faults.latency.maxMs (${faults.latency.maxMs}) must not be below faults.latency.ms (${min}).`,
+      );
     }
   }
   trueOrFunction(faults.exception, "exception");
   trueOrFunction(faults.result, "result");
   const transient = faults.transient;
   if (transient !== undefined && transient !== true) {
-    if (typeof transient !== "object" || transient === null) throw new TypeError(`${PREFIX} faults.transient must be true or { as?: "throw" | "result", error?: () => unknown }.`);
-    if (transient.as !== undefined && transient.as !== "throw" && transient.as !== "result") throw new TypeError(`${PREFIX} faults.transient.as must be "throw" or "result".`);
-    if (transient.error !== undefined && typeof transient.error !== "function") throw new TypeError(`${PREFIX} faults.transient.error must be a function returning the value to throw.`);
+    if (typeof transient !== "object" || transient === null)
+      throw new TypeError(
+        `${PREFIX} faults.transient must be true or { as?: "throw" | "result", error?: () => unknown }.`,
+      );
+    if (transient.as !== undefined && transient.as !== "throw" && transient.as !== "result")
+      throw new TypeError(`${PREFIX} faults.transient.as must be "throw" or "result".`);
+    if (transient.error !== undefined && typeof transient.error !== "function")
+      throw new TypeError(`${PREFIX} faults.transient.error must be a function returning the value to throw.`);
   }
-  if (random !== undefined && typeof random !== "function") throw new TypeError(`${PREFIX} random must be a function returning a number in [0, 1).`);
-  if (enabled !== undefined && typeof enabled !== "boolean" && typeof enabled !== "function") throw new TypeError(`${PREFIX} enabled must be a boolean or a function (call) => boolean.`);
-  if (inject !== undefined && inject !== "before" && inject !== "after") throw new TypeError(`${PREFIX} inject must be "before" or "after".`);
-  if (onFault !== undefined && typeof onFault !== "function") throw new TypeError(`${PREFIX} onFault must be a function.`);
+  if (random !== undefined && typeof random !== "function")
+    throw new TypeError(`${PREFIX} random must be a function returning a number in [0, 1).`);
+  if (enabled !== undefined && typeof enabled !== "boolean" && typeof enabled !== "function")
+    throw new TypeError(`${PREFIX} enabled must be a boolean or a function (call) => boolean.`);
+  if (inject !== undefined && inject !== "before" && inject !== "after")
+    throw new TypeError(`${PREFIX} inject must be "before" or "after".`);
+  if (onFault !== undefined && typeof onFault !== "function")
+    throw new TypeError(`${PREFIX} onFault must be a function.`);
   const kinds = KINDS.filter((kind) => faults[kind] !== undefined);
-  if (kinds.length === 0) throw new TypeError(`${PREFIX} configure at least one fault (latency, exception, transient or result).`);
+  if (kinds.length === 0)
+    throw new TypeError(`${PREFIX} configure at least one fault (latency, exception, transient or result).`);
   return kinds;
 }
 
@@ -299,16 +322,27 @@ export function createChaos(options: ChaosOptions): ChaosMiddleware {
       case "transient": {
         const transient = faults.transient === true ? {} : faults.transient!;
         if (transient.as === "result") {
-          return ToolResult.fail("The service is temporarily unavailable (injected by chaos).", { code: "CHAOS_TRANSIENT", transient: true, suggestion: "Try again." });
+          return ToolResult.fail("The service is temporarily unavailable (injected by chaos).", {
+            code: "CHAOS_TRANSIENT",
+            transient: true,
+            suggestion: "Try again.",
+          });
         }
-        throw transient.error ? transient.error() : new TransientError("chaos: injected transient failure", { code: "CHAOS_TRANSIENT" });
+        throw transient.error
+          ? transient.error()
+          : new TransientError("chaos: injected transient failure", { code: "CHAOS_TRANSIENT" });
       }
       case "result":
-        return faults.result === true ? BAD_RESULTS[Math.floor(unit(random) * BAD_RESULTS.length)]!() : faults.result!();
+        return faults.result === true
+          ? BAD_RESULTS[Math.floor(unit(random) * BAD_RESULTS.length)]!()
+          : faults.result!();
     }
   };
 
-  const middleware = async (call: ToolCallContext, next: (call?: ToolCallContext) => Promise<unknown>): Promise<unknown> => {
+  const middleware = async (
+    call: ToolCallContext,
+    next: (call?: ToolCallContext) => Promise<unknown>,
+  ): Promise<unknown> => {
     stats.calls++;
     if (enabled === false || (typeof enabled === "function" && !enabled(call))) return next();
     if (rate < 1 && !(unit(random) < rate)) return next();
@@ -348,7 +382,9 @@ export function chaosPlugin(options: ChaosOptions): ChaosPlugin {
   const middleware = createChaos(options);
   const latency = options.faults.latency;
   const kinds = KINDS.filter((kind) => options.faults[kind] !== undefined).map((kind) =>
-    kind === "latency" && latency ? `latency ${latency.ms}${latency.maxMs === undefined ? "" : `-${latency.maxMs}`}ms` : kind,
+    kind === "latency" && latency
+      ? `latency ${latency.ms}${latency.maxMs === undefined ? "" : `-${latency.maxMs}`}ms`
+      : kind,
   );
   const description = `chaos(rate ${options.rate}, faults: ${kinds.join(", ")}, inject ${options.inject ?? "before"})`;
   return {

@@ -49,7 +49,9 @@ describe("ManualClock", () => {
 
   it("serves as the agent's clock: checkpoints carry the fake time", async () => {
     const clock = new ManualClock(Date.parse("2030-05-01T12:00:00Z"));
-    const { agent } = harness().agent([{ toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 1 } }] }], { clock: clock.now });
+    const { agent } = harness().agent([{ toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 1 } }] }], {
+      clock: clock.now,
+    });
     const paused = await agent.run("refund");
     expect(paused.checkpoint?.createdAt).toBe("2030-05-01T12:00:00.000Z");
   });

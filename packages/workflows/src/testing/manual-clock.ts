@@ -28,7 +28,8 @@ export class ManualClock {
   /** Starts at `start` (epoch milliseconds or a Date); default 0. */
   constructor(start: number | Date = 0) {
     this.time = typeof start === "number" ? start : start.getTime();
-    if (!Number.isFinite(this.time)) throw new RangeError(`ManualClock: start must be a finite time, not ${String(start)}.`);
+    if (!Number.isFinite(this.time))
+      throw new RangeError(`ManualClock: start must be a finite time, not ${String(start)}.`);
   }
 
   /** The current time in epoch milliseconds; bound, so `clock: clock.now` works. */
@@ -71,7 +72,8 @@ export class ManualClock {
    * scheduled by a callback fires too if it falls within the advance). Throws for a negative `ms`.
    */
   advance(ms: number): void {
-    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`ManualClock: advance by a finite number of milliseconds of 0 or more, not ${String(ms)}.`);
+    if (!(ms >= 0) || !Number.isFinite(ms))
+      throw new RangeError(`ManualClock: advance by a finite number of milliseconds of 0 or more, not ${String(ms)}.`);
     const end = this.time + ms;
     for (;;) {
       const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];

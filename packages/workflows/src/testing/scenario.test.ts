@@ -1,5 +1,10 @@
 import { createToolInvoker } from "@needlework/core";
-import { runScenario, ScenarioFailedError, ScriptExhaustedError, ScriptedChatClient } from "@needlework/workflows/testing";
+import {
+  runScenario,
+  ScenarioFailedError,
+  ScriptExhaustedError,
+  ScriptedChatClient,
+} from "@needlework/workflows/testing";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { AdminTools, kitBehaviour, kitBuilder, OrderTools } from "../../test/agent-kit-fixtures.js";
@@ -33,20 +38,45 @@ describe("runScenario", () => {
     });
     expect(report.passed).toBe(true);
     expect(report.problems).toEqual([]);
-    expect(report.calls[0]).toMatchObject({ tool: "lookupOrder", arguments: { orderId: "ORD-1" }, reply: { status: "ok", data: { tool: "lookupOrder", orderId: "ORD-1" } } });
+    expect(report.calls[0]).toMatchObject({
+      tool: "lookupOrder",
+      arguments: { orderId: "ORD-1" },
+      reply: { status: "ok", data: { tool: "lookupOrder", orderId: "ORD-1" } },
+    });
     expect(report.model.requests).toHaveLength(2);
   });
 
   it("builds agents by name, from options, or with a function over the scripted model", async () => {
     const factory = kitBuilder().addAgents(SupportAgent).buildAgentFactory();
-    const byName = await runScenario({ factory, agent: "support", input: "x", script: lookupScript, expect: { status: "completed" } });
+    const byName = await runScenario({
+      factory,
+      agent: "support",
+      input: "x",
+      script: lookupScript,
+      expect: { status: "completed" },
+    });
     expect(byName.passed).toBe(true);
-    const fromOptions = await runScenario({ factory, agent: { name: "adhoc", instructions: "", functions: [OrderTools] }, input: "x", script: lookupScript });
+    const fromOptions = await runScenario({
+      factory,
+      agent: { name: "adhoc", instructions: "", functions: [OrderTools] },
+      input: "x",
+      script: lookupScript,
+    });
     expect(fromOptions.passed).toBe(true);
-    const invoker = createToolInvoker(container.createChildContainer(), { functions: [OrderTools], middleware: [toolResultMiddleware()] });
-    const fromFunction = await runScenario({ agent: (chatClient) => createAgent({ invoker }, { name: "fn", instructions: "", chatClient }), input: "x", script: lookupScript, expect: { calls: [{ tool: "lookupOrder" }] } });
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [OrderTools],
+      middleware: [toolResultMiddleware()],
+    });
+    const fromFunction = await runScenario({
+      agent: (chatClient) => createAgent({ invoker }, { name: "fn", instructions: "", chatClient }),
+      input: "x",
+      script: lookupScript,
+      expect: { calls: [{ tool: "lookupOrder" }] },
+    });
     expect(fromFunction.passed).toBe(true);
-    await expect(runScenario({ agent: SupportAgent, input: "x", script: [] })).rejects.toThrow(/runScenario: pass `factory`/);
+    await expect(runScenario({ agent: SupportAgent, input: "x", script: [] })).rejects.toThrow(
+      /runScenario: pass `factory`/,
+    );
   });
 
   it("throws one error listing every mismatch, the calls made and the final text", async () => {
@@ -98,7 +128,15 @@ describe("runScenario", () => {
       factory,
       agent: { name: "s", instructions: "" },
       input: "x",
-      script: [{ toolCalls: [{ name: "lookupOrder", arguments: { orderId: "a" } }, { name: "refund", arguments: { orderId: "a" } }] }, { text: "done" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "lookupOrder", arguments: { orderId: "a" } },
+            { name: "refund", arguments: { orderId: "a" } },
+          ],
+        },
+        { text: "done" },
+      ],
       expect: { calls: [{ tool: "lookupOrder" }] },
       throwOnFailure: false,
     });
@@ -108,7 +146,9 @@ describe("runScenario", () => {
 
   it("lets a run that asks for more turns than scripted reject with ScriptExhaustedError", async () => {
     const factory = kitBuilder().usingToolResultMiddleware().buildAgentFactory();
-    await expect(runScenario({ factory, agent: { name: "s", instructions: "" }, input: "x", script: [lookupScript[0]!] })).rejects.toThrow(ScriptExhaustedError);
+    await expect(
+      runScenario({ factory, agent: { name: "s", instructions: "" }, input: "x", script: [lookupScript[0]!] }),
+    ).rejects.toThrow(ScriptExhaustedError);
     expect(new ScriptedChatClient([]).remaining).toBe(0);
   });
 });

@@ -173,8 +173,12 @@ function createScenarioAgent(scenario: AgentScenario, model: ScriptedChatClient)
   if (typeof agent === "function" && declaredAgentOf(agent as DeclaredAgentClass) === undefined) {
     return (agent as (chatClient: ScriptedChatClient) => Agent)(model);
   }
-  if (!factory) throw new TypeError("runScenario: pass `factory` to build the agent from a declared class, a name or options (or give `agent` as (chatClient) => agent).");
-  if (typeof agent === "function" || typeof agent === "string") return factory.createAgent(agent as DeclaredAgentClass | string, { chatClient: model });
+  if (!factory)
+    throw new TypeError(
+      "runScenario: pass `factory` to build the agent from a declared class, a name or options (or give `agent` as (chatClient) => agent).",
+    );
+  if (typeof agent === "function" || typeof agent === "string")
+    return factory.createAgent(agent as DeclaredAgentClass | string, { chatClient: model });
   return factory.createAgent({ ...agent, chatClient: model });
 }
 
@@ -185,44 +189,66 @@ function scenarioCalls(result: AgentRunResult): ScenarioCall[] {
     if (m.role === "assistant") for (const c of m.toolCalls ?? []) sent.set(c.id, parsedArguments(c.arguments));
     if (m.role === "tool") replies.set(m.toolCallId, parsedArguments(m.content));
   }
-  return result.calls.map((record) => ({ ...record, arguments: sent.get(record.callId), reply: record.compensationFor === undefined ? replies.get(record.callId) : undefined }));
+  return result.calls.map((record) => ({
+    ...record,
+    arguments: sent.get(record.callId),
+    reply: record.compensationFor === undefined ? replies.get(record.callId) : undefined,
+  }));
 }
 
 function check(expect: ScenarioExpectations, report: Omit<ScenarioReport, "problems" | "passed">): string[] {
   const { result, model, calls } = report;
   const problems: string[] = [];
   if (expect.status !== undefined && result.status !== expect.status) {
-    problems.push(`status: expected "${expect.status}", got "${result.status}"${result.reason ? ` (reason: ${result.reason})` : ""}`);
+    problems.push(
+      `status: expected "${expect.status}", got "${result.status}"${result.reason ? ` (reason: ${result.reason})` : ""}`,
+    );
   }
-  if (expect.text !== undefined && !matches(expect.text, result.text)) problems.push(`text: expected ${show(expect.text)}, got ${show(result.text)}`);
-  if (expect.reason !== undefined && !matches(expect.reason, result.reason)) problems.push(`reason: expected ${show(expect.reason)}, got ${show(result.reason)}`);
+  if (expect.text !== undefined && !matches(expect.text, result.text))
+    problems.push(`text: expected ${show(expect.text)}, got ${show(result.text)}`);
+  if (expect.reason !== undefined && !matches(expect.reason, result.reason))
+    problems.push(`reason: expected ${show(expect.reason)}, got ${show(result.reason)}`);
   if (expect.calls !== undefined) {
     expect.calls.forEach((wanted, i) => {
       const actual = calls[i];
-      if (!actual) return void problems.push(`calls[${i}]: expected ${show(wanted)}, but only ${calls.length} call${calls.length === 1 ? " was" : "s were"} made`);
+      if (!actual)
+        return void problems.push(
+          `calls[${i}]: expected ${show(wanted)}, but only ${calls.length} call${calls.length === 1 ? " was" : "s were"} made`,
+        );
       const wrong: string[] = [];
       if (actual.tool !== wanted.tool) wrong.push(`tool "${actual.tool}"`);
-      if ("arguments" in wanted && !sameArguments(wanted.arguments, actual.arguments)) wrong.push(`arguments ${show(actual.arguments)}`);
+      if ("arguments" in wanted && !sameArguments(wanted.arguments, actual.arguments))
+        wrong.push(`arguments ${show(actual.arguments)}`);
       if (wanted.status !== undefined && actual.status !== wanted.status) wrong.push(`status "${actual.status}"`);
-      if (wanted.errorCode !== undefined && actual.errorCode !== wanted.errorCode) wrong.push(`errorCode ${show(actual.errorCode)}`);
-      if (wanted.attempts !== undefined && actual.attempts !== wanted.attempts) wrong.push(`attempts ${actual.attempts}`);
-      if (wanted.notCalled !== undefined && actual.notCalled !== wanted.notCalled) wrong.push(`notCalled ${String(actual.notCalled)}`);
+      if (wanted.errorCode !== undefined && actual.errorCode !== wanted.errorCode)
+        wrong.push(`errorCode ${show(actual.errorCode)}`);
+      if (wanted.attempts !== undefined && actual.attempts !== wanted.attempts)
+        wrong.push(`attempts ${actual.attempts}`);
+      if (wanted.notCalled !== undefined && actual.notCalled !== wanted.notCalled)
+        wrong.push(`notCalled ${String(actual.notCalled)}`);
       if (wrong.length > 0) problems.push(`calls[${i}]: expected ${show(wanted)}, got ${wrong.join(", ")}`);
     });
     if (calls.length > expect.calls.length) {
-      problems.push(`calls: expected ${expect.calls.length}, got ${calls.length}; extra: ${calls.slice(expect.calls.length).map(describeCall).join("; ")}`);
+      problems.push(
+        `calls: expected ${expect.calls.length}, got ${calls.length}; extra: ${calls.slice(expect.calls.length).map(describeCall).join("; ")}`,
+      );
     }
   }
   for (const tool of expect.neverCalled ?? []) {
     const made = calls.filter((c) => c.tool === tool && c.compensationFor === undefined);
-    if (made.length > 0) problems.push(`neverCalled: '${tool}' was called ${made.length} time${made.length === 1 ? "" : "s"} (${made.map((c) => c.callId).join(", ")})`);
+    if (made.length > 0)
+      problems.push(
+        `neverCalled: '${tool}' was called ${made.length} time${made.length === 1 ? "" : "s"} (${made.map((c) => c.callId).join(", ")})`,
+      );
   }
   for (const [key, value] of Object.entries(expect.health ?? {})) {
     const actual = result.health[key as keyof RunHealth];
     if (actual !== value) problems.push(`health.${key}: expected ${show(value)}, got ${show(actual)}`);
   }
   if ((expect.scriptConsumed ?? true) && model.remaining > 0) {
-    problems.push(`script: ${model.remaining} of ${model.requests.length + model.remaining} steps were never played (the run ended "${result.status}" after ${model.requests.length} model turns)`);
+    problems.push(
+      `script: ${model.remaining} of ${model.requests.length + model.remaining} steps were never played (the run ended "${result.status}" after ${model.requests.length} model turns)`,
+    );
   }
   return problems;
 }
@@ -252,7 +278,8 @@ export async function runScenario(scenario: AgentScenario): Promise<ScenarioRepo
   const report: ScenarioReport = { ...base, problems, passed: problems.length === 0 };
   if (problems.length > 0 && scenario.throwOnFailure !== false) {
     const title = scenario.name === undefined ? "Scenario" : `Scenario "${scenario.name}"`;
-    const made = base.calls.length === 0 ? "  (none)" : base.calls.map((c, i) => `  ${i + 1}. ${describeCall(c)}`).join("\n");
+    const made =
+      base.calls.length === 0 ? "  (none)" : base.calls.map((c, i) => `  ${i + 1}. ${describeCall(c)}`).join("\n");
     throw new ScenarioFailedError(
       `${title} failed:\n${problems.map((p) => `  - ${p}`).join("\n")}\nCalls made:\n${made}\nStatus: ${result.status}; final text: ${show(result.text)}`,
       report,

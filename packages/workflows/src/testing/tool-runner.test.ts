@@ -19,11 +19,15 @@ let flakyCalls = 0;
 class ShopTools {
   constructor(private readonly repository: OrderRepository) {}
 
-  @AgentFunction({ description: "Gets an order's status.", input: z.object({ orderId: z.string().describe("Order id.") }) })
+  @AgentFunction({
+    description: "Gets an order's status.",
+    input: z.object({ orderId: z.string().describe("Order id.") }),
+  })
   getOrderStatus({ orderId }: { orderId: string }) {
     if (orderId === "boom") throw new RangeError("index 7 out of range");
     const status = this.repository.status(orderId);
-    if (!status) return ToolResult.fail(`Order '${orderId}' not found`, { code: "ORDER_NOT_FOUND", suggestion: "Check the id." });
+    if (!status)
+      return ToolResult.fail(`Order '${orderId}' not found`, { code: "ORDER_NOT_FOUND", suggestion: "Check the id." });
     return ToolResult.ok({ orderId, status });
   }
 
@@ -43,23 +47,37 @@ afterEach(() => {
 
 describe("invokeTool", () => {
   it("invokes a tool with its dependencies provided, returning the outcome", async () => {
-    expect(await invokeTool(ShopTools, "getOrderStatus", { orderId: "ORD-1" }, { services })).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
+    expect(await invokeTool(ShopTools, "getOrderStatus", { orderId: "ORD-1" }, { services })).toMatchObject({
+      status: "ok",
+      data: { orderId: "ORD-1", status: "shipped" },
+    });
     expect(await invokeTool(ShopTools, "getOrderStatus", '{"orderId":"nope"}', { services })).toMatchObject({
       status: "error",
       errorCode: "ORDER_NOT_FOUND",
       suggestion: "Check the id.",
     });
-    expect(await invokeTool(ShopTools, "getOrderStatus", { order: 1 }, { services })).toMatchObject({ status: "error", errorCode: "INVALID_ARGUMENTS" });
+    expect(await invokeTool(ShopTools, "getOrderStatus", { order: 1 }, { services })).toMatchObject({
+      status: "error",
+      errorCode: "INVALID_ARGUMENTS",
+    });
   });
 
   it("minimal pipeline: a throw becomes the outcome the model reads; raw pipeline: it rejects", async () => {
     const minimal = await invokeTool(ShopTools, "getOrderStatus", { orderId: "boom" }, { services });
-    expect(minimal).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", message: "An unexpected error occurred (RangeError). The call was not retried." });
-    await expect(invokeTool(ShopTools, "getOrderStatus", { orderId: "boom" }, { services, pipeline: "raw" })).rejects.toThrow(RangeError);
+    expect(minimal).toMatchObject({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (RangeError). The call was not retried.",
+    });
+    await expect(
+      invokeTool(ShopTools, "getOrderStatus", { orderId: "boom" }, { services, pipeline: "raw" }),
+    ).rejects.toThrow(RangeError);
   });
 
   it("refuses a tool name the class does not declare (a typo in a test must fail loudly)", async () => {
-    await expect(invokeTool(ShopTools, "getOrderStatu", {}, { services })).rejects.toThrow("createToolRunner: 'getOrderStatu' is not a tool of ShopTools (tools: getOrderStatus, flaky).");
+    await expect(invokeTool(ShopTools, "getOrderStatu", {}, { services })).rejects.toThrow(
+      "createToolRunner: 'getOrderStatu' is not a tool of ShopTools (tools: getOrderStatus, flaky).",
+    );
   });
 });
 
@@ -73,19 +91,27 @@ describe("createToolRunner", () => {
   it("runs through a built factory's whole pipeline, resilience included (with fake timers)", async () => {
     vi.useFakeTimers();
     flakyCalls = 0;
-    const factory = kitBuilder().addAgentFunctions(ShopTools).usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 100, jitter: 0 } }).usingToolResultMiddleware().buildAgentFactory();
+    const factory = kitBuilder()
+      .addAgentFunctions(ShopTools)
+      .usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 100, jitter: 0 } })
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
     const runner = createToolRunner(ShopTools, { pipeline: factory });
     const pending = runner.invoke("flaky");
     await vi.runAllTimersAsync();
     expect(await pending).toMatchObject({ status: "ok", data: "ok", metadata: { attempts: 3 } });
     expect(vi.getTimerCount()).toBe(0);
-    expect(() => createToolRunner(ShopTools, { pipeline: factory, services })).toThrow(/`services` and `container` apply to the minimal or raw pipelines/);
+    expect(() => createToolRunner(ShopTools, { pipeline: factory, services })).toThrow(
+      /`services` and `container` apply to the minimal or raw pipelines/,
+    );
     const lookups = createToolRunner(OrderTools, { pipeline: factory.tools });
     expect((await lookups.invoke("lookupOrder", { orderId: "o" })).status).toBe("ok");
   });
 
   it("refuses a factory that does not offer the class", () => {
     const factory = kitBuilder().buildAgentFactory();
-    expect(() => createToolRunner(ShopTools, { pipeline: factory })).toThrow("createToolRunner: the given pipeline does not offer the tools of ShopTools; add the class to the factory (addAgentFunctions).");
+    expect(() => createToolRunner(ShopTools, { pipeline: factory })).toThrow(
+      "createToolRunner: the given pipeline does not offer the tools of ShopTools; add the class to the factory (addAgentFunctions).",
+    );
   });
 });

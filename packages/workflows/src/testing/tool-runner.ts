@@ -1,4 +1,11 @@
-import { createToolInvoker, type InvokeOptions, type ToolClass, type ToolInvoker, type ToolMiddleware, type ToolOutcome } from "@needlework/core";
+import {
+  createToolInvoker,
+  type InvokeOptions,
+  type ToolClass,
+  type ToolInvoker,
+  type ToolMiddleware,
+  type ToolOutcome,
+} from "@needlework/core";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
 import type { AgentFactory } from "../builder/agent-factory.js";
 import { toolResultMiddleware } from "../tool-result/index.js";
@@ -51,7 +58,8 @@ export interface ToolRunner {
   invoke(name: string, args?: unknown, options?: InvokeOptions): Promise<ToolOutcome>;
 }
 
-const isInvoker = (value: unknown): value is ToolInvoker => typeof (value as ToolInvoker | undefined)?.invoke === "function";
+const isInvoker = (value: unknown): value is ToolInvoker =>
+  typeof (value as ToolInvoker | undefined)?.invoke === "function";
 
 /**
  * Builds a {@link ToolRunner} over tool classes: a fresh child container with `services`
@@ -70,16 +78,29 @@ export function createToolRunner(tools: ToolClass | readonly ToolClass[], option
   if (pipeline === "minimal" || pipeline === "raw" || Array.isArray(pipeline)) {
     const child = (options.container ?? rootContainer).createChildContainer();
     for (const [token, value] of options.services ?? []) child.register(token, { useValue: value });
-    const middleware = pipeline === "minimal" ? [toolResultMiddleware()] : pipeline === "raw" ? [] : (pipeline as readonly ToolMiddleware[]);
+    const middleware =
+      pipeline === "minimal"
+        ? [toolResultMiddleware()]
+        : pipeline === "raw"
+          ? []
+          : (pipeline as readonly ToolMiddleware[]);
     invoker = createToolInvoker(child, { functions: classes, middleware });
   } else {
     const given = isInvoker(pipeline) ? pipeline : (pipeline as AgentFactory).tools;
-    if (!isInvoker(given)) throw new TypeError('createToolRunner: `pipeline` must be "minimal", "raw", a list of middleware, a built factory or a ToolInvoker.');
+    if (!isInvoker(given))
+      throw new TypeError(
+        'createToolRunner: `pipeline` must be "minimal", "raw", a list of middleware, a built factory or a ToolInvoker.',
+      );
     if (options.services !== undefined || options.container !== undefined) {
-      throw new TypeError("createToolRunner: `services` and `container` apply to the minimal or raw pipelines; a given factory resolves tools from its own container.");
+      throw new TypeError(
+        "createToolRunner: `services` and `container` apply to the minimal or raw pipelines; a given factory resolves tools from its own container.",
+      );
     }
     const missing = classes.filter((c) => !given.tools.some((t) => t.target === c));
-    if (missing.length > 0) throw new TypeError(`createToolRunner: the given pipeline does not offer the tools of ${missing.map((c) => c.name).join(", ")}; add the class to the factory (addAgentFunctions).`);
+    if (missing.length > 0)
+      throw new TypeError(
+        `createToolRunner: the given pipeline does not offer the tools of ${missing.map((c) => c.name).join(", ")}; add the class to the factory (addAgentFunctions).`,
+      );
     invoker = given;
   }
   const own = new Set(invoker.tools.filter((t) => classes.includes(t.target)).map((t) => t.name));
@@ -87,7 +108,9 @@ export function createToolRunner(tools: ToolClass | readonly ToolClass[], option
     invoker,
     async invoke(name, args = {}, invokeOptions) {
       if (!own.has(name)) {
-        throw new TypeError(`createToolRunner: '${name}' is not a tool of ${classes.map((c) => c.name).join(", ")} (tools: ${[...own].join(", ") || "none"}).`);
+        throw new TypeError(
+          `createToolRunner: '${name}' is not a tool of ${classes.map((c) => c.name).join(", ")} (tools: ${[...own].join(", ") || "none"}).`,
+        );
       }
       return invoker.invoke({ name, arguments: args }, invokeOptions);
     },
@@ -104,8 +127,17 @@ export function createToolRunner(tools: ToolClass | readonly ToolClass[], option
  * expect(outcome).toMatchObject({ status: "error", errorCode: "ORDER_NOT_FOUND" });
  * ```
  */
-export function invokeTool(tool: ToolClass, name: string, args: unknown = {}, options: ToolRunnerOptions & InvokeOptions = {}): Promise<ToolOutcome> {
+export function invokeTool(
+  tool: ToolClass,
+  name: string,
+  args: unknown = {},
+  options: ToolRunnerOptions & InvokeOptions = {},
+): Promise<ToolOutcome> {
   const { signal, runId, items, ...runnerOptions } = options;
-  const invokeOptions: InvokeOptions = { ...(signal ? { signal } : {}), ...(runId ? { runId } : {}), ...(items ? { items } : {}) };
+  const invokeOptions: InvokeOptions = {
+    ...(signal ? { signal } : {}),
+    ...(runId ? { runId } : {}),
+    ...(items ? { items } : {}),
+  };
   return createToolRunner(tool, runnerOptions).invoke(name, args, invokeOptions);
 }

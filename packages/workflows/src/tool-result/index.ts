@@ -1,2 +1,7 @@
-export { createToolResultMiddleware, outcomeFromThrown, toolResultMiddleware, type ToolResultMiddlewareOptions } from "./tool-result.middleware.js";
+export {
+  createToolResultMiddleware,
+  outcomeFromThrown,
+  toolResultMiddleware,
+  type ToolResultMiddlewareOptions,
+} from "./tool-result.middleware.js";
 export { toolResultPlugin, type ToolResultPlugin } from "./tool-result.plugin.js";

@@ -1,4 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, createToolInvoker, formatToolOutcome, ToolError, ToolResult, type ToolMiddleware } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  createToolInvoker,
+  formatToolOutcome,
+  ToolError,
+  ToolResult,
+  type ToolMiddleware,
+} from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -33,7 +41,15 @@ class Tools {
   @AgentFunction({
     description: "Has its own boundary rules.",
     input: z.object({}),
-    errors: [{ match: ContactLockedError, code: "CONTACT_LOCKED", message: "The contact is locked by another sync.", retriable: true, suggestion: "Retry in a minute." }],
+    errors: [
+      {
+        match: ContactLockedError,
+        code: "CONTACT_LOCKED",
+        message: "The contact is locked by another sync.",
+        retriable: true,
+        suggestion: "Retry in a minute.",
+      },
+    ],
   })
   locked(): never {
     throw new ContactLockedError("row lock held by session 0x7f secret=abc");
@@ -41,7 +57,10 @@ class Tools {
 }
 
 const invoker = (options: ToolResultMiddlewareOptions = {}, extra: ToolMiddleware[] = []) =>
-  createToolInvoker(container.createChildContainer(), { functions: [Tools], middleware: [toolResultMiddleware(options), ...extra] });
+  createToolInvoker(container.createChildContainer(), {
+    functions: [Tools],
+    middleware: [toolResultMiddleware(options), ...extra],
+  });
 
 const throwing = async (value: unknown, options: ToolResultMiddlewareOptions = {}) => {
   thrown = value;
@@ -52,7 +71,12 @@ describe("toolResultMiddleware", () => {
   it("turns a thrown Error into an outcome that names only its type, keeping the exception", async () => {
     const error = new TypeError("secret database password is hunter2");
     const outcome = await throwing(error);
-    expect(outcome).toMatchObject({ status: "error", errorCode: "UNHANDLED_ERROR", retriable: false, message: "An unexpected error occurred (TypeError). The call was not retried." });
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      retriable: false,
+      message: "An unexpected error occurred (TypeError). The call was not retried.",
+    });
     expect(outcome.exception).toBe(error);
     const text = formatToolOutcome(outcome);
     expect(text).not.toContain("hunter2");
@@ -88,8 +112,18 @@ describe("toolResultMiddleware", () => {
   });
 
   it("shows a deliberate ToolError as written", async () => {
-    const outcome = await throwing(new ToolError("Quota exceeded for this month", { code: "QUOTA_EXCEEDED", suggestion: "Ask an admin to raise it." }));
-    expect(outcome).toMatchObject({ status: "error", errorCode: "QUOTA_EXCEEDED", message: "Quota exceeded for this month", suggestion: "Ask an admin to raise it." });
+    const outcome = await throwing(
+      new ToolError("Quota exceeded for this month", {
+        code: "QUOTA_EXCEEDED",
+        suggestion: "Ask an admin to raise it.",
+      }),
+    );
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "QUOTA_EXCEEDED",
+      message: "Quota exceeded for this month",
+      suggestion: "Ask an admin to raise it.",
+    });
   });
 
   it("maps HTTP statuses at the boundary with its own words", async () => {
@@ -109,7 +143,11 @@ describe("toolResultMiddleware", () => {
       expect(outcome.message).not.toContain("sk-live");
     }
     for (const status of [408, 504]) {
-      expect(await throwing(new HttpError(status, "slow"))).toMatchObject({ status: "timeout", errorCode: "TIMEOUT", retriable: true });
+      expect(await throwing(new HttpError(status, "slow"))).toMatchObject({
+        status: "timeout",
+        errorCode: "TIMEOUT",
+        retriable: true,
+      });
     }
   });
 
@@ -117,7 +155,9 @@ describe("toolResultMiddleware", () => {
     const outcome = await throwing(new HttpError(429, "slow down", { "retry-after": "30" }));
     expect(outcome.message).toContain("Retry after 30 seconds");
     expect(outcome.metadata.retryAfterMs).toBe(30_000);
-    expect((await throwing(new HttpError(429, "slow down", { "retry-after": "1" }))).message).toContain("Retry after 1 second.");
+    expect((await throwing(new HttpError(429, "slow down", { "retry-after": "1" }))).message).toContain(
+      "Retry after 1 second.",
+    );
   });
 
   it("maps Node network codes to NETWORK_ERROR", async () => {
@@ -126,8 +166,15 @@ describe("toolResultMiddleware", () => {
   });
 
   it("applies the tool's own errors rules before the global errorMap", async () => {
-    const outcome = await invoker({ errorMap: [{ match: ContactLockedError, code: "GLOBAL", message: "global" }] }).invoke({ name: "locked" });
-    expect(outcome).toMatchObject({ errorCode: "CONTACT_LOCKED", message: "The contact is locked by another sync.", retriable: true, suggestion: "Retry in a minute." });
+    const outcome = await invoker({
+      errorMap: [{ match: ContactLockedError, code: "GLOBAL", message: "global" }],
+    }).invoke({ name: "locked" });
+    expect(outcome).toMatchObject({
+      errorCode: "CONTACT_LOCKED",
+      message: "The contact is locked by another sync.",
+      retriable: true,
+      suggestion: "Retry in a minute.",
+    });
     expect(formatToolOutcome(outcome)).not.toContain("0x7f");
   });
 
@@ -137,14 +184,20 @@ describe("toolResultMiddleware", () => {
       { match: { status: 402 }, code: "PAYMENT_REQUIRED", message: "The plan needs an upgrade." },
       { match: (e) => e instanceof RangeError, code: "OUT_OF_RANGE", message: "A value was out of range." },
     ];
-    expect((await throwing(Object.assign(new Error("x"), { code: "E_QUOTA" }), { errorMap: rules })).errorCode).toBe("QUOTA_EXCEEDED");
+    expect((await throwing(Object.assign(new Error("x"), { code: "E_QUOTA" }), { errorMap: rules })).errorCode).toBe(
+      "QUOTA_EXCEEDED",
+    );
     expect((await throwing(new HttpError(402, "x"), { errorMap: rules })).errorCode).toBe("PAYMENT_REQUIRED");
     expect((await throwing(new RangeError("x"), { errorMap: rules })).errorCode).toBe("OUT_OF_RANGE");
   });
 
   it("uses a custom formatter for unhandled failures only", async () => {
-    const formatter = () => new ToolError("Operation failed. Our team has been notified.", { suggestion: "Try a different request." });
-    expect(await throwing(new TypeError("x"), { formatter })).toMatchObject({ message: "Operation failed. Our team has been notified.", suggestion: "Try a different request." });
+    const formatter = () =>
+      new ToolError("Operation failed. Our team has been notified.", { suggestion: "Try a different request." });
+    expect(await throwing(new TypeError("x"), { formatter })).toMatchObject({
+      message: "Operation failed. Our team has been notified.",
+      suggestion: "Try a different request.",
+    });
     expect((await throwing(new HttpError(404, "x"), { formatter })).errorCode).toBe("NOT_FOUND");
   });
 
@@ -154,20 +207,45 @@ describe("toolResultMiddleware", () => {
       return invoker().invoke({ name: "returnIt" });
     };
     expect(await run(ToolResult.ok({ id: 1 }))).toMatchObject({ status: "ok", data: { id: 1 } });
-    expect(await run(ToolResult.fail("Locked", { code: "CONTACT_LOCKED", transient: true }))).toMatchObject({ status: "error", errorCode: "CONTACT_LOCKED", retriable: true });
-    const partial = await run(ToolResult.partial({ succeeded: [{ id: "c1" }], failed: [{ id: "c2", code: "CONTACT_LOCKED", message: "locked" }] }));
-    expect(partial).toMatchObject({ status: "partial", data: { succeeded: [{ id: "c1" }], failed: [{ id: "c2", code: "CONTACT_LOCKED" }] } });
+    expect(await run(ToolResult.fail("Locked", { code: "CONTACT_LOCKED", transient: true }))).toMatchObject({
+      status: "error",
+      errorCode: "CONTACT_LOCKED",
+      retriable: true,
+    });
+    const partial = await run(
+      ToolResult.partial({
+        succeeded: [{ id: "c1" }],
+        failed: [{ id: "c2", code: "CONTACT_LOCKED", message: "locked" }],
+      }),
+    );
+    expect(partial).toMatchObject({
+      status: "partial",
+      data: { succeeded: [{ id: "c1" }], failed: [{ id: "c2", code: "CONTACT_LOCKED" }] },
+    });
     expect(partial.message).toBe("1 of 2 items succeeded; 1 failed (CONTACT_LOCKED).");
     expect(await run("plain")).toMatchObject({ status: "ok", data: "plain" });
   });
 
   it("keeps values JSON cannot carry safe to format", async () => {
-    const cyclic: Record<string, unknown> = { n: 10n, when: new Date(0), tags: new Set(["a"]), map: new Map([["k", 1]]), fn: () => 1, buf: Buffer.from("hi") };
+    const cyclic: Record<string, unknown> = {
+      n: 10n,
+      when: new Date(0),
+      tags: new Set(["a"]),
+      map: new Map([["k", 1]]),
+      fn: () => 1,
+      buf: Buffer.from("hi"),
+    };
     cyclic.self = cyclic;
     returned = cyclic;
     const outcome = await invoker().invoke({ name: "returnIt" });
     const parsed = JSON.parse(formatToolOutcome(outcome));
-    expect(parsed.data).toMatchObject({ n: "10", when: "1970-01-01T00:00:00.000Z", tags: ["a"], map: { k: 1 }, self: "[Circular]" });
+    expect(parsed.data).toMatchObject({
+      n: "10",
+      when: "1970-01-01T00:00:00.000Z",
+      tags: ["a"],
+      map: { k: 1 },
+      self: "[Circular]",
+    });
   });
 
   it("never catches cancellation: invoke rejects with an AbortError", async () => {

@@ -27,7 +27,12 @@ export interface ToolResultMiddlewareOptions {
   readonly errorMap?: readonly ErrorMapRule[];
 }
 
-const FALLBACK: MappedError = { status: "error", code: "UNHANDLED_ERROR", retriable: false, message: unhandledFailureMessage({}) };
+const FALLBACK: MappedError = {
+  status: "error",
+  code: "UNHANDLED_ERROR",
+  retriable: false,
+  message: unhandledFailureMessage({}),
+};
 
 /** Maps a thrown value without ever throwing itself (hostile getters, proxies). */
 function safeMap(error: unknown, rules: readonly ErrorMapRule[]): MappedError {
@@ -39,7 +44,11 @@ function safeMap(error: unknown, rules: readonly ErrorMapRule[]): MappedError {
 }
 
 /** The outcome for a thrown value: mapped by the rules, or the formatter's words for unhandled ones. */
-export function outcomeFromThrown(error: unknown, rules: readonly ErrorMapRule[], formatter?: UnhandledFailureFormatter): ToolOutcome {
+export function outcomeFromThrown(
+  error: unknown,
+  rules: readonly ErrorMapRule[],
+  formatter?: UnhandledFailureFormatter,
+): ToolOutcome {
   const mapped = safeMap(error, rules);
   if (mapped.code === "UNHANDLED_ERROR" && formatter) {
     let result: ToolResult;

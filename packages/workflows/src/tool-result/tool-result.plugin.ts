@@ -20,17 +20,23 @@ export interface ToolResultPlugin extends AgentFrameworkPlugin {
  */
 export function toolResultPlugin(options: ToolResultMiddlewareOptions = {}): ToolResultPlugin {
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`usingToolResultMiddleware: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
+    if (!KNOWN.has(key))
+      throw new TypeError(`usingToolResultMiddleware: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
   }
   if (options.style !== undefined && options.style !== "envelope" && options.style !== "needlr") {
-    throw new TypeError(`usingToolResultMiddleware: style must be "envelope" or "needlr", not ${JSON.stringify(options.style)}.`);
+    throw new TypeError(
+      `usingToolResultMiddleware: style must be "envelope" or "needlr", not ${JSON.stringify(options.style)}.`,
+    );
   }
-  if (options.formatter !== undefined && typeof options.formatter !== "function") throw new TypeError("usingToolResultMiddleware: formatter must be a function.");
-  if (options.errorMap !== undefined && !Array.isArray(options.errorMap)) throw new TypeError("usingToolResultMiddleware: errorMap must be an array of { match, code, message } rules.");
+  if (options.formatter !== undefined && typeof options.formatter !== "function")
+    throw new TypeError("usingToolResultMiddleware: formatter must be a function.");
+  if (options.errorMap !== undefined && !Array.isArray(options.errorMap))
+    throw new TypeError("usingToolResultMiddleware: errorMap must be an array of { match, code, message } rules.");
   return {
     name: "tool-result",
     options,
-    describe: () => `tool-result(style: ${options.style ?? "envelope"}, ${options.errorMap?.length ?? 0} error rules${options.formatter ? ", custom formatter" : ""})`,
+    describe: () =>
+      `tool-result(style: ${options.style ?? "envelope"}, ${options.errorMap?.length ?? 0} error rules${options.formatter ? ", custom formatter" : ""})`,
     createMiddleware: () => toolResultMiddleware(options),
   };
 }

@@ -59,10 +59,20 @@ async function expectOnlyTheAttemptTimerOf(_honours: boolean): Promise<void> {
   expect(vi.getTimerCount()).toBe(0);
 }
 
-function setup(steps: readonly ScriptedStep[] | ChatClient, configure: (world: World) => void = () => {}, extra: { approvalPolicy?: () => Promise<boolean> } = {}) {
+function setup(
+  steps: readonly ScriptedStep[] | ChatClient,
+  configure: (world: World) => void = () => {},
+  extra: { approvalPolicy?: () => Promise<boolean> } = {},
+) {
   const world = new World();
   configure(world);
-  const factory: AgentFactory = buildFactory(world, { resilience: { retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: 0 }, attemptTimeoutMs: 5_000, totalTimeoutMs: 20_000 } });
+  const factory: AgentFactory = buildFactory(world, {
+    resilience: {
+      retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: 0 },
+      attemptTimeoutMs: 5_000,
+      totalTimeoutMs: 20_000,
+    },
+  });
   const chatClient = Array.isArray(steps) ? new ScriptedChatClient(steps) : (steps as ChatClient);
   const agent = factory.createAgent({ name: "cancel", instructions: "Test.", chatClient, ...extra });
   return { world, agent, chatClient };
@@ -115,10 +125,12 @@ describe("cancellation", () => {
   });
 
   it("between retries: the backoff wait ends at once", async () => {
-    const { agent, world } = setup([{ toolCalls: [{ name: "lookup", arguments: { id: "a" } }] }, { text: "unused" }], (w) =>
-      w.on("lookup", () => {
-        throw new TransientError("blip");
-      }),
+    const { agent, world } = setup(
+      [{ toolCalls: [{ name: "lookup", arguments: { id: "a" } }] }, { text: "unused" }],
+      (w) =>
+        w.on("lookup", () => {
+          throw new TransientError("blip");
+        }),
     );
     const controller = new AbortController();
     const tracked = track(agent.run("go", { signal: controller.signal }));
@@ -150,10 +162,15 @@ describe("cancellation", () => {
   });
 
   it("while awaiting approval: resume with an aborted signal runs nothing and keeps the checkpoint resumable", async () => {
-    const { agent, world } = setup([{ toolCalls: [{ id: "g", name: "refund", arguments: { orderId: "o", amount: 1 } }] }, { text: "Refunded." }]);
+    const { agent, world } = setup([
+      { toolCalls: [{ id: "g", name: "refund", arguments: { orderId: "o", amount: 1 } }] },
+      { text: "Refunded." },
+    ]);
     const paused = await agent.run("refund");
     expect(paused.status).toBe("awaiting_approval");
-    const error = await agent.resume(paused.checkpoint!, { g: "approved" }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await agent
+      .resume(paused.checkpoint!, { g: "approved" }, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
     expect(world.runs.size).toBe(0);
     expect((await agent.resume(paused.checkpoint!, { g: "approved" })).status).toBe("completed");
@@ -161,7 +178,11 @@ describe("cancellation", () => {
   });
 
   it("while an approval policy is still deciding", async () => {
-    const { agent, world } = setup([{ toolCalls: [{ name: "charge", arguments: { id: "a", amount: 1 } }] }, { text: "unused" }], undefined, { approvalPolicy: () => never() });
+    const { agent, world } = setup(
+      [{ toolCalls: [{ name: "charge", arguments: { id: "a", amount: 1 } }] }, { text: "unused" }],
+      undefined,
+      { approvalPolicy: () => never() },
+    );
     const controller = new AbortController();
     const tracked = track(agent.run("go", { signal: controller.signal }));
     await flushMicrotasks();
@@ -185,10 +206,16 @@ describe("cancellation", () => {
         ],
         (w) =>
           w
-            .on("lookup", (args, ctx) => (++lookups === 1 ? Promise.reject(new TransientError("blip")) : delay(15, ctx.signal, args)))
+            .on("lookup", (args, ctx) =>
+              ++lookups === 1 ? Promise.reject(new TransientError("blip")) : delay(15, ctx.signal, args),
+            )
             .on("charge", (args, ctx) => delay(30, ctx.signal, args))
             .on("debit", (args, ctx) => delay(20, ctx.signal, args))
-            .on("reserve", (_args, ctx) => delay(5, ctx.signal, undefined).then(() => Promise.reject(new ToolError("out of stock", { code: "OUT_OF_STOCK" }))))
+            .on("reserve", (_args, ctx) =>
+              delay(5, ctx.signal, undefined).then(() =>
+                Promise.reject(new ToolError("out of stock", { code: "OUT_OF_STOCK" })),
+              ),
+            )
             .on("undoCredit", (args, ctx) => delay(25, ctx.signal, args))
             .on("undoDebit", (args, ctx) => delay(25, ctx.signal, args)),
       );

@@ -30,8 +30,17 @@ interface Writer {
 }
 
 /** Starts a writer; `onAck` sees each acknowledged index as soon as its line arrives. */
-function startWriter(file: string, writer: string, count: number, bigEvery: number, bigBytes: number, onAck: (index: number) => void = () => {}): Writer {
-  const child = spawn(process.execPath, [WRITER, file, writer, String(count), String(bigEvery), String(bigBytes)], { stdio: ["ignore", "pipe", "pipe"] });
+function startWriter(
+  file: string,
+  writer: string,
+  count: number,
+  bigEvery: number,
+  bigBytes: number,
+  onAck: (index: number) => void = () => {},
+): Writer {
+  const child = spawn(process.execPath, [WRITER, file, writer, String(count), String(bigEvery), String(bigBytes)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const acked: number[] = [];
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -54,7 +63,9 @@ function startWriter(file: string, writer: string, count: number, bigEvery: numb
 let directory: string;
 beforeAll(async () => {
   if (!existsSync(DIST)) {
-    throw new Error(`The durability tests run writers against the built package, but ${DIST} is missing. Build first: \`pnpm run build\` (the root \`pnpm test\` does).`);
+    throw new Error(
+      `The durability tests run writers against the built package, but ${DIST} is missing. Build first: \`pnpm run build\` (the root \`pnpm test\` does).`,
+    );
   }
   directory = await mkdtemp(join(tmpdir(), "nw-dlq-"));
 });
@@ -90,24 +101,47 @@ describe("FileDeadLetterQueue durability", () => {
         const entry = runs.get(`w${round}-${index}`);
         expect(entry, `acknowledged entry ${index} is readable`).toBeDefined();
         const big = plan.bigEvery > 0 && index % plan.bigEvery === plan.bigEvery - 1;
-        expect((entry!.arguments as { payload: string }).payload).toBe(payloadOf(`w${round}`, index, big, plan.bigBytes));
+        expect((entry!.arguments as { payload: string }).payload).toBe(
+          payloadOf(`w${round}`, index, big, plan.bigBytes),
+        );
       }
       // Entries are whole and in order; at most the last line is torn.
       expect(entries.map((e) => e.runId)).toEqual(entries.map((_, i) => `w${round}-${i}`));
       expect(skipped.every((s) => s.torn)).toBe(true);
       expect(skipped.length).toBeLessThanOrEqual(1);
-      figures.push({ killedAfter: plan.killAfter, delayMs: plan.delayMs, acked: writer.acked.length, readable: entries.length, tornTail: skipped.length === 1 });
+      figures.push({
+        killedAfter: plan.killAfter,
+        delayMs: plan.delayMs,
+        acked: writer.acked.length,
+        readable: entries.length,
+        tornTail: skipped.length === 1,
+      });
 
       // Whatever the kill left, a torn tail (a write cut short) is skipped and reported, and the next append starts a fresh line.
       const before = (await readFile(file, "utf8")).split("\n").length;
-      const fragment = JSON.stringify({ runId: "torn", agent: "x", tool: "charge", arguments: { payload: "y".repeat(500) } }).slice(0, 200);
+      const fragment = JSON.stringify({
+        runId: "torn",
+        agent: "x",
+        tool: "charge",
+        arguments: { payload: "y".repeat(500) },
+      }).slice(0, 200);
       await appendFile(file, fragment);
       const torn = await new FileDeadLetterQueue(file).read();
       expect(torn.entries).toHaveLength(entries.length);
       // (A tail already torn by the kill and the fragment become one bad line.)
       expect(torn.skipped).toEqual([{ line: before, torn: true, text: expect.any(String) }]);
       const reopened = new FileDeadLetterQueue(file);
-      await reopened.append({ runId: "after-crash", agent: "x", tool: "charge", arguments: {}, errorCode: "E", callIds: [], outcomes: [], time: new Date(0).toISOString(), reason: "r" });
+      await reopened.append({
+        runId: "after-crash",
+        agent: "x",
+        tool: "charge",
+        arguments: {},
+        errorCode: "E",
+        callIds: [],
+        outcomes: [],
+        time: new Date(0).toISOString(),
+        reason: "r",
+      });
       const after = await reopened.read();
       expect(after.entries.map((e) => e.runId)).toEqual([...entries.map((e) => e.runId), "after-crash"]);
       expect(after.skipped.every((s) => !s.torn)).toBe(true); // the old torn line is now a corrupt line in the middle
@@ -131,7 +165,17 @@ describe("FileDeadLetterQueue durability", () => {
     const local = [new FileDeadLetterQueue(file), new FileDeadLetterQueue(file)];
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        local[i % 2]!.append({ runId: `local-${i}`, agent: "local", tool: "charge", arguments: { payload: payloadOf("local", i, i % 4 === 0, 100_000) }, errorCode: "E", callIds: [], outcomes: [], time: new Date(0).toISOString(), reason: "r" }),
+        local[i % 2]!.append({
+          runId: `local-${i}`,
+          agent: "local",
+          tool: "charge",
+          arguments: { payload: payloadOf("local", i, i % 4 === 0, 100_000) },
+          errorCode: "E",
+          callIds: [],
+          outcomes: [],
+          time: new Date(0).toISOString(),
+          reason: "r",
+        }),
       ),
     );
     const { entries, skipped } = await new FileDeadLetterQueue(file).read();
@@ -140,18 +184,38 @@ describe("FileDeadLetterQueue durability", () => {
     for (const id of ["a", "b"]) {
       const mine = entries.filter((e) => e.agent === id);
       expect(mine.map((e) => e.runId)).toEqual(Array.from({ length: count }, (_, i) => `${id}-${i}`));
-      mine.forEach((e, i) => expect((e.arguments as { payload: string }).payload).toBe(payloadOf(id, i, i % 10 === 9, 262_144)));
+      mine.forEach((e, i) =>
+        expect((e.arguments as { payload: string }).payload).toBe(payloadOf(id, i, i % 10 === 9, 262_144)),
+      );
     }
     for (const e of entries.filter((x) => x.agent === "local")) {
       const i = Number(e.runId.slice(6));
       expect((e.arguments as { payload: string }).payload).toBe(payloadOf("local", i, i % 4 === 0, 100_000));
     }
-    if (report) console.info(JSON.stringify({ durability: "concurrent writers", processes: 2, entriesPerProcess: count, local: 40, ms: Math.round(performance.now() - started) }));
+    if (report)
+      console.info(
+        JSON.stringify({
+          durability: "concurrent writers",
+          processes: 2,
+          entriesPerProcess: count,
+          local: 40,
+          ms: Math.round(performance.now() - started),
+        }),
+      );
   }, 120_000);
 });
 
 function entryOf(i: number, note: string): DeadLetterEntry {
-  return { time: new Date(0).toISOString(), runId: `enospc-${i}`, tool: "charge", callId: `c${i}`, arguments: { note }, errorCode: "TIMEOUT", message: "m", attempts: 1 } as unknown as DeadLetterEntry;
+  return {
+    time: new Date(0).toISOString(),
+    runId: `enospc-${i}`,
+    tool: "charge",
+    callId: `c${i}`,
+    arguments: { note },
+    errorCode: "TIMEOUT",
+    message: "m",
+    attempts: 1,
+  } as unknown as DeadLetterEntry;
 }
 
 /** Appends until the disk is full; every acknowledged entry must stay readable and no torn line remain. */
@@ -201,7 +265,11 @@ describe("FileDeadLetterQueue on a full disk (ENOSPC)", () => {
     class ShortWriteQueue extends FileDeadLetterQueue {
       protected override async openForAppend(path: string) {
         const handle = await open(path, "a+");
-        const write = handle.write.bind(handle) as (b: Buffer, o: number, l: number) => Promise<{ bytesWritten: number }>;
+        const write = handle.write.bind(handle) as (
+          b: Buffer,
+          o: number,
+          l: number,
+        ) => Promise<{ bytesWritten: number }>;
         let calls = 0;
         Object.assign(handle, {
           write: async (buffer: Buffer, offset: number, length: number) => {

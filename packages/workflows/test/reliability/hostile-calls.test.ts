@@ -23,7 +23,10 @@ describe("hostile calls", () => {
       throw { name: "ghp_abcdefghijklmnopqrstuvwxyz0123456789" };
     });
     const factory = buildFactory(world, { resilience: false, shaping: false });
-    for (const [name, args] of [["lookup", { id: "a" }], ["charge", { id: "a", amount: 1 }]] as const) {
+    for (const [name, args] of [
+      ["lookup", { id: "a" }],
+      ["charge", { id: "a", amount: 1 }],
+    ] as const) {
       const outcome = await factory.tools.invoke({ name, arguments: args });
       const text = JSON.stringify({ message: outcome.message, data: outcome.data });
       expect(text).not.toContain("AKIA");

@@ -23,7 +23,11 @@ const TypedInput = z.object({
 
 @AgentFunctionGroup()
 class PropertyTools {
-  @AgentFunction({ description: "Does whatever the property says (safe to repeat).", input: z.object({}), idempotent: true })
+  @AgentFunction({
+    description: "Does whatever the property says (safe to repeat).",
+    input: z.object({}),
+    idempotent: true,
+  })
   retried() {
     return behaviour();
   }
@@ -42,7 +46,11 @@ class PropertyTools {
 
 const factory = usingAgentFramework(container.createChildContainer())
   .addAgentFunctions(PropertyTools)
-  .usingResilience({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 }, attemptTimeoutMs: false, totalTimeoutMs: false })
+  .usingResilience({
+    retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 },
+    attemptTimeoutMs: false,
+    totalTimeoutMs: false,
+  })
   .usingToolResultMiddleware()
   .usingTruncation()
   .usingRedaction()
@@ -57,7 +65,8 @@ async function modelTexts(tool: string, run: () => unknown): Promise<string[]> {
   return [envelope, formatToolOutcome(outcome, { style: "needlr" })];
 }
 
-const chars = (alphabet: string, min: number, max: number) => fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(""));
+const chars = (alphabet: string, min: number, max: number) =>
+  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(""));
 const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /** Secrets the default redaction detects. */
@@ -66,12 +75,16 @@ const secret = fc.oneof(
   chars(ALNUM, 36, 36).map((k) => `ghp_${k}`),
   chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 16).map((k) => `AKIA${k}`),
   fc.tuple(chars("abcdefghij", 3, 10), chars("klmnopq", 3, 8)).map(([user, domain]) => `${user}@${domain}.example.com`),
-  fc.tuple(chars(`${ALNUM}_-`, 12, 30), chars(`${ALNUM}_-`, 12, 40), chars(`${ALNUM}_-`, 20, 43)).map(([h, p, s]) => `eyJ${h}.eyJ${p}.${s}`),
+  fc
+    .tuple(chars(`${ALNUM}_-`, 12, 30), chars(`${ALNUM}_-`, 12, 40), chars(`${ALNUM}_-`, 20, 43))
+    .map(([h, p, s]) => `eyJ${h}.eyJ${p}.${s}`),
 );
 
 /** A marker no envelope text contains unless an exception's text leaked into it. */
 const MARKER = "Qx9LeakMarker";
-const leakText = fc.tuple(fc.string({ maxLength: 40 }), secret, fc.string({ maxLength: 40 })).map(([a, s, b]) => ({ text: `${MARKER}${a} ${s} ${b}`, secret: s }));
+const leakText = fc
+  .tuple(fc.string({ maxLength: 40 }), secret, fc.string({ maxLength: 40 }))
+  .map(([a, s, b]) => ({ text: `${MARKER}${a} ${s} ${b}`, secret: s }));
 
 const ERROR_CLASSES = [Error, TypeError, RangeError, SyntaxError, EvalError, URIError] as const;
 
@@ -161,12 +174,36 @@ const hostile = leakText.map(({ text, secret: s }) => {
 const thrownValue = fc.oneof(
   { weight: 6, arbitrary: thrownError },
   { weight: 2, arbitrary: hostile.chain((pair) => fc.constantFrom(...pair)) },
-  { weight: 2, arbitrary: fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true }).map((value) => ({ value, secret: undefined, name: undefined })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .anything({
+        withBigInt: true,
+        withMap: true,
+        withSet: true,
+        withDate: true,
+        withTypedArray: true,
+        withNullPrototype: true,
+      })
+      .map((value) => ({ value, secret: undefined, name: undefined })),
+  },
 );
 
 /** A value with a planted secret somewhere a tool might put it. */
 const plantedValue = fc
-  .tuple(secret, fc.string({ maxLength: 30 }), fc.anything({ maxDepth: 2, withBigInt: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true }), fc.integer({ min: 0, max: 11 }))
+  .tuple(
+    secret,
+    fc.string({ maxLength: 30 }),
+    fc.anything({
+      maxDepth: 2,
+      withBigInt: true,
+      withMap: true,
+      withSet: true,
+      withDate: true,
+      withNullPrototype: true,
+    }),
+    fc.integer({ min: 0, max: 11 }),
+  )
   .map(([s, around, noise, where]) => {
     const text = `${around} ${s} ${around}`;
     const values: (() => unknown)[] = [
@@ -174,12 +211,21 @@ const plantedValue = fc
       () => ({ noise, note: text }),
       () => ({ noise, [text]: 1 }),
       () => [noise, [text], { deeper: { deepest: text } }],
-      () => new Map<unknown, unknown>([["k", text], [text, noise]]),
+      () =>
+        new Map<unknown, unknown>([
+          ["k", text],
+          [text, noise],
+        ]),
       () => ({ tags: new Set([text, "x"]) }),
       () => ({ toJSON: () => ({ rendered: text }) }),
       () => ({ password: `${around}${s}`, apiKey: s, nested: [{ client_secret: s }] }),
       () => ToolResult.ok({ noise, note: text }),
-      () => ToolResult.fail(`Lookup failed for ${text}`, { code: "LOOKUP_FAILED", suggestion: `Retry without ${text}`, data: { text } }),
+      () =>
+        ToolResult.fail(`Lookup failed for ${text}`, {
+          code: "LOOKUP_FAILED",
+          suggestion: `Retry without ${text}`,
+          data: { text },
+        }),
       () => ToolResult.partial({ succeeded: [{ id: text }], failed: [{ code: "BAD", message: text }] }),
       () => {
         // A big result: truncation cuts it, then redaction must still find the secret in what is kept.
@@ -223,7 +269,12 @@ describe("properties", () => {
   });
 
   describe("a secret that straddles the truncation cut", () => {
-    const small = usingAgentFramework(container.createChildContainer()).addAgentFunctions(PropertyTools).usingToolResultMiddleware().usingTruncation({ maxTokens: 200 }).usingRedaction().buildAgentFactory();
+    const small = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(PropertyTools)
+      .usingToolResultMiddleware()
+      .usingTruncation({ maxTokens: 200 })
+      .usingRedaction()
+      .buildAgentFactory();
     const cutAround = async (planted: string, pad: number) => {
       behaviour = () => ({ text: `${"word ".repeat(Math.floor(pad / 5))}${planted}${" tail".repeat(300)}` });
       return small.formatOutcome(await small.tools.invoke({ name: "once", arguments: {} }));
@@ -233,7 +284,9 @@ describe("properties", () => {
       chars(ALNUM, 24, 40).map((k) => `sk-${k}`),
       chars(ALNUM, 36, 36).map((k) => `ghp_${k}`),
       chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 16).map((k) => `AKIA${k}`),
-      fc.tuple(chars("abcdefghij", 3, 10), chars("klmnopq", 3, 8)).map(([user, domain]) => `${user}@${domain}.example.com`),
+      fc
+        .tuple(chars("abcdefghij", 3, 10), chars("klmnopq", 3, 8))
+        .map(([user, domain]) => `${user}@${domain}.example.com`),
     );
 
     it("is never left whole, and a key, token or e-mail address not even in part", async () => {
@@ -262,22 +315,41 @@ describe("properties", () => {
 
   it("any value at all that a tool returns becomes valid JSON for the model", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true, withBoxedValues: true, withObjectString: true }), async (value) => {
-        for (const text of await modelTexts("once", () => value)) expect(() => JSON.parse(text)).not.toThrow();
-      }),
+      fc.asyncProperty(
+        fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withNullPrototype: true,
+          withBoxedValues: true,
+          withObjectString: true,
+        }),
+        async (value) => {
+          for (const text of await modelTexts("once", () => value)) expect(() => JSON.parse(text)).not.toThrow();
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it("any argument payload either reaches the tool schema-valid or is answered INVALID_ARGUMENTS", async () => {
-    const field = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) });
+    const field = <T>(valid: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) });
     const nearlyValid = fc.record(
       {
         id: field(fc.string({ minLength: 1, maxLength: 40 })),
         count: field(fc.oneof(fc.integer({ min: 0, max: 1_000 }), fc.double(), fc.integer())),
         tags: field(fc.array(fc.string({ maxLength: 25 }), { maxLength: 6 })),
         mode: field(fc.constantFrom("fast", "safe", "slow")),
-        nested: field(fc.record({ flag: field(fc.boolean()), note: field(fc.option(fc.string(), { nil: null })) }, { requiredKeys: [] })),
+        nested: field(
+          fc.record(
+            { flag: field(fc.boolean()), note: field(fc.option(fc.string(), { nil: null })) },
+            { requiredKeys: [] },
+          ),
+        ),
         extra: fc.anything({ maxDepth: 1 }),
       },
       { requiredKeys: [] },
@@ -293,8 +365,33 @@ describe("properties", () => {
     const payload = fc.oneof(
       { weight: 4, arbitrary: nearlyValid },
       { weight: 3, arbitrary: asJson },
-      { weight: 1, arbitrary: fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true, withSparseArray: true }) },
-      { weight: 1, arbitrary: fc.oneof(fc.json(), fc.string(), fc.constantFrom('{"id":"a","count":1,"__proto__":{"admin":true}}', '{"id":"a","count":1,"constructor":{"prototype":{}}}', "{", "[]", "null", '"x"', "1e999")) },
+      {
+        weight: 1,
+        arbitrary: fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.constantFrom(
+            '{"id":"a","count":1,"__proto__":{"admin":true}}',
+            '{"id":"a","count":1,"constructor":{"prototype":{}}}',
+            "{",
+            "[]",
+            "null",
+            '"x"',
+            "1e999",
+          ),
+        ),
+      },
     );
     await fc.assert(
       fc.asyncProperty(payload, async (args) => {

@@ -57,22 +57,38 @@ export class World {
 export class StoreTools {
   constructor(private readonly world: World) {}
 
-  @AgentFunction({ description: "Looks a record up (safe to repeat).", input: z.object({ id: z.string() }), idempotent: true })
+  @AgentFunction({
+    description: "Looks a record up (safe to repeat).",
+    input: z.object({ id: z.string() }),
+    idempotent: true,
+  })
   lookup(args: Args, ctx: ToolContext) {
     return this.world.call("lookup", args, ctx);
   }
 
-  @AgentFunction({ description: "Charges a customer (not idempotent).", input: z.object({ id: z.string(), amount: z.number() }) })
+  @AgentFunction({
+    description: "Charges a customer (not idempotent).",
+    input: z.object({ id: z.string(), amount: z.number() }),
+  })
   charge(args: Args, ctx: ToolContext) {
     return this.world.call("charge", args, ctx);
   }
 
-  @AgentFunction({ description: "Refunds an order (needs approval).", input: z.object({ orderId: z.string(), amount: z.number() }), requiresApproval: true })
+  @AgentFunction({
+    description: "Refunds an order (needs approval).",
+    input: z.object({ orderId: z.string(), amount: z.number() }),
+    requiresApproval: true,
+  })
   refund(args: Args, ctx: ToolContext) {
     return this.world.call("refund", args, ctx);
   }
 
-  @AgentFunction({ description: "Refunds a small amount (needs approval; safe to repeat).", input: z.object({ orderId: z.string() }), requiresApproval: true, idempotent: true })
+  @AgentFunction({
+    description: "Refunds a small amount (needs approval; safe to repeat).",
+    input: z.object({ orderId: z.string() }),
+    requiresApproval: true,
+    idempotent: true,
+  })
   smallRefund(args: Args, ctx: ToolContext) {
     return this.world.call("smallRefund", args, ctx);
   }
@@ -82,17 +98,29 @@ export class StoreTools {
 export class TransferTools {
   constructor(private readonly world: World) {}
 
-  @AgentFunction({ description: "Debits an account.", input: z.object({ account: z.string(), amount: z.number() }), compensate: "undoDebit" })
+  @AgentFunction({
+    description: "Debits an account.",
+    input: z.object({ account: z.string(), amount: z.number() }),
+    compensate: "undoDebit",
+  })
   debit(args: Args, ctx: ToolContext) {
     return this.world.call("debit", args, ctx);
   }
 
-  @AgentFunction({ description: "Credits an account.", input: z.object({ account: z.string(), amount: z.number() }), compensate: "undoCredit" })
+  @AgentFunction({
+    description: "Credits an account.",
+    input: z.object({ account: z.string(), amount: z.number() }),
+    compensate: "undoCredit",
+  })
   credit(args: Args, ctx: ToolContext) {
     return this.world.call("credit", args, ctx);
   }
 
-  @AgentFunction({ description: "Reserves stock.", input: z.object({ account: z.string(), amount: z.number() }), compensate: "undoReserve" })
+  @AgentFunction({
+    description: "Reserves stock.",
+    input: z.object({ account: z.string(), amount: z.number() }),
+    compensate: "undoReserve",
+  })
   reserve(args: Args, ctx: ToolContext) {
     return this.world.call("reserve", args, ctx);
   }
@@ -107,7 +135,10 @@ export class TransferTools {
     return this.world.call("undoCredit", args, ctx);
   }
 
-  @AgentFunction({ description: "Releases reserved stock.", input: z.object({ account: z.string(), amount: z.number() }) })
+  @AgentFunction({
+    description: "Releases reserved stock.",
+    input: z.object({ account: z.string(), amount: z.number() }),
+  })
   undoReserve(args: Args, ctx: ToolContext) {
     return this.world.call("undoReserve", args, ctx);
   }
@@ -128,7 +159,8 @@ export function buildFactory(world: World, options: FactoryOptions = {}): AgentF
   const child = container.createChildContainer();
   child.register(World, { useValue: world });
   let builder = usingAgentFramework(child).addAgentFunctions(StoreTools, TransferTools);
-  if (options.chaos) builder = builder.usingPlugin("stats" in options.chaos ? options.chaos : chaosPlugin(options.chaos));
+  if (options.chaos)
+    builder = builder.usingPlugin("stats" in options.chaos ? options.chaos : chaosPlugin(options.chaos));
   if (options.resilience !== false) builder = builder.usingResilience(options.resilience ?? {});
   builder = builder.usingToolResultMiddleware();
   if (options.shaping !== false) builder = builder.usingTruncation().usingRedaction();
@@ -143,7 +175,10 @@ const ENVELOPE_KEYS = new Set(["status", "error_code", "retriable", "message", "
  * `retriable`, an error code on failures, string message and suggestion, and metadata naming the
  * tool and call with whole attempts and a latency.
  */
-export function envelopeProblems(text: string, expected: { tool?: string; callId?: string; maxAttempts?: number } = {}): string[] {
+export function envelopeProblems(
+  text: string,
+  expected: { tool?: string; callId?: string; maxAttempts?: number } = {},
+): string[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -156,16 +191,22 @@ export function envelopeProblems(text: string, expected: { tool?: string; callId
   for (const key of Object.keys(e)) if (!ENVELOPE_KEYS.has(key)) problems.push(`unexpected key ${key}`);
   if (typeof e.status !== "string" || !STATUSES.has(e.status)) problems.push(`status ${String(e.status)}`);
   if (typeof e.retriable !== "boolean") problems.push("retriable is not a boolean");
-  if (e.status !== "ok" && (typeof e.error_code !== "string" || e.error_code === "")) problems.push(`a ${String(e.status)} without error_code`);
+  if (e.status !== "ok" && (typeof e.error_code !== "string" || e.error_code === ""))
+    problems.push(`a ${String(e.status)} without error_code`);
   if (e.message !== undefined && typeof e.message !== "string") problems.push("message is not a string");
   if (e.suggestion !== undefined && typeof e.suggestion !== "string") problems.push("suggestion is not a string");
   const m = e.metadata as Record<string, unknown> | undefined;
   if (typeof m !== "object" || m === null) return [...problems, "no metadata"];
-  if (typeof m.tool !== "string" || (expected.tool !== undefined && m.tool !== expected.tool)) problems.push(`metadata.tool ${String(m.tool)}`);
-  if (typeof m.call_id !== "string" || (expected.callId !== undefined && m.call_id !== expected.callId)) problems.push(`metadata.call_id ${String(m.call_id)}`);
-  if (typeof m.attempts !== "number" || !Number.isInteger(m.attempts) || m.attempts < 0) problems.push(`metadata.attempts ${String(m.attempts)}`);
-  else if (expected.maxAttempts !== undefined && m.attempts > expected.maxAttempts) problems.push(`metadata.attempts ${m.attempts} above ${expected.maxAttempts}`);
-  if (typeof m.latency_ms !== "number" || !(m.latency_ms >= 0)) problems.push(`metadata.latency_ms ${String(m.latency_ms)}`);
+  if (typeof m.tool !== "string" || (expected.tool !== undefined && m.tool !== expected.tool))
+    problems.push(`metadata.tool ${String(m.tool)}`);
+  if (typeof m.call_id !== "string" || (expected.callId !== undefined && m.call_id !== expected.callId))
+    problems.push(`metadata.call_id ${String(m.call_id)}`);
+  if (typeof m.attempts !== "number" || !Number.isInteger(m.attempts) || m.attempts < 0)
+    problems.push(`metadata.attempts ${String(m.attempts)}`);
+  else if (expected.maxAttempts !== undefined && m.attempts > expected.maxAttempts)
+    problems.push(`metadata.attempts ${m.attempts} above ${expected.maxAttempts}`);
+  if (typeof m.latency_ms !== "number" || !(m.latency_ms >= 0))
+    problems.push(`metadata.latency_ms ${String(m.latency_ms)}`);
   return problems;
 }
 

@@ -32,7 +32,10 @@ describe("secrets in failures without usingRedaction()", () => {
 
     it(`ToolResult.fail's message and suggestion never show a password or an AWS key ${where}`, async () => {
       const world = new World().on("lookup", () =>
-        ToolResult.fail(`login failed: password=${PASSWORD} ${AWS_KEY}`, { code: "LOGIN_FAILED", suggestion: `Rotate ${GITHUB_TOKEN}.` }),
+        ToolResult.fail(`login failed: password=${PASSWORD} ${AWS_KEY}`, {
+          code: "LOGIN_FAILED",
+          suggestion: `Rotate ${GITHUB_TOKEN}.`,
+        }),
       );
       const logger = captureLogger();
       const factory = build(world, middleware, logger);

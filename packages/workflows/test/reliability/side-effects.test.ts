@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { ToolError, ToolResult, TransientError } from "@needlework/core";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CheckpointError, FileResumedCheckpointStore, ScriptedChatClient, type ScriptedStep } from "../../src/agent/index.js";
+import {
+  CheckpointError,
+  FileResumedCheckpointStore,
+  ScriptedChatClient,
+  type ScriptedStep,
+} from "../../src/agent/index.js";
 import type { AgentFactory, ResilienceOptions } from "../../src/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
 import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliability-fixtures.js";
@@ -12,7 +17,11 @@ import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliabil
 // Side effects under faults: what runs, and how many times. Counts are of tool-body executions
 // per call id (World), the only thing a charged card or a sent e-mail cares about.
 
-const RETRY: ResilienceOptions = { retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 40 }, attemptTimeoutMs: 100, totalTimeoutMs: 1_000 };
+const RETRY: ResilienceOptions = {
+  retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 40 },
+  attemptTimeoutMs: 100,
+  totalTimeoutMs: 1_000,
+};
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -22,13 +31,28 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function agentOf(factory: AgentFactory, steps: readonly ScriptedStep[], extra: { checkpointSecret?: string; resumedCheckpoints?: FileResumedCheckpointStore; maxConcurrency?: number } = {}) {
+function agentOf(
+  factory: AgentFactory,
+  steps: readonly ScriptedStep[],
+  extra: { checkpointSecret?: string; resumedCheckpoints?: FileResumedCheckpointStore; maxConcurrency?: number } = {},
+) {
   const model = new ScriptedChatClient(steps);
-  return { model, agent: factory.createAgent({ name: "side-effects", instructions: "Test.", chatClient: model, ...extra }) };
+  return {
+    model,
+    agent: factory.createAgent({ name: "side-effects", instructions: "Test.", chatClient: model, ...extra }),
+  };
 }
 
 /** What one attempt of the non-idempotent tool does after its side effect. */
-const attemptFault = fc.constantFrom("transient", "http503", "reset", "hang", "hangIgnoringSignal", "timeoutError", "ok");
+const attemptFault = fc.constantFrom(
+  "transient",
+  "http503",
+  "reset",
+  "hang",
+  "hangIgnoringSignal",
+  "timeoutError",
+  "ok",
+);
 
 describe("a non-idempotent tool never runs twice for one call", () => {
   it("whatever each attempt throws or however long it hangs after its side effect", async () => {
@@ -45,7 +69,9 @@ describe("a non-idempotent tool never runs twice for one call", () => {
             case "timeoutError":
               throw Object.assign(new Error("gateway"), { name: "TimeoutError" });
             case "hang":
-              return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
+              return new Promise((_, reject) =>
+                ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }),
+              );
             case "hangIgnoringSignal":
               return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 500));
             default:
@@ -65,9 +91,16 @@ describe("a non-idempotent tool never runs twice for one call", () => {
 
   it("also when chaos fails the call after the body ran (inject: after), across 2,000 calls", async () => {
     const world = new World();
-    const chaos = chaosPlugin({ rate: 0.5, inject: "after", faults: { exception: true, transient: true, latency: { ms: 50, maxMs: 300 } }, random: seededRandom(5) });
+    const chaos = chaosPlugin({
+      rate: 0.5,
+      inject: "after",
+      faults: { exception: true, transient: true, latency: { ms: 50, maxMs: 300 } },
+      random: seededRandom(5),
+    });
     const factory = buildFactory(world, { chaos, resilience: RETRY, shaping: false });
-    const pending = Array.from({ length: 2_000 }, (_, i) => factory.tools.invoke({ name: "charge", arguments: { id: `c${i}`, amount: i }, callId: `c${i}` }));
+    const pending = Array.from({ length: 2_000 }, (_, i) =>
+      factory.tools.invoke({ name: "charge", arguments: { id: `c${i}`, amount: i }, callId: `c${i}` }),
+    );
     await vi.runAllTimersAsync();
     const outcomes = await Promise.all(pending);
     expect(world.maxPerCall("charge")).toBe(1);
@@ -75,14 +108,18 @@ describe("a non-idempotent tool never runs twice for one call", () => {
     expect(outcomes.every((o) => o.metadata.attempts === 1)).toBe(true);
     expect(chaos.stats.injected).toBeGreaterThan(800);
     // Idempotent tools are retried under the same faults: the difference is the declaration.
-    const idempotent = Array.from({ length: 200 }, (_, i) => factory.tools.invoke({ name: "lookup", arguments: { id: `l${i}` }, callId: `l${i}` }));
+    const idempotent = Array.from({ length: 200 }, (_, i) =>
+      factory.tools.invoke({ name: "lookup", arguments: { id: `l${i}` }, callId: `l${i}` }),
+    );
     await vi.runAllTimersAsync();
     expect((await Promise.all(idempotent)).some((o) => o.metadata.attempts > 1)).toBe(true);
   });
 
   it("a transient ToolResult.fail is the tool's own request to retry, and is honoured", async () => {
     let n = 0;
-    const world = new World().on("charge", () => (++n === 1 ? ToolResult.fail("locked", { transient: true, code: "LOCKED" }) : { charged: true }));
+    const world = new World().on("charge", () =>
+      ++n === 1 ? ToolResult.fail("locked", { transient: true, code: "LOCKED" }) : { charged: true },
+    );
     const factory = buildFactory(world, { resilience: RETRY, shaping: false });
     const pending = factory.tools.invoke({ name: "charge", arguments: { id: "c", amount: 1 }, callId: "x" });
     await vi.runAllTimersAsync();
@@ -104,7 +141,10 @@ describe("compensations under all-or-nothing", () => {
     const world = new World().on("reserve", () => {
       throw new ToolError("out of stock", { code: "OUT_OF_STOCK" });
     });
-    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [transferRound("x"), { text: "The transfer failed and was rolled back." }]);
+    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
+      transferRound("x"),
+      { text: "The transfer failed and was rolled back." },
+    ]);
     const pending = agent.run("transfer");
     await vi.runAllTimersAsync();
     const result = await pending;
@@ -120,7 +160,10 @@ describe("compensations under all-or-nothing", () => {
       .on("undoCredit", () => {
         throw new TransientError("ledger unavailable");
       });
-    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [transferRound("x"), { text: "The transfer failed; the credit could not be reversed." }]);
+    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
+      transferRound("x"),
+      { text: "The transfer failed; the credit could not be reversed." },
+    ]);
     const pending = agent.run("transfer");
     await vi.runAllTimersAsync();
     const result = await pending;
@@ -136,8 +179,17 @@ describe("compensations under all-or-nothing", () => {
       .on("reserve", () => {
         throw new ToolError("out of stock", { code: "OUT_OF_STOCK" });
       })
-      .on("undoCredit", (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })));
-    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [transferRound("x"), { text: "unused" }]);
+      .on(
+        "undoCredit",
+        (_args, ctx) =>
+          new Promise((_, reject) =>
+            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }),
+          ),
+      );
+    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
+      transferRound("x"),
+      { text: "unused" },
+    ]);
     let settled: unknown;
     agent.run("transfer", { signal: controller.signal }).then(
       (r) => (settled = r),
@@ -155,7 +207,10 @@ describe("compensations under all-or-nothing", () => {
   });
 
   it("whichever members fail and whichever compensations fail, each committed member is compensated exactly once", async () => {
-    const member = fc.record({ forward: fc.constantFrom("ok", "fail", "transientThenOk"), undo: fc.constantFrom("ok", "throw", "failResult", "hang") });
+    const member = fc.record({
+      forward: fc.constantFrom("ok", "fail", "transientThenOk"),
+      undo: fc.constantFrom("ok", "throw", "failResult", "hang"),
+    });
     await fc.assert(
       fc.asyncProperty(fc.tuple(member, member, member), async (plan) => {
         const world = new World();
@@ -165,17 +220,25 @@ describe("compensations under all-or-nothing", () => {
           const { forward, undo } = plan[i]!;
           world.on(tool, (args, ctx) => {
             if (forward === "fail") throw new ToolError("no", { code: "NO" });
-            if (forward === "transientThenOk" && ctx.attempt === 1) return ToolResult.fail("busy", { transient: true, code: "BUSY" });
+            if (forward === "transientThenOk" && ctx.attempt === 1)
+              return ToolResult.fail("busy", { transient: true, code: "BUSY" });
             return { ...args };
           });
           world.on(undoOf[tool], (_args, ctx) => {
             if (undo === "throw") throw new Error("undo failed");
             if (undo === "failResult") return ToolResult.fail("cannot undo", { code: "UNDO_FAILED" });
-            if (undo === "hang") return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
+            if (undo === "hang")
+              return new Promise((_, reject) =>
+                ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }),
+              );
             return { undone: true };
           });
         });
-        const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [transferRound("x"), { text: "Reported." }, { text: "Reported again." }]);
+        const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
+          transferRound("x"),
+          { text: "Reported." },
+          { text: "Reported again." },
+        ]);
         const pending = agent.run("transfer");
         await vi.runAllTimersAsync();
         const result = await pending;
@@ -206,7 +269,11 @@ describe("approval-gated tools never run without approval", () => {
 
   it("in a parallel round nothing runs before the decisions; then approved calls run once and denied ones never", async () => {
     const world = new World();
-    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [gatedRound, { text: "Refund issued; the small refund was denied." }], { maxConcurrency: 4 });
+    const { agent } = agentOf(
+      buildFactory(world, { resilience: RETRY, shaping: false }),
+      [gatedRound, { text: "Refund issued; the small refund was denied." }],
+      { maxConcurrency: 4 },
+    );
     const paused = await agent.run("refunds");
     expect(paused.status).toBe("awaiting_approval");
     expect(world.order).toEqual([]);
@@ -222,10 +289,16 @@ describe("approval-gated tools never run without approval", () => {
 
   it("a checkpoint resumed twice at once runs its calls once: the second resume is refused", async () => {
     const world = new World();
-    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [gatedRound, { text: "Done with the refunds as decided." }]);
+    const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
+      gatedRound,
+      { text: "Done with the refunds as decided." },
+    ]);
     const paused = await agent.run("refunds");
     const text = JSON.stringify(paused.checkpoint);
-    const both = Promise.allSettled([agent.resume(text, { g1: "approved", g2: "approved" }), agent.resume(paused.checkpoint!, { g1: "approved", g2: "approved" })]);
+    const both = Promise.allSettled([
+      agent.resume(text, { g1: "approved", g2: "approved" }),
+      agent.resume(paused.checkpoint!, { g1: "approved", g2: "approved" }),
+    ]);
     await vi.runAllTimersAsync();
     const [a, b] = await both;
     const refused = [a, b].filter((r) => r.status === "rejected");
@@ -244,11 +317,19 @@ describe("approval-gated tools never run without approval", () => {
       const world = new World();
       const factory = buildFactory(world, { resilience: false, shaping: false });
       const steps = [gatedRound, { text: "Done with the refunds as decided." }];
-      const options = { checkpointSecret: "shared-secret-".repeat(4), resumedCheckpoints: new FileResumedCheckpointStore(directory) };
+      const options = {
+        checkpointSecret: "shared-secret-".repeat(4),
+        resumedCheckpoints: new FileResumedCheckpointStore(directory),
+      };
       const paused = await agentOf(factory, steps, options).agent.run("refunds");
       const text = JSON.stringify(paused.checkpoint);
       const results = await Promise.allSettled(
-        Array.from({ length: 4 }, () => agentOf(factory, [{ text: "Done with the refunds as decided." }], { ...options, resumedCheckpoints: new FileResumedCheckpointStore(directory) }).agent.resume(text, { g1: "approved", g2: "denied" })),
+        Array.from({ length: 4 }, () =>
+          agentOf(factory, [{ text: "Done with the refunds as decided." }], {
+            ...options,
+            resumedCheckpoints: new FileResumedCheckpointStore(directory),
+          }).agent.resume(text, { g1: "approved", g2: "denied" }),
+        ),
       );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect(world.count("refund", "g1")).toBe(1);
@@ -261,7 +342,9 @@ describe("approval-gated tools never run without approval", () => {
 
   it("retries happen inside an approved call only; the same tool asked again later waits for a new approval", async () => {
     let attempts = 0;
-    const world = new World().on("smallRefund", () => (++attempts < 3 ? ToolResult.fail("busy", { transient: true, code: "BUSY" }) : { refunded: true }));
+    const world = new World().on("smallRefund", () =>
+      ++attempts < 3 ? ToolResult.fail("busy", { transient: true, code: "BUSY" }) : { refunded: true },
+    );
     const { agent } = agentOf(buildFactory(world, { resilience: RETRY, shaping: false }), [
       { toolCalls: [{ id: "s1", name: "smallRefund", arguments: { orderId: "o1" } }] },
       { toolCalls: [{ id: "s2", name: "smallRefund", arguments: { orderId: "o1" } }] },
@@ -279,32 +362,55 @@ describe("approval-gated tools never run without approval", () => {
   });
 
   it("under random rounds and decisions, a gated body runs only for an approved call, once", async () => {
-    const call = fc.record({ tool: fc.constantFrom("refund", "smallRefund", "lookup", "charge"), decision: fc.constantFrom("approved", "denied") });
+    const call = fc.record({
+      tool: fc.constantFrom("refund", "smallRefund", "lookup", "charge"),
+      decision: fc.constantFrom("approved", "denied"),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 6 }), fc.constantFrom("best-effort", "all-or-nothing", "fail-fast"), async (plan, roundPolicy) => {
-        const world = new World();
-        const factory = buildFactory(world, { resilience: RETRY, shaping: false });
-        const model = new ScriptedChatClient([
-          { toolCalls: plan.map((p, i) => ({ id: `k${i}`, name: p.tool, arguments: p.tool === "lookup" ? { id: "a" } : p.tool === "charge" ? { id: "a", amount: 1 } : p.tool === "refund" ? { orderId: "a", amount: 1 } : { orderId: "a" } })) },
-          { text: "Reported." },
-          { text: "Reported again." },
-        ]);
-        const agent = factory.createAgent({ name: "p", instructions: "p", chatClient: model, roundPolicy });
-        const paused = await agent.run("go");
-        const gated = plan.map((p, i) => ({ ...p, id: `k${i}` })).filter((p) => p.tool === "refund" || p.tool === "smallRefund");
-        if (gated.length === 0) {
-          expect(paused.status).not.toBe("awaiting_approval");
-          return;
-        }
-        expect(paused.status).toBe("awaiting_approval");
-        expect(world.runs.size).toBe(0);
-        const resumed = agent.resume(paused.checkpoint!, Object.fromEntries(gated.map((g) => [g.id, g.decision])));
-        await vi.runAllTimersAsync();
-        await resumed;
-        for (const g of gated.filter((x) => x.decision === "denied")) expect(world.count(g.tool, g.id)).toBe(0);
-        for (const [, n] of world.runs) expect(n).toBe(1);
-        if (roundPolicy === "best-effort") for (const g of gated.filter((x) => x.decision === "approved")) expect(world.count(g.tool, g.id)).toBe(1);
-      }),
+      fc.asyncProperty(
+        fc.array(call, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("best-effort", "all-or-nothing", "fail-fast"),
+        async (plan, roundPolicy) => {
+          const world = new World();
+          const factory = buildFactory(world, { resilience: RETRY, shaping: false });
+          const model = new ScriptedChatClient([
+            {
+              toolCalls: plan.map((p, i) => ({
+                id: `k${i}`,
+                name: p.tool,
+                arguments:
+                  p.tool === "lookup"
+                    ? { id: "a" }
+                    : p.tool === "charge"
+                      ? { id: "a", amount: 1 }
+                      : p.tool === "refund"
+                        ? { orderId: "a", amount: 1 }
+                        : { orderId: "a" },
+              })),
+            },
+            { text: "Reported." },
+            { text: "Reported again." },
+          ]);
+          const agent = factory.createAgent({ name: "p", instructions: "p", chatClient: model, roundPolicy });
+          const paused = await agent.run("go");
+          const gated = plan
+            .map((p, i) => ({ ...p, id: `k${i}` }))
+            .filter((p) => p.tool === "refund" || p.tool === "smallRefund");
+          if (gated.length === 0) {
+            expect(paused.status).not.toBe("awaiting_approval");
+            return;
+          }
+          expect(paused.status).toBe("awaiting_approval");
+          expect(world.runs.size).toBe(0);
+          const resumed = agent.resume(paused.checkpoint!, Object.fromEntries(gated.map((g) => [g.id, g.decision])));
+          await vi.runAllTimersAsync();
+          await resumed;
+          for (const g of gated.filter((x) => x.decision === "denied")) expect(world.count(g.tool, g.id)).toBe(0);
+          for (const [, n] of world.runs) expect(n).toBe(1);
+          if (roundPolicy === "best-effort")
+            for (const g of gated.filter((x) => x.decision === "approved")) expect(world.count(g.tool, g.id)).toBe(1);
+        },
+      ),
       { numRuns: 80 },
     );
   });

@@ -19,7 +19,8 @@ describe("what the model reads is the snapshot taken when the call settles", () 
     const outcome = await factory.tools.invoke({ name: "lookup", arguments: { id: "a" } });
     returned.auth = "Bearer abcdefghijklmnopqrstuvwxyz0123456789";
     const text = formatToolOutcome(outcome);
-    for (const secret of ["hunter2", "AKIAIOSFODNN7EXAMPLE", "4111111111111111", "Bearer"]) expect(text).not.toContain(secret);
+    for (const secret of ["hunter2", "AKIAIOSFODNN7EXAMPLE", "4111111111111111", "Bearer"])
+      expect(text).not.toContain(secret);
     expect(outcome.data).toMatchObject({ returned: { id: "a" }, late: "fine" });
   });
 

@@ -3,7 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentRunResult } from "../../src/agent/index.js";
 import { ScriptedChatClient } from "../../src/agent/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
-import { abortListeners, buildFactory, envelopeProblems, flushMicrotasks, watchUnhandledRejections, World } from "./reliability-fixtures.js";
+import {
+  abortListeners,
+  buildFactory,
+  envelopeProblems,
+  flushMicrotasks,
+  watchUnhandledRejections,
+  World,
+} from "./reliability-fixtures.js";
 
 // Soak: the full recommended pipeline (resilience, tool-result, truncation, redaction) with chaos
 // innermost injecting a fault into 20% of attempts: latency (half of it past the attempt timeout),
@@ -110,26 +117,41 @@ describe("soak", () => {
       for (let i = offset; i < offset + BATCH; i++) {
         const r = random();
         const [name, args] =
-          r < 0.5 ? ["lookup", { id: `r${i}` }] : r < 0.9 ? ["charge", { id: `c${i}`, amount: i }] : r < 0.95 ? ["charge", { id: `c${i}`, amount: "lots" }] : ["lookupp", { id: "x" }];
+          r < 0.5
+            ? ["lookup", { id: `r${i}` }]
+            : r < 0.9
+              ? ["charge", { id: `c${i}`, amount: i }]
+              : r < 0.95
+                ? ["charge", { id: `c${i}`, amount: "lots" }]
+                : ["lookupp", { id: "x" }];
         const controller = new AbortController();
         signals.push(controller.signal);
         const abort = random();
         if (abort < 0.03) setTimeout(() => controller.abort(), Math.floor(random() * 600));
         const callId = `call_${i}`;
-        batch.push({ tracked: track(factory.tools.invoke({ name, arguments: args, callId }, { signal: controller.signal, runId: "soak" })), name, callId, controller });
+        batch.push({
+          tracked: track(
+            factory.tools.invoke({ name, arguments: args, callId }, { signal: controller.signal, runId: "soak" }),
+          ),
+          name,
+          callId,
+          controller,
+        });
         // Aborted while the call is in flight, before any timer runs.
         if (abort > 0.97) controller.abort();
       }
       await settle(batch.map((b) => b.tracked));
       for (const { tracked, name, callId, controller } of batch) {
         if (tracked.error !== undefined || !tracked.value) {
-          if (!(controller.signal.aborted && isAbortError(tracked.error))) problems.push(`${callId}: rejected with ${String(tracked.error)}`);
+          if (!(controller.signal.aborted && isAbortError(tracked.error)))
+            problems.push(`${callId}: rejected with ${String(tracked.error)}`);
           cancelled++;
           continue;
         }
         const outcome = tracked.value;
         statuses.set(outcome.errorCode ?? outcome.status, (statuses.get(outcome.errorCode ?? outcome.status) ?? 0) + 1);
-        for (const p of textProblems(factory.formatOutcome(outcome), { tool: name, callId })) problems.push(`${callId}: ${p}`);
+        for (const p of textProblems(factory.formatOutcome(outcome), { tool: name, callId }))
+          problems.push(`${callId}: ${p}`);
         const needlr = formatToolOutcome(outcome, { style: "needlr" });
         try {
           JSON.parse(needlr);
@@ -145,14 +167,23 @@ describe("soak", () => {
     expect(signals.filter((s) => abortListeners(s) > 0)).toEqual([]);
     // The faults really happened, of every kind, and so did cancellation.
     expect(chaos.stats.injected / chaos.stats.calls).toBeGreaterThan(0.18);
-    for (const kind of ["latency", "exception", "transient", "result"] as const) expect(chaos.stats.byKind[kind]).toBeGreaterThan(100);
+    for (const kind of ["latency", "exception", "transient", "result"] as const)
+      expect(chaos.stats.byKind[kind]).toBeGreaterThan(100);
     expect(cancelled).toBeGreaterThan(INVOKES * 0.005);
     // A timed-out non-idempotent tool reports OUTCOME_UNKNOWN (its effect may have happened), an idempotent one TIMEOUT.
     expect((statuses.get("TIMEOUT") ?? 0) + (statuses.get("OUTCOME_UNKNOWN") ?? 0)).toBeGreaterThan(0);
     expect(statuses.get("INVALID_ARGUMENTS")).toBeGreaterThan(0);
     if (report) {
       console.info(
-        JSON.stringify({ soak: "invokes", invokes: INVOKES, wallMs: Math.round(realNow() - started), attempts: chaos.stats.calls, faults: chaos.stats, cancelled, outcomes: Object.fromEntries([...statuses].sort()) }),
+        JSON.stringify({
+          soak: "invokes",
+          invokes: INVOKES,
+          wallMs: Math.round(realNow() - started),
+          attempts: chaos.stats.calls,
+          faults: chaos.stats,
+          cancelled,
+          outcomes: Object.fromEntries([...statuses].sort()),
+        }),
       );
     }
   }, 120_000);
@@ -205,37 +236,55 @@ describe("soak", () => {
         signals.push(controller.signal);
         const abort = random();
         if (abort < 0.05) setTimeout(() => controller.abort(), Math.floor(random() * 1_000));
-        batch.push({ tracked: track(agent.run("go", { signal: controller.signal, runId: `run_${run}` })), run, controller });
+        batch.push({
+          tracked: track(agent.run("go", { signal: controller.signal, runId: `run_${run}` })),
+          run,
+          controller,
+        });
         if (abort > 0.98) queueMicrotask(() => controller.abort());
       }
       await settle(batch.map((b) => b.tracked));
       for (const { tracked, run, controller } of batch) {
         if (tracked.error !== undefined || !tracked.value) {
-          if (!(controller.signal.aborted && isAbortError(tracked.error))) problems.push(`run ${run}: rejected with ${String(tracked.error)}`);
+          if (!(controller.signal.aborted && isAbortError(tracked.error)))
+            problems.push(`run ${run}: rejected with ${String(tracked.error)}`);
           cancelled++;
           continue;
         }
         const result = tracked.value;
         statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
-        if (!["completed", "completed_with_failures", "escalated"].includes(result.status)) problems.push(`run ${run}: ${result.status}`);
+        if (!["completed", "completed_with_failures", "escalated"].includes(result.status))
+          problems.push(`run ${run}: ${result.status}`);
         for (const m of result.messages) {
           if (m.role !== "tool") continue;
-          for (const p of textProblems(m.content, { tool: m.name, callId: m.toolCallId })) problems.push(`run ${run} ${m.toolCallId}: ${p}`);
+          for (const p of textProblems(m.content, { tool: m.name, callId: m.toolCallId }))
+            problems.push(`run ${run} ${m.toolCallId}: ${p}`);
         }
-        for (const call of result.calls) if (call.attempts > MAX_ATTEMPTS) problems.push(`run ${run} ${call.callId}: ${call.attempts} attempts`);
+        for (const call of result.calls)
+          if (call.attempts > MAX_ATTEMPTS) problems.push(`run ${run} ${call.callId}: ${call.attempts} attempts`);
         // All-or-nothing: every committed sibling of a failing round is rolled back once, or reported.
         for (const call of result.calls.filter((c) => FORWARD.has(c.tool))) {
           // Chaos may answer a compensation without running its body, so count the calls the runtime made, and the bodies.
           const undoCalls = result.calls.filter((c) => c.compensationFor === call.callId);
           const undoBodies = world.count(FORWARD.get(call.tool)!, `${call.callId}_undo`);
-          if (undoCalls.length > 1 || undoBodies > 1) problems.push(`run ${run} ${call.callId}: compensated ${undoCalls.length} times, ${undoBodies} bodies`);
+          if (undoCalls.length > 1 || undoBodies > 1)
+            problems.push(`run ${run} ${call.callId}: compensated ${undoCalls.length} times, ${undoBodies} bodies`);
           if (call.errorCode === "ROLLED_BACK") {
             rolledBack++;
-            if (undoCalls.length !== 1 || undoCalls[0]!.status !== "ok") problems.push(`run ${run} ${call.callId}: rolled back without one successful compensation`);
+            if (undoCalls.length !== 1 || undoCalls[0]!.status !== "ok")
+              problems.push(`run ${run} ${call.callId}: rolled back without one successful compensation`);
           }
           if (call.errorCode === "ROLLBACK_FAILED") rollbackFailed++;
-          if (call.status === "ok" && result.calls.some((c) => c.round === call.round && FORWARD.has(c.tool) && c.status !== "ok" && c.compensationFor === undefined)) {
-            problems.push(`run ${run} ${call.callId}: committed in a failed all-or-nothing round and neither rolled back nor reported`);
+          if (
+            call.status === "ok" &&
+            result.calls.some(
+              (c) =>
+                c.round === call.round && FORWARD.has(c.tool) && c.status !== "ok" && c.compensationFor === undefined,
+            )
+          ) {
+            problems.push(
+              `run ${run} ${call.callId}: committed in a failed all-or-nothing round and neither rolled back nor reported`,
+            );
           }
         }
       }
@@ -250,7 +299,17 @@ describe("soak", () => {
     expect(cancelled).toBeGreaterThan(RUNS * 0.01);
     if (report) {
       console.info(
-        JSON.stringify({ soak: "agent runs", runs: RUNS, wallMs: Math.round(realNow() - started), attempts: chaos.stats.calls, faults: chaos.stats, cancelled, rolledBack, rollbackFailed, statuses: Object.fromEntries([...statuses].sort()) }),
+        JSON.stringify({
+          soak: "agent runs",
+          runs: RUNS,
+          wallMs: Math.round(realNow() - started),
+          attempts: chaos.stats.calls,
+          faults: chaos.stats,
+          cancelled,
+          rolledBack,
+          rollbackFailed,
+          statuses: Object.fromEntries([...statuses].sort()),
+        }),
       );
     }
   }, 120_000);

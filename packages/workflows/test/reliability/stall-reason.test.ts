@@ -6,7 +6,12 @@ describe("a stalled run's reason", () => {
   it("names the repeated calls without their argument values (no secret reaches result.reason or the report)", async () => {
     const h = harness();
     const call = { name: "postNote", arguments: '{"note":"password=hunter2 AKIAIOSFODNN7EXAMPLE"}' };
-    const { agent } = h.agent([{ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }]);
+    const { agent } = h.agent([
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+    ]);
     const result = await agent.run("loop");
     expect(result.status).toBe("stalled");
     expect(result.reason).toContain("postNote({note}) -> ok");

@@ -6,7 +6,13 @@ const request = (content: string) => ({ messages: [{ role: "user" as const, cont
 describe("ScriptedChatClient", () => {
   it("plays fixed and computed steps in order, generating missing call ids per step", async () => {
     const model = new ScriptedChatClient([
-      { toolCalls: [{ name: "a", arguments: { x: 1 } }, { id: "mine", name: "b" }], usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
+      {
+        toolCalls: [
+          { name: "a", arguments: { x: 1 } },
+          { id: "mine", name: "b" },
+        ],
+        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+      },
       async (req, step) => ({ text: `step ${step} saw ${req.messages.length} message(s)` }),
     ]);
     const first = await model.complete(request("hi"));
@@ -39,13 +45,22 @@ describe("ScriptedChatClient", () => {
   it("rejects with the abort reason when the request's signal is aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(new ScriptedChatClient([{ text: "x" }]).complete({ ...request("hi"), signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(
+      new ScriptedChatClient([{ text: "x" }]).complete({ ...request("hi"), signal: controller.signal }),
+    ).rejects.toMatchObject({ name: "AbortError" });
   });
 });
 
 describe("ScriptedChatClient.stream", () => {
   it("streams the text word by word (whitespace kept), then the tool calls, then finish with usage", async () => {
-    const model = new ScriptedChatClient([{ text: " Looking  it up.\n", toolCalls: [{ name: "a", arguments: { x: 1 } }], usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } }, { text: "" }]);
+    const model = new ScriptedChatClient([
+      {
+        text: " Looking  it up.\n",
+        toolCalls: [{ name: "a", arguments: { x: 1 } }],
+        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+      },
+      { text: "" },
+    ]);
     const parts = [];
     for await (const part of model.stream(request("hi"))) parts.push(part);
     expect(parts).toEqual([
@@ -58,7 +73,10 @@ describe("ScriptedChatClient.stream", () => {
     ]);
     const empty = [];
     for await (const part of model.stream(request("again"))) empty.push(part);
-    expect(empty).toEqual([{ type: "text-delta", delta: "" }, { type: "finish", finishReason: "stop" }]);
+    expect(empty).toEqual([
+      { type: "text-delta", delta: "" },
+      { type: "finish", finishReason: "stop" },
+    ]);
     expect(model.requests).toHaveLength(2);
   });
 

@@ -57,7 +57,9 @@ export interface ScriptedTurn {
  * const step: ScriptedStep = (request) => ({ text: `I saw ${request.messages.length} messages.` });
  * ```
  */
-export type ScriptedStep = ScriptedTurn | ((request: ChatRequest, step: number) => ScriptedTurn | Promise<ScriptedTurn>);
+export type ScriptedStep =
+  | ScriptedTurn
+  | ((request: ChatRequest, step: number) => ScriptedTurn | Promise<ScriptedTurn>);
 
 /**
  * Thrown when the agent asks a {@link ScriptedChatClient} for more turns than the script has.
@@ -84,7 +86,8 @@ export class ScriptExhaustedError extends NeedleworkError {
 function describeLast(request: ChatRequest): string {
   const last = request.messages.at(-1);
   if (!last) return "(none)";
-  const content = last.role === "assistant" ? (last.content ?? `${last.toolCalls?.length ?? 0} tool calls`) : last.content;
+  const content =
+    last.role === "assistant" ? (last.content ?? `${last.toolCalls?.length ?? 0} tool calls`) : last.content;
   const text = content.length > 120 ? `${content.slice(0, 117)}...` : content;
   return `${last.role}: ${JSON.stringify(text)}`;
 }
@@ -164,6 +167,10 @@ export class ScriptedChatClient implements ChatClient {
     }
     for (const toolCall of toolCalls) yield { type: "tool-call", toolCall };
     const { usage, finishReason } = response;
-    yield { type: "finish", ...(usage === undefined ? {} : { usage }), ...(finishReason === undefined ? {} : { finishReason }) };
+    yield {
+      type: "finish",
+      ...(usage === undefined ? {} : { usage }),
+      ...(finishReason === undefined ? {} : { finishReason }),
+    };
   }
 }

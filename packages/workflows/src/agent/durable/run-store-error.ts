@@ -9,7 +9,11 @@ import { NeedleworkError } from "@needlework/core";
  * - `STORE_CONFLICT`: the store refused a write that conflicted with another (after its retries).
  */
 export type RunStoreErrorCode =
-  "RUN_NOT_FOUND" | "RUN_EXISTS" | "RUN_AGENT_MISMATCH" | "STORE_UNAVAILABLE" | "STORE_CONFLICT";
+  | "RUN_NOT_FOUND"
+  | "RUN_EXISTS"
+  | "RUN_AGENT_MISMATCH"
+  | "STORE_UNAVAILABLE"
+  | "STORE_CONFLICT";
 
 /**
  * A durable-run store or journal failed, or was asked for a run it cannot serve.

@@ -1,7 +1,15 @@
 import { createToolInvoker, formatToolOutcome, isAbortError } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { CrmTools, deferred, harness, HttpError, ToolWorld, toolReply, untilAborted } from "../../../test/agent-fixtures.js";
+import {
+  CrmTools,
+  deferred,
+  harness,
+  HttpError,
+  ToolWorld,
+  toolReply,
+  untilAborted,
+} from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
 import { AGENT_DEFAULTS } from "../agent.options.js";
 import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
@@ -11,32 +19,69 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 describe("the agent loop", () => {
   it("asks the model, runs the round, appends each outcome as a tool message, and completes on a final answer", async () => {
     const { agent, model } = harness().agent([
-      { toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }, { name: "postNote", arguments: '{"note":"synced"}' }], usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } },
+      {
+        toolCalls: [
+          { name: "updateContact", arguments: { contactId: "c1" } },
+          { name: "postNote", arguments: '{"note":"synced"}' },
+        ],
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      },
       { text: "Updated c1 and posted a note.", usage: { inputTokens: 20, outputTokens: 5, totalTokens: 25 } },
     ]);
     const result = await agent.run("Sync c1", { runId: "run-1" });
-    expect(result).toMatchObject({ status: "completed", runId: "run-1", text: "Updated c1 and posted a note.", iterations: 2, silentFailure: false, stepsToRecovery: undefined });
+    expect(result).toMatchObject({
+      status: "completed",
+      runId: "run-1",
+      text: "Updated c1 and posted a note.",
+      iterations: 2,
+      silentFailure: false,
+      stepsToRecovery: undefined,
+    });
     expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 10, totalTokens: 40 });
     expect(result.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "assistant"]);
     expect(result.messages[0]).toEqual({ role: "system", content: "You are a test agent." });
     expect(result.calls).toEqual([
-      expect.objectContaining({ tool: "updateContact", callId: "call_1_1", status: "ok", attempts: 1, round: 1, notCalled: false }),
-      expect.objectContaining({ tool: "postNote", callId: "call_1_2", status: "ok", attempts: 1, round: 1, notCalled: false }),
+      expect.objectContaining({
+        tool: "updateContact",
+        callId: "call_1_1",
+        status: "ok",
+        attempts: 1,
+        round: 1,
+        notCalled: false,
+      }),
+      expect.objectContaining({
+        tool: "postNote",
+        callId: "call_1_2",
+        status: "ok",
+        attempts: 1,
+        round: 1,
+        notCalled: false,
+      }),
     ]);
     expect(result.health).toEqual({ tools_ok: 2, tools_failed: 0, tools_not_called: 0, blocking_failure: false });
     // The second request carries the tool messages, formatted as the model reads them.
     const second = model.requests[1]!;
     const tool = second.messages.find((m) => m.role === "tool" && m.toolCallId === "call_1_1");
     expect(tool).toMatchObject({ role: "tool", name: "updateContact" });
-    expect(JSON.parse((tool as { content: string }).content)).toMatchObject({ status: "ok", data: { ok: true, contactId: "c1" }, metadata: { tool: "updateContact", call_id: "call_1_1" } });
+    expect(JSON.parse((tool as { content: string }).content)).toMatchObject({
+      status: "ok",
+      data: { ok: true, contactId: "c1" },
+      metadata: { tool: "updateContact", call_id: "call_1_1" },
+    });
     expect(second.tools.map((t) => t.name)).toContain("updateContact");
     expect(second.messages.some((m) => m.role === "user" && m.kind === "run_health")).toBe(false);
   });
 
   it("uses the factory's formatOutcome for tool messages", async () => {
     const { invoker } = harness();
-    const chatClient = new ScriptedChatClient([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }, { text: "ok" }]);
-    const agent = createAgent({ invoker, formatOutcome: (o) => formatToolOutcome(o, { style: "needlr" }) }, { name: "a", instructions: "", chatClient });
+    const chatClient = new ScriptedChatClient([
+      { toolCalls: [{ name: "postNote", arguments: { note: "n" } }] },
+      { text: "ok" },
+    ]);
+    const agent = createAgent(
+      { invoker, formatOutcome: (o) => formatToolOutcome(o, { style: "needlr" }) },
+      { name: "a", instructions: "", chatClient },
+    );
     const result = await agent.run("go");
     expect(result.messages.find((m) => m.role === "tool")).toMatchObject({ content: '{"ok":true,"note":"n"}' });
   });
@@ -55,7 +100,12 @@ describe("the agent loop", () => {
       return { updated: contactId };
     });
     const { agent } = h.agent(
-      [{ toolCalls: ["c1", "c2", "c3", "c4"].map((contactId) => ({ name: "updateContact", arguments: { contactId } })) }, { text: "c2 was not found; the others were updated." }],
+      [
+        {
+          toolCalls: ["c1", "c2", "c3", "c4"].map((contactId) => ({ name: "updateContact", arguments: { contactId } })),
+        },
+        { text: "c2 was not found; the others were updated." },
+      ],
       { maxConcurrency: 2 },
     );
     const run = agent.run("sync");
@@ -67,7 +117,9 @@ describe("the agent loop", () => {
     }
     const result = await run;
     expect(peak).toBe(2);
-    expect(result.messages.filter((m) => m.role === "tool").map((m) => (m as { toolCallId: string }).toolCallId)).toEqual(["call_1_1", "call_1_2", "call_1_3", "call_1_4"]);
+    expect(
+      result.messages.filter((m) => m.role === "tool").map((m) => (m as { toolCallId: string }).toolCallId),
+    ).toEqual(["call_1_1", "call_1_2", "call_1_3", "call_1_4"]);
     expect(result.calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok"]);
     expect(toolReply(result.messages, "call_1_2")).toMatchObject({ status: "error", error_code: "NOT_FOUND" });
     expect(result.status).toBe("completed_with_failures");
@@ -75,7 +127,9 @@ describe("the agent loop", () => {
 
   it("ends max_iterations when the model keeps calling tools", async () => {
     // Each turn asks something new, so this is not a stall (see stall.test.ts).
-    const step = (_request: unknown, n: number) => ({ toolCalls: [{ name: "postNote", arguments: { note: `again ${n}` } }] });
+    const step = (_request: unknown, n: number) => ({
+      toolCalls: [{ name: "postNote", arguments: { note: `again ${n}` } }],
+    });
     const { agent, model } = harness().agent([step, step, step, step], { maxIterations: 3 });
     const result = await agent.run("loop");
     expect(result.status).toBe("max_iterations");
@@ -91,7 +145,14 @@ describe("the agent loop", () => {
       seen.push(ctx.signal);
       return untilAborted(ctx.signal);
     });
-    const { agent } = h.agent([{ toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }, { name: "updateContact", arguments: { contactId: "c2" } }] }]);
+    const { agent } = h.agent([
+      {
+        toolCalls: [
+          { name: "updateContact", arguments: { contactId: "c1" } },
+          { name: "updateContact", arguments: { contactId: "c2" } },
+        ],
+      },
+    ]);
     const controller = new AbortController();
     const run = agent.run("sync", { signal: controller.signal });
     await flush();
@@ -118,9 +179,16 @@ describe("the agent loop", () => {
     const signal = controller.signal;
     const add = signal.addEventListener.bind(signal);
     const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((...args: Parameters<typeof add>) => (added++, add(...args))) as typeof signal.addEventListener;
-    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed++, remove(...args))) as typeof signal.removeEventListener;
-    const { agent } = harness().agent([{ toolCalls: [{ name: "postNote", arguments: { note: "a" } }] }, { text: "done" }]);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => (
+      added++, add(...args)
+    )) as typeof signal.addEventListener;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (
+      removed++, remove(...args)
+    )) as typeof signal.removeEventListener;
+    const { agent } = harness().agent([
+      { toolCalls: [{ name: "postNote", arguments: { note: "a" } }] },
+      { text: "done" },
+    ]);
     await agent.run("go", { signal });
     expect(added).toBeGreaterThan(0);
     expect(removed).toBe(added);
@@ -132,13 +200,21 @@ describe("the agent loop", () => {
     h.world.on("updateContact", () => {
       throw boom;
     });
-    const { agent } = h.agent([{ toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }] }, { text: "never" }]);
+    const { agent } = h.agent([
+      { toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }] },
+      { text: "never" },
+    ]);
     await expect(agent.run("sync")).rejects.toBe(boom);
   });
 
   it("tells the model about unknown tools and invalid arguments without making them blocking", async () => {
     const { agent } = harness().agent([
-      { toolCalls: [{ name: "updateContct", arguments: { contactId: "c1" } }, { name: "updateContact", arguments: { id: "c1" } }] },
+      {
+        toolCalls: [
+          { name: "updateContct", arguments: { contactId: "c1" } },
+          { name: "updateContact", arguments: { id: "c1" } },
+        ],
+      },
       { toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }] },
       { text: "Contact c1 was updated successfully." },
     ]);
@@ -158,7 +234,15 @@ describe("the agent loop", () => {
       calls: 0,
       async complete() {
         return this.calls++ === 0
-          ? { message: { toolCalls: [{ id: "", name: "postNote", arguments: { note: "a" } }, { id: "x", name: "postNote", arguments: { note: "b" } }, { id: "x", name: "postNote", arguments: { note: "c" } }] } }
+          ? {
+              message: {
+                toolCalls: [
+                  { id: "", name: "postNote", arguments: { note: "a" } },
+                  { id: "x", name: "postNote", arguments: { note: "b" } },
+                  { id: "x", name: "postNote", arguments: { note: "c" } },
+                ],
+              },
+            }
           : { message: { content: "noted" } };
       },
     };
@@ -171,11 +255,21 @@ describe("the agent loop", () => {
 });
 
 describe("createAgent options", () => {
-  const invoker = createToolInvoker(container.createChildContainer().register(ToolWorld, { useValue: new ToolWorld() }), { functions: [CrmTools] });
+  const invoker = createToolInvoker(
+    container.createChildContainer().register(ToolWorld, { useValue: new ToolWorld() }),
+    { functions: [CrmTools] },
+  );
   const base = { name: "a", instructions: "", chatClient: new ScriptedChatClient([]) };
 
   it("pins the defaults", () => {
-    expect(AGENT_DEFAULTS).toEqual({ maxIterations: 10, maxConcurrency: 8, roundPolicy: "best-effort", poisonThreshold: 3, stallThreshold: 3, checkpointMaxAgeMs: 604_800_000 });
+    expect(AGENT_DEFAULTS).toEqual({
+      maxIterations: 10,
+      maxConcurrency: 8,
+      roundPolicy: "best-effort",
+      poisonThreshold: 3,
+      stallThreshold: 3,
+      checkpointMaxAgeMs: 604_800_000,
+    });
   });
 
   it.each([

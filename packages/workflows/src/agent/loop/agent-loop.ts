@@ -3,8 +3,25 @@ import { abortReason, type ToolInvoker, type ToolOutcome } from "@needlework/cor
 import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent.options.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
-import { answerNowNote, type BudgetState, callsOverLimit, notRunOutcome, tokenPressureNote, tokensSpent, toolCallLimitOutcome, toolsWithdrawn, underTokenPressure } from "../policies/budgets.js";
-import type { ChatAssistantMessage, ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatUsage } from "@needlework/core";
+import {
+  answerNowNote,
+  type BudgetState,
+  callsOverLimit,
+  notRunOutcome,
+  tokenPressureNote,
+  tokensSpent,
+  toolCallLimitOutcome,
+  toolsWithdrawn,
+  underTokenPressure,
+} from "../policies/budgets.js";
+import type {
+  ChatAssistantMessage,
+  ChatClient,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatUsage,
+} from "@needlework/core";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "../persistence/checkpoint.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
 import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
@@ -62,7 +79,6 @@ export interface RunState {
   idempotencyKeys?: Record<string, string>;
 }
 
-
 /**
  * One run of the loop: ask the model, run the round it asks for, book the outcomes, and stop on a
  * final answer or a limit. Each step is its own method (`turn`, `round`, `conclude`) so budgets,
@@ -113,7 +129,11 @@ export class AgentRun {
     if (this.events) await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
     const result = await body();
     if (this.events && result.checkpoint) {
-      await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals ?? [] });
+      await this.emit({
+        type: "approval-required",
+        checkpoint: result.checkpoint,
+        pending: result.pendingApprovals ?? [],
+      });
     }
     if (this.events) await this.emit({ type: "run-end", result });
     return result;
@@ -129,10 +149,20 @@ export class AgentRun {
     for (;;) {
       if (this.signal?.aborted) throw abortReason(this.signal);
       if (this.state.iteration >= options.maxIterations) {
-        return this.result("max_iterations", { reason: `Stopped after ${plural(options.maxIterations, "model turn")} (maxIterations) without an accepted final answer.` });
+        return this.result("max_iterations", {
+          reason: `Stopped after ${plural(options.maxIterations, "model turn")} (maxIterations) without an accepted final answer.`,
+        });
       }
-      if (tokensSpent(this.state.usage, options.limits)) return this.result("budget_exhausted", { reason: `${this.tokensUsed()}; the run was stopped before the next model turn.` });
-      await this.hook("onIterationStart", { iteration: this.state.iteration + 1, messages: [...this.state.messages], usage: { ...this.state.usage }, toolCalls: this.state.budget.toolCalls });
+      if (tokensSpent(this.state.usage, options.limits))
+        return this.result("budget_exhausted", {
+          reason: `${this.tokensUsed()}; the run was stopped before the next model turn.`,
+        });
+      await this.hook("onIterationStart", {
+        iteration: this.state.iteration + 1,
+        messages: [...this.state.messages],
+        usage: { ...this.state.usage },
+        toolCalls: this.state.budget.toolCalls,
+      });
       const callsBefore = this.state.calls.length;
       const outcome = await this.turn();
       await this.iterationEnd(callsBefore, outcome);
@@ -151,7 +181,11 @@ export class AgentRun {
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(this.state.budget, options.limits);
     const tools = withdrawn === undefined ? invoker.definitions : [];
-    const response = await this.ask({ messages: [...this.state.messages], tools, ...(this.signal ? { signal: this.signal } : {}) });
+    const response = await this.ask({
+      messages: [...this.state.messages],
+      tools,
+      ...(this.signal ? { signal: this.signal } : {}),
+    });
     this.turnUsage = response.usage;
     if (response.usage) {
       this.state.usage.inputTokens += response.usage.inputTokens;
@@ -163,7 +197,9 @@ export class AgentRun {
     const message: ChatAssistantMessage = {
       role: "assistant",
       ...(content === undefined ? {} : { content }),
-      ...(calls.length === 0 ? {} : { toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) }),
+      ...(calls.length === 0
+        ? {}
+        : { toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) }),
     };
     this.state.messages.push(message);
     if (calls.length === 0) {
@@ -172,12 +208,18 @@ export class AgentRun {
       resetStall(this.state.stall);
       const concluded = this.conclude(content ?? "");
       const reason = this.correction;
-      if (this.events && reason !== undefined) await this.emit({ type: "correction", turn: this.state.iteration, reason });
+      if (this.events && reason !== undefined)
+        await this.emit({ type: "correction", turn: this.state.iteration, reason });
       this.correction = undefined;
       return concluded;
     }
     if (withdrawn !== undefined) {
-      return this.refuse(calls, "TOOLS_WITHDRAWN", `tools were withdrawn because ${withdrawn}`, `The model called tools after they were withdrawn because ${withdrawn}`);
+      return this.refuse(
+        calls,
+        "TOOLS_WITHDRAWN",
+        `tools were withdrawn because ${withdrawn}`,
+        `The model called tools after they were withdrawn because ${withdrawn}`,
+      );
     }
     if (tokensSpent(this.state.usage, options.limits)) {
       return this.refuse(calls, "TOKEN_BUDGET_EXHAUSTED", "the run's token budget is spent", this.tokensUsed());
@@ -233,13 +275,18 @@ export class AgentRun {
    * Runs one round and books it: outcomes become tool messages in the model's order, a
    * `run_health` block follows a failing round, and poison ends the run `dead_lettered`.
    */
-  private async round(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult | undefined> {
+  private async round(
+    calls: readonly RoundCall[],
+    preset: ReadonlyMap<string, ToolOutcome>,
+  ): Promise<AgentRunResult | undefined> {
     const { invoker, runtimeInvoker, options } = this.runtime;
     const { budget } = this.state;
     const turn = this.state.iteration;
     const over = callsOverLimit(calls, budget, options.limits);
     const presets = new Map(preset);
-    for (const call of calls) if (over.has(call.callId)) presets.set(call.callId, toolCallLimitOutcome(call, options.limits.maxTotalToolCalls!));
+    for (const call of calls)
+      if (over.has(call.callId))
+        presets.set(call.callId, toolCallLimitOutcome(call, options.limits.maxTotalToolCalls!));
     budget.toolCalls += calls.length - over.size;
     budget.roundsInIteration++;
     const events = this.events;
@@ -252,7 +299,8 @@ export class AgentRun {
       idempotencyKeyOf: (call) => this.idempotencyKeyOf(call),
     };
     if (this.events) await this.announce(calls, turn);
-    const retries = events && subscribeToolRetries(this.runtime.retryEvents ?? [], this.state.runId, (e) => events.emitNow(e));
+    const retries =
+      events && subscribeToolRetries(this.runtime.retryEvents ?? [], this.state.runId, (e) => events.emitNow(e));
     let settled: Awaited<ReturnType<typeof runRound>>;
     let compensations: Awaited<ReturnType<typeof rollBackFailedScopes>>;
     try {
@@ -267,7 +315,12 @@ export class AgentRun {
       if (reporting) await reporting;
       reported.push({ record: this.record(call.name, call.callId, outcome, turn), arguments: call.arguments, outcome });
     }
-    for (const undo of compensations) reported.push({ record: this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId), arguments: undo.arguments, outcome: undo.outcome });
+    for (const undo of compensations)
+      reported.push({
+        record: this.record(undo.tool, undo.callId, undo.outcome, turn, undo.forCallId),
+        arguments: undo.arguments,
+        outcome: undo.outcome,
+      });
     for (const report of reported) await this.hook("onToolCall", { iteration: turn, ...report });
     const { counts, poisoned } = bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
     if (counts.failed + counts.notCalled > 0) {
@@ -296,10 +349,19 @@ export class AgentRun {
    * Answers a turn's calls without running them (the run ends here): each gets a `skipped`
    * outcome with `code`, so the conversation stays well formed and `result.calls` shows them.
    */
-  private async refuse(calls: readonly RoundCall[], code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN", why: string, reason: string): Promise<AgentRunResult> {
+  private async refuse(
+    calls: readonly RoundCall[],
+    code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN",
+    why: string,
+    reason: string,
+  ): Promise<AgentRunResult> {
     const { options } = this.runtime;
     const turn = this.state.iteration;
-    const settled: SettledCall[] = calls.map((call, order) => ({ call, outcome: notRunOutcome(call, code, why), order }));
+    const settled: SettledCall[] = calls.map((call, order) => ({
+      call,
+      outcome: notRunOutcome(call, code, why),
+      order,
+    }));
     if (this.events) await this.announce(calls, turn);
     for (const { call, outcome } of settled) {
       const reporting = this.report(call, outcome, turn);
@@ -308,7 +370,9 @@ export class AgentRun {
       await this.hook("onToolCall", { iteration: turn, record, arguments: call.arguments, outcome });
     }
     bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
-    return this.result("budget_exhausted", { reason: `${reason}; ${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run.` });
+    return this.result("budget_exhausted", {
+      reason: `${reason}; ${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run.`,
+    });
   }
 
   /** After a round: tell the model to answer when tools are withdrawn, or to wrap up under token pressure. */
@@ -327,14 +391,24 @@ export class AgentRun {
     return `The run used ${this.state.usage.totalTokens} tokens of its budget of ${max} (tokenBudget.maxTokens)`;
   }
 
-  private async hook<N extends AgentHookName>(name: N, info: Omit<Parameters<NonNullable<AgentHooks[N]>>[0], "agent" | "runId">): Promise<void> {
+  private async hook<N extends AgentHookName>(
+    name: N,
+    info: Omit<Parameters<NonNullable<AgentHooks[N]>>[0], "agent" | "runId">,
+  ): Promise<void> {
     const { options } = this.runtime;
     if (options[name] === undefined || this.runtime.replaying?.() === true) return;
-    await callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as Parameters<NonNullable<AgentHooks[N]>>[0]);
+    await callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as Parameters<
+      NonNullable<AgentHooks[N]>
+    >[0]);
   }
 
   private iterationEnd(callsBefore: number, outcome: AgentRunResult | undefined): Promise<void> {
-    return this.hook("onIterationEnd", { iteration: this.state.iteration, calls: this.state.calls.slice(callsBefore), usage: { ...this.state.usage }, status: outcome?.status });
+    return this.hook("onIterationEnd", {
+      iteration: this.state.iteration,
+      calls: this.state.calls.slice(callsBefore),
+      usage: { ...this.state.usage },
+      status: outcome?.status,
+    });
   }
 
   /** Judges a final answer: accept, ask for the run's one correction, or escalate. */
@@ -367,21 +441,45 @@ export class AgentRun {
   private idempotencyKeyOf(call: RoundCall): string {
     const keys = (this.state.idempotencyKeys ??= {});
     // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
-    return Object.prototype.hasOwnProperty.call(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
+    return Object.prototype.hasOwnProperty.call(keys, call.key)
+      ? keys[call.key]!
+      : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {
     const { options, key } = this.runtime;
-    const pending: PendingApproval[] = calls.map((c, i) => ({ callId: c.callId, tool: c.name, arguments: c.arguments, requiresApproval: gated[i] === true }));
+    const pending: PendingApproval[] = calls.map((c, i) => ({
+      callId: c.callId,
+      tool: c.name,
+      arguments: c.arguments,
+      requiresApproval: gated[i] === true,
+    }));
     const { runId, ...state } = this.state;
     const checkpoint: AgentCheckpoint = signCheckpoint(
-      { version: 1, id: randomBytes(16).toString("hex"), agent: options.name, runId, createdAt: new Date(options.clock()).toISOString(), pending, state: state as unknown as Record<string, unknown> },
+      {
+        version: 1,
+        id: randomBytes(16).toString("hex"),
+        agent: options.name,
+        runId,
+        createdAt: new Date(options.clock()).toISOString(),
+        pending,
+        state: state as unknown as Record<string, unknown>,
+      },
       key,
     );
-    return this.result("awaiting_approval", { checkpoint, pendingApprovals: pending.filter((p) => p.requiresApproval) });
+    return this.result("awaiting_approval", {
+      checkpoint,
+      pendingApprovals: pending.filter((p) => p.requiresApproval),
+    });
   }
 
-  private record(tool: string, callId: string, outcome: ToolOutcome, round: number, compensationFor?: string): ToolCallRecord {
+  private record(
+    tool: string,
+    callId: string,
+    outcome: ToolOutcome,
+    round: number,
+    compensationFor?: string,
+  ): ToolCallRecord {
     const record: ToolCallRecord = {
       tool,
       callId,
@@ -414,7 +512,10 @@ export class AgentRun {
     }
   }
 
-  private result(status: AgentRunStatus, extra: Pick<AgentRunResult, "reason" | "checkpoint" | "pendingApprovals" | "output">): AgentRunResult {
+  private result(
+    status: AgentRunStatus,
+    extra: Pick<AgentRunResult, "reason" | "checkpoint" | "pendingApprovals" | "output">,
+  ): AgentRunResult {
     const { options } = this.runtime;
     const { state } = this;
     let text = "";
@@ -438,7 +539,8 @@ export class AgentRun {
       health,
       ...extra,
       silentFailure: answered && health.blocking_failure && options.finalAnswer === undefined && detector(text),
-      stepsToRecovery: recoveries.length === 0 ? undefined : recoveries.reduce((sum, r) => sum + r.steps, 0) / recoveries.length,
+      stepsToRecovery:
+        recoveries.length === 0 ? undefined : recoveries.reduce((sum, r) => sum + r.steps, 0) / recoveries.length,
       recoveries: [...recoveries],
       iterations: state.iteration,
       usage: { ...state.usage },

@@ -4,7 +4,12 @@ import type { ScriptedStep } from "../chat/scripted-chat-client.js";
 
 // The guide's Harbor Integrations round: five parallel contact writes, three rejected with 403.
 const contacts = ["c1", "c2", "c3", "c4", "c5"];
-const syncRound: ScriptedStep = { toolCalls: contacts.map((contactId) => ({ name: "updateContact", arguments: { contactId, email: `${contactId}@harbor.example` } })) };
+const syncRound: ScriptedStep = {
+  toolCalls: contacts.map((contactId) => ({
+    name: "updateContact",
+    arguments: { contactId, email: `${contactId}@harbor.example` },
+  })),
+};
 
 function crm() {
   const h = harness();
@@ -24,16 +29,27 @@ describe("the CRM sync round of the guide", () => {
     expect(result.silentFailure).toBe(false);
     expect(result.health).toEqual({ tools_ok: 2, tools_failed: 3, tools_not_called: 0, blocking_failure: true });
     for (const id of ["call_1_2", "call_1_4", "call_1_5"]) {
-      expect(toolReply(result.messages, id)).toMatchObject({ status: "error", error_code: "FORBIDDEN", retriable: false, message: "Permission denied by the upstream service (HTTP 403)." });
+      expect(toolReply(result.messages, id)).toMatchObject({
+        status: "error",
+        error_code: "FORBIDDEN",
+        retriable: false,
+        message: "Permission denied by the upstream service (HTTP 403).",
+      });
     }
     const seenByModel = JSON.stringify(model.requests.map((r) => r.messages));
-    for (const secret of ["java.lang", "sk_live", "SalesforceClient", "SecurityException"]) expect(seenByModel).not.toContain(secret);
+    for (const secret of ["java.lang", "sk_live", "SalesforceClient", "SecurityException"])
+      expect(seenByModel).not.toContain(secret);
     expect(seenByModel).toContain("3 tools failed; you must not claim full success.");
     expect(model.requests[2]!.messages.at(-1)).toMatchObject({ kind: "correction" });
   });
 
   it("a model stating the three failures ends completed_with_failures", async () => {
-    const { agent } = crm().agent([syncRound, { text: "2 of 5 contacts were updated (c1, c3). c2, c4 and c5 failed with FORBIDDEN: the integration lacks permission for them." }]);
+    const { agent } = crm().agent([
+      syncRound,
+      {
+        text: "2 of 5 contacts were updated (c1, c3). c2, c4 and c5 failed with FORBIDDEN: the integration lacks permission for them.",
+      },
+    ]);
     const result = await agent.run("Sync the five contacts to Salesforce.");
     expect(result).toMatchObject({ status: "completed_with_failures", silentFailure: false, iterations: 2 });
     expect(result.calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "error", "error"]);

@@ -26,7 +26,11 @@ export interface RoundCall {
  * `roundPolicy`, else the agent's), scope and dependencies. Missing or repeated ids are replaced.
  * @internal
  */
-export function prepareRound(toolCalls: readonly ChatToolCall[], invoker: ToolInvoker, agentPolicy: RoundPolicy): RoundCall[] {
+export function prepareRound(
+  toolCalls: readonly ChatToolCall[],
+  invoker: ToolInvoker,
+  agentPolicy: RoundPolicy,
+): RoundCall[] {
   const seen = new Set<string>();
   return toolCalls.map((toolCall) => {
     let callId = typeof toolCall.id === "string" && toolCall.id !== "" ? toolCall.id : nextId("call");

@@ -60,8 +60,18 @@ describe("all-or-nothing rounds", () => {
       rollback_failed: [],
     });
     expect(result.calls.filter((c) => c.compensationFor)).toEqual([
-      expect.objectContaining({ tool: "undoCredit", callId: "call_1_2_undo", status: "ok", compensationFor: "call_1_2" }),
-      expect.objectContaining({ tool: "undoDebit", callId: "call_1_1_undo", status: "ok", compensationFor: "call_1_1" }),
+      expect.objectContaining({
+        tool: "undoCredit",
+        callId: "call_1_2_undo",
+        status: "ok",
+        compensationFor: "call_1_2",
+      }),
+      expect.objectContaining({
+        tool: "undoDebit",
+        callId: "call_1_1_undo",
+        status: "ok",
+        compensationFor: "call_1_1",
+      }),
     ]);
     expect(result.status).toBe("completed_with_failures");
   });
@@ -76,7 +86,13 @@ describe("all-or-nothing rounds", () => {
       throw new HttpError(503, "ledger down");
     });
     const { agent } = h.agent([
-      { toolCalls: [{ name: "audit", arguments: { line: "start" } }, { name: "debit", arguments: { account: "acc1", amount: 1 } }, { name: "debit", arguments: { account: "bad", amount: 1 } }] },
+      {
+        toolCalls: [
+          { name: "audit", arguments: { line: "start" } },
+          { name: "debit", arguments: { account: "acc1", amount: 1 } },
+          { name: "debit", arguments: { account: "bad", amount: 1 } },
+        ],
+      },
       { text: "Two changes remain after the failed transfer." },
     ]);
     const result = await agent.run("transfer");
@@ -88,8 +104,14 @@ describe("all-or-nothing rounds", () => {
         { tool: "audit", call_id: "call_1_1", error_code: "NO_COMPENSATE_TOOL" },
       ],
     });
-    expect(toolReply(result.messages, "call_1_1")).toMatchObject({ error_code: "ROLLBACK_FAILED", data: { ok: true, line: "start" } });
-    expect(toolReply(result.messages, "call_1_2")).toMatchObject({ error_code: "ROLLBACK_FAILED", message: expect.stringContaining("still in place") });
+    expect(toolReply(result.messages, "call_1_1")).toMatchObject({
+      error_code: "ROLLBACK_FAILED",
+      data: { ok: true, line: "start" },
+    });
+    expect(toolReply(result.messages, "call_1_2")).toMatchObject({
+      error_code: "ROLLBACK_FAILED",
+      message: expect.stringContaining("still in place"),
+    });
     expect(h.world.callsOf("undoDebit")).toHaveLength(1);
   });
 
@@ -100,14 +122,27 @@ describe("all-or-nothing rounds", () => {
     });
     const { agent } = h.agent(
       [
-        { toolCalls: [{ name: "debit", arguments: { account: "a", amount: 1 } }, { name: "credit", arguments: { account: "b", amount: 1 } }] },
-        { toolCalls: [{ name: "credit", arguments: { account: "b", amount: 1 } }, { name: "audit", arguments: { line: "x" } }] },
+        {
+          toolCalls: [
+            { name: "debit", arguments: { account: "a", amount: 1 } },
+            { name: "credit", arguments: { account: "b", amount: 1 } },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: "credit", arguments: { account: "b", amount: 1 } },
+            { name: "audit", arguments: { line: "x" } },
+          ],
+        },
         { text: "The debit failed because the account is frozen." },
       ],
       { maxConcurrency: 1 },
     );
     const result = await agent.run("transfer");
-    expect(toolReply(result.messages, "call_1_2")).toMatchObject({ status: "skipped", error_code: "SKIPPED_SIBLING_FAILED" });
+    expect(toolReply(result.messages, "call_1_2")).toMatchObject({
+      status: "skipped",
+      error_code: "SKIPPED_SIBLING_FAILED",
+    });
     expect(h.world.callsOf("credit")).toHaveLength(1); // only the second round's
     expect(result.calls.filter((c) => c.round === 2).map((c) => c.status)).toEqual(["ok", "ok"]);
     expect(h.world.callsOf("undoCredit")).toHaveLength(0);
@@ -127,7 +162,15 @@ describe("fail-fast rounds", () => {
       siblingSignal = ctx.signal;
       return untilAborted(ctx.signal);
     });
-    const { agent } = h.agent([{ toolCalls: [{ name: "searchA", arguments: { q: "x" } }, { name: "searchB", arguments: { q: "x" } }] }, { text: "Search failed; please try later." }]);
+    const { agent } = h.agent([
+      {
+        toolCalls: [
+          { name: "searchA", arguments: { q: "x" } },
+          { name: "searchB", arguments: { q: "x" } },
+        ],
+      },
+      { text: "Search failed; please try later." },
+    ]);
     const run = agent.run("search");
     await flush();
     fail.resolve(undefined);
@@ -137,7 +180,10 @@ describe("fail-fast rounds", () => {
       ["error", "UPSTREAM_ERROR"],
       ["cancelled", "CANCELLED_SIBLING_FAILED"],
     ]);
-    expect(toolReply(result.messages, "call_1_2")).toMatchObject({ status: "cancelled", message: expect.stringContaining("may have partly run") });
+    expect(toolReply(result.messages, "call_1_2")).toMatchObject({
+      status: "cancelled",
+      message: expect.stringContaining("may have partly run"),
+    });
     expect(result.status).toBe("completed_with_failures");
   });
 
@@ -150,7 +196,13 @@ describe("fail-fast rounds", () => {
     h.world.on("postNote", async () => (await note.promise, { noted: true }));
     h.world.on("searchB", (_a, ctx) => untilAborted(ctx.signal));
     const { agent } = h.agent([
-      { toolCalls: [{ name: "postNote", arguments: { note: "n" } }, { name: "searchB", arguments: { q: "q" } }, { name: "searchA", arguments: { q: "q" } }] },
+      {
+        toolCalls: [
+          { name: "postNote", arguments: { note: "n" } },
+          { name: "searchB", arguments: { q: "q" } },
+          { name: "searchA", arguments: { q: "q" } },
+        ],
+      },
       { text: "The search failed; the note was posted." },
     ]);
     const run = agent.run("go");
@@ -167,12 +219,19 @@ describe("fail-fast rounds", () => {
       return { ok: true };
     });
     const { agent } = h.agent(
-      [{ toolCalls: ["c1", "c2", "c3"].map((contactId) => ({ name: "updateContact", arguments: { contactId } })) }, { text: "c1 is forbidden; c2 and c3 were not attempted." }],
+      [
+        { toolCalls: ["c1", "c2", "c3"].map((contactId) => ({ name: "updateContact", arguments: { contactId } })) },
+        { text: "c1 is forbidden; c2 and c3 were not attempted." },
+      ],
       { roundPolicy: "fail-fast", maxConcurrency: 1 },
     );
     const result = await agent.run("sync");
     expect(h.world.callsOf("updateContact")).toHaveLength(1);
-    expect(result.calls.map((c) => c.errorCode)).toEqual(["FORBIDDEN", "SKIPPED_SIBLING_FAILED", "SKIPPED_SIBLING_FAILED"]);
+    expect(result.calls.map((c) => c.errorCode)).toEqual([
+      "FORBIDDEN",
+      "SKIPPED_SIBLING_FAILED",
+      "SKIPPED_SIBLING_FAILED",
+    ]);
     expect(result.calls.map((c) => c.notCalled)).toEqual([false, true, true]);
   });
 
@@ -183,7 +242,15 @@ describe("fail-fast rounds", () => {
       return { ok: true, account, amount: 1 };
     });
     const { agent } = h.agent(
-      [{ toolCalls: [{ name: "debit", arguments: { account: "good", amount: 1 } }, { name: "debit", arguments: { account: "bad", amount: 1 } }] }, { text: "Frozen account; nothing changed." }],
+      [
+        {
+          toolCalls: [
+            { name: "debit", arguments: { account: "good", amount: 1 } },
+            { name: "debit", arguments: { account: "bad", amount: 1 } },
+          ],
+        },
+        { text: "Frozen account; nothing changed." },
+      ],
       { roundPolicy: "fail-fast" },
     );
     const result = await agent.run("go");
@@ -195,7 +262,15 @@ describe("fail-fast rounds", () => {
 describe("dependsOn", () => {
   it("runs dependencies before dependents, whatever order the model listed them in", async () => {
     const h = harness();
-    const { agent } = h.agent([{ toolCalls: [{ name: "addToAccount", arguments: { contactId: "c1" } }, { name: "createAccount", arguments: { name: "Acme" } }] }, { text: "Acme now has c1." }]);
+    const { agent } = h.agent([
+      {
+        toolCalls: [
+          { name: "addToAccount", arguments: { contactId: "c1" } },
+          { name: "createAccount", arguments: { name: "Acme" } },
+        ],
+      },
+      { text: "Acme now has c1." },
+    ]);
     const result = await agent.run("go");
     expect(h.world.log.map((e) => e.tool)).toEqual(["createAccount", "addToAccount"]);
     expect(result.status).toBe("completed");
@@ -206,17 +281,32 @@ describe("dependsOn", () => {
     h.world.on("createAccount", () => {
       throw new HttpError(409, "dup");
     });
-    const { agent } = h.agent([{ toolCalls: [{ name: "createAccount", arguments: { name: "Acme" } }, { name: "addToAccount", arguments: { contactId: "c1" } }] }, { text: "Creating Acme failed, so c1 was not added." }]);
+    const { agent } = h.agent([
+      {
+        toolCalls: [
+          { name: "createAccount", arguments: { name: "Acme" } },
+          { name: "addToAccount", arguments: { contactId: "c1" } },
+        ],
+      },
+      { text: "Creating Acme failed, so c1 was not added." },
+    ]);
     const result = await agent.run("go");
     expect(h.world.callsOf("addToAccount")).toHaveLength(0);
     const skipped = toolReply(result.messages, "call_1_2");
-    expect(skipped).toMatchObject({ status: "skipped", error_code: "SKIPPED_DEPENDENCY_FAILED", message: expect.stringMatching(/^Not called: .*'createAccount' \(call_1_1\)/) });
+    expect(skipped).toMatchObject({
+      status: "skipped",
+      error_code: "SKIPPED_DEPENDENCY_FAILED",
+      message: expect.stringMatching(/^Not called: .*'createAccount' \(call_1_1\)/),
+    });
     expect(result.calls[1]).toMatchObject({ status: "skipped", attempts: 0, notCalled: true });
   });
 
   it("runs a dependent alone when its dependency is not in the round", async () => {
     const h = harness();
-    const { agent } = h.agent([{ toolCalls: [{ name: "addToAccount", arguments: { contactId: "c1" } }] }, { text: "Added." }]);
+    const { agent } = h.agent([
+      { toolCalls: [{ name: "addToAccount", arguments: { contactId: "c1" } }] },
+      { text: "Added." },
+    ]);
     expect((await agent.run("go")).calls[0]?.status).toBe("ok");
   });
 });

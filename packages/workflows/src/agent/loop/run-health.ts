@@ -3,7 +3,6 @@ import type { RunHealth } from "../agent-run-result.js";
 import type { BlockingFailure, RoundCounts } from "./run-ledger.js";
 import { plural } from "../../text/plural.js";
 
-
 /**
  * The one-line reminder after a failing round, e.g. "2 tools failed; you must not claim full
  * success." Calls whose tool never ran are counted apart ("1 tool was not called"), so the model
@@ -15,7 +14,9 @@ export function failureReminder(counts: RoundCounts, blocking: boolean): string 
   if (counts.failed > 0) parts.push(`${plural(counts.failed, "tool", "tools")} failed`);
   if (counts.notCalled > 0) parts.push(`${plural(counts.notCalled, "tool was", "tools were")} not called`);
   const said = parts.join(" and ");
-  return blocking ? `${said}; you must not claim full success.` : `${said}; no failure is blocking, but do not report results these calls did not return.`;
+  return blocking
+    ? `${said}; you must not claim full success.`
+    : `${said}; no failure is blocking, but do not report results these calls did not return.`;
 }
 
 /**
@@ -25,7 +26,11 @@ export function failureReminder(counts: RoundCounts, blocking: boolean): string 
  */
 export function runHealthMessage(counts: RoundCounts, blocking: boolean): ChatUserMessage {
   const block = runHealthBlock(counts, blocking);
-  return { role: "user", kind: "run_health", content: `run_health ${JSON.stringify(block)}\n${failureReminder(counts, blocking)}` };
+  return {
+    role: "user",
+    kind: "run_health",
+    content: `run_health ${JSON.stringify(block)}\n${failureReminder(counts, blocking)}`,
+  };
 }
 
 /** The counts of a round's `run_health` block, as the model reads them. @internal */
@@ -36,7 +41,9 @@ export function runHealthBlock(counts: RoundCounts, blocking: boolean): RunHealt
 
 /** Lists blocking failures, telling "failed" apart from "not called". @internal */
 export function describeBlocking(blocking: readonly BlockingFailure[]): string {
-  return blocking.map((b) => `- ${b.tool} (${b.callId}): ${b.errorCode}, ${b.notCalled ? "not called" : "failed"}`).join("\n");
+  return blocking
+    .map((b) => `- ${b.tool} (${b.callId}): ${b.errorCode}, ${b.notCalled ? "not called" : "failed"}`)
+    .join("\n");
 }
 
 /** The guardrail's correction turn after an answer that claims success over blocking failures. @internal */

@@ -55,7 +55,12 @@ export function emptyLedger(): LedgerState {
 /** The run-wide health, as the result reports it. @internal */
 export function runHealth(ledger: LedgerState): RunHealth {
   const { totals } = ledger;
-  return { tools_ok: totals.ok, tools_failed: totals.failed, tools_not_called: totals.notCalled, blocking_failure: ledger.blocking.length > 0 };
+  return {
+    tools_ok: totals.ok,
+    tools_failed: totals.failed,
+    tools_not_called: totals.notCalled,
+    blocking_failure: ledger.blocking.length > 0,
+  };
 }
 
 /**
@@ -64,7 +69,12 @@ export function runHealth(ledger: LedgerState): RunHealth {
  * counts and the calls that reached `poisonThreshold` in this round.
  * @internal
  */
-export function bookRound(ledger: LedgerState, settled: readonly SettledCall[], turn: number, poisonThreshold: number): { counts: RoundCounts; poisoned: PoisonCount[] } {
+export function bookRound(
+  ledger: LedgerState,
+  settled: readonly SettledCall[],
+  turn: number,
+  poisonThreshold: number,
+): { counts: RoundCounts; poisoned: PoisonCount[] } {
   let ok = 0;
   let failed = 0;
   let notCalled = 0;
@@ -75,7 +85,12 @@ export function bookRound(ledger: LedgerState, settled: readonly SettledCall[], 
       const cleared = ledger.blocking.find((b) => b.key === call.key);
       if (cleared) {
         ledger.blocking = ledger.blocking.filter((b) => b !== cleared);
-        ledger.recoveries.push({ tool: call.name, failedCallId: cleared.callId, recoveredCallId: call.callId, steps: turn - cleared.since });
+        ledger.recoveries.push({
+          tool: call.name,
+          failedCallId: cleared.callId,
+          recoveredCallId: call.callId,
+          steps: turn - cleared.since,
+        });
       }
       continue;
     }
@@ -85,14 +100,29 @@ export function bookRound(ledger: LedgerState, settled: readonly SettledCall[], 
     const errorCode = outcome.errorCode ?? outcome.status.toUpperCase();
     if (!NON_BLOCKING.has(errorCode)) {
       const existing = ledger.blocking.find((b) => b.key === call.key);
-      const entry: BlockingFailure = { key: call.key, tool: call.name, callId: existing?.callId ?? call.callId, errorCode, notCalled: skipped, since: existing?.since ?? turn };
+      const entry: BlockingFailure = {
+        key: call.key,
+        tool: call.name,
+        callId: existing?.callId ?? call.callId,
+        errorCode,
+        notCalled: skipped,
+        since: existing?.since ?? turn,
+      };
       ledger.blocking = [...ledger.blocking.filter((b) => b !== existing), entry];
     }
     if (outcome.status === "skipped" || outcome.status === "cancelled" || RUNTIME_CODES.has(errorCode)) continue;
     const poisonKey = `${call.key}\u0000${errorCode}`;
     let counter = ledger.poison.find((p) => p.key === poisonKey);
     if (!counter) {
-      counter = { key: poisonKey, tool: call.name, errorCode, arguments: toJsonSafe(call.arguments), count: 0, callIds: [], outcomes: [] };
+      counter = {
+        key: poisonKey,
+        tool: call.name,
+        errorCode,
+        arguments: toJsonSafe(call.arguments),
+        count: 0,
+        callIds: [],
+        outcomes: [],
+      };
       ledger.poison.push(counter);
     }
     counter.count++;

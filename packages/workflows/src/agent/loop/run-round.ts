@@ -39,7 +39,11 @@ function siblingAbort(failed: RoundCall): DOMException {
  * aborted first. Resolves with the settled calls in the model's order.
  * @internal
  */
-export function runRound(context: RoundContext, calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome> = new Map()): Promise<SettledCall[]> {
+export function runRound(
+  context: RoundContext,
+  calls: readonly RoundCall[],
+  preset: ReadonlyMap<string, ToolOutcome> = new Map(),
+): Promise<SettledCall[]> {
   const { invoker, runId, signal: runSignal, maxConcurrency } = context;
   return new Promise<SettledCall[]>((resolve, reject) => {
     const settled = new Map<string, SettledCall>();
@@ -86,7 +90,10 @@ export function runRound(context: RoundContext, calls: readonly RoundCall[], pre
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
       const idempotencyKey = context.idempotencyKeyOf?.(call);
-      const options = idempotencyKey === undefined ? { signal: controller.signal, runId } : { signal: controller.signal, runId, idempotencyKey };
+      const options =
+        idempotencyKey === undefined
+          ? { signal: controller.signal, runId }
+          : { signal: controller.signal, runId, idempotencyKey };
       invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;

@@ -16,7 +16,12 @@ export const RUNTIME_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Codes of calls whose tool body never ran: the model is told "not called", not "failed". @internal */
-const NOT_CALLED_CODES: ReadonlySet<string> = new Set(["UNKNOWN_TOOL", "INVALID_ARGUMENTS", "CIRCUIT_OPEN", "APPROVAL_DENIED"]);
+const NOT_CALLED_CODES: ReadonlySet<string> = new Set([
+  "UNKNOWN_TOOL",
+  "INVALID_ARGUMENTS",
+  "CIRCUIT_OPEN",
+  "APPROVAL_DENIED",
+]);
 
 /** True when the tool body never ran for this outcome (skipped, denied, unknown tool, bad arguments, open circuit). @internal */
 export function wasNotCalled(outcome: Pick<ToolOutcome, "status" | "errorCode">): boolean {

@@ -1,4 +1,10 @@
-import { abortReason, type AgentFunctionDescriptor, createToolOutcome, type ToolClass, type ToolInvoker } from "@needlework/core";
+import {
+  abortReason,
+  type AgentFunctionDescriptor,
+  createToolOutcome,
+  type ToolClass,
+  type ToolInvoker,
+} from "@needlework/core";
 import { nextId } from "@needlework/core/internal";
 
 /**
@@ -57,17 +63,22 @@ export function groupsOffered(tools: readonly AgentFunctionDescriptor[]): string
  * Explains what a selection names that matches nothing, or `undefined` when all of it matched.
  * @internal
  */
-export function describeUnmatched(selected: SelectedTools, tools: readonly AgentFunctionDescriptor[]): string | undefined {
+export function describeUnmatched(
+  selected: SelectedTools,
+  tools: readonly AgentFunctionDescriptor[],
+): string | undefined {
   const parts: string[] = [];
   if (selected.unknownGroups.length > 0) {
     const offered = groupsOffered(tools);
     parts.push(
       `function group${selected.unknownGroups.length === 1 ? "" : "s"} ${selected.unknownGroups.map((g) => `'${g}'`).join(", ")} match${selected.unknownGroups.length === 1 ? "es" : ""} no tool class ` +
-        `(groups on offer: ${offered.length === 0 ? "none; name one with @AgentFunctionGroup(\"orders\")" : offered.join(", ")})`,
+        `(groups on offer: ${offered.length === 0 ? 'none; name one with @AgentFunctionGroup("orders")' : offered.join(", ")})`,
     );
   }
   if (selected.unknownClasses.length > 0) {
-    parts.push(`${selected.unknownClasses.map((c) => c.name || "(anonymous class)").join(", ")} ${selected.unknownClasses.length === 1 ? "is" : "are"} not among the factory's tool classes (add it with addAgentFunctions)`);
+    parts.push(
+      `${selected.unknownClasses.map((c) => c.name || "(anonymous class)").join(", ")} ${selected.unknownClasses.length === 1 ? "is" : "are"} not among the factory's tool classes (add it with addAgentFunctions)`,
+    );
   }
   return parts.length === 0 ? undefined : parts.join("; ");
 }

@@ -57,7 +57,11 @@ export function signCheckpoint(body: UnsignedCheckpoint, key: Uint8Array): Agent
   return { ...plain, signature: hmac(key, plain) };
 }
 
-const invalid = (why: string): CheckpointError => new CheckpointError("CHECKPOINT_INVALID", `This is not a usable agent checkpoint: ${why}. Pass the \`checkpoint\` of an \`awaiting_approval\` result (or its JSON text) unchanged.`);
+const invalid = (why: string): CheckpointError =>
+  new CheckpointError(
+    "CHECKPOINT_INVALID",
+    `This is not a usable agent checkpoint: ${why}. Pass the \`checkpoint\` of an \`awaiting_approval\` result (or its JSON text) unchanged.`,
+  );
 
 /**
  * Parses (when given text) and verifies a checkpoint's signature with `key`. Throws
@@ -89,7 +93,12 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
     );
   }
   const checkpoint = value as AgentCheckpoint;
-  if (checkpoint.version !== 1 || typeof checkpoint.id !== "string" || !Array.isArray(checkpoint.pending) || typeof checkpoint.state !== "object") {
+  if (
+    checkpoint.version !== 1 ||
+    typeof checkpoint.id !== "string" ||
+    !Array.isArray(checkpoint.pending) ||
+    typeof checkpoint.state !== "object"
+  ) {
     throw invalid("its format is not version 1");
   }
   return checkpoint;

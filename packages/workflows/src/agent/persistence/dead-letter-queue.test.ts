@@ -58,7 +58,10 @@ describe("FileDeadLetterQueue", () => {
     const queue = new FileDeadLetterQueue(path);
     await queue.append(entry("a"));
     await appendFile(path, '{"runId":"run-2","agent":"crm-sync","tool":"upd'); // the process died here
-    expect(await queue.read()).toEqual({ entries: [expect.objectContaining({ tool: "a" })], skipped: [{ line: 2, torn: true, text: '{"runId":"run-2","agent":"crm-sync","tool":"upd' }] });
+    expect(await queue.read()).toEqual({
+      entries: [expect.objectContaining({ tool: "a" })],
+      skipped: [{ line: 2, torn: true, text: '{"runId":"run-2","agent":"crm-sync","tool":"upd' }],
+    });
     expect((await queue.list()).map((e) => e.tool)).toEqual(["a"]);
 
     await new FileDeadLetterQueue(path).append(entry("b"));

@@ -55,7 +55,8 @@ export interface DeadLetterPage {
 async function writeFully(handle: FileHandle, data: Buffer, progress: { done: number }): Promise<void> {
   while (progress.done < data.length) {
     const { bytesWritten } = await handle.write(data, progress.done, data.length - progress.done);
-    if (bytesWritten <= 0) throw Object.assign(new Error("FileDeadLetterQueue: the disk accepted no bytes"), { code: "ENOSPC" });
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error("FileDeadLetterQueue: the disk accepted no bytes"), { code: "ENOSPC" });
     progress.done += bytesWritten;
   }
 }
@@ -99,7 +100,8 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   private tail: Promise<void> = Promise.resolve();
 
   constructor(readonly path: string) {
-    if (typeof path !== "string" || path === "") throw new TypeError("FileDeadLetterQueue: pass the path of the JSON-lines file.");
+    if (typeof path !== "string" || path === "")
+      throw new TypeError("FileDeadLetterQueue: pass the path of the JSON-lines file.");
   }
 
   append(entry: DeadLetterEntry): Promise<void> {
@@ -155,8 +157,10 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   async list(page: DeadLetterPage = {}): Promise<readonly DeadLetterEntry[]> {
     const offset = page.offset ?? 0;
     const limit = page.limit ?? Number.POSITIVE_INFINITY;
-    if (!Number.isInteger(offset) || offset < 0) throw new TypeError("FileDeadLetterQueue.list: `offset` must be a non-negative integer.");
-    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) throw new TypeError("FileDeadLetterQueue.list: `limit` must be a non-negative integer.");
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new TypeError("FileDeadLetterQueue.list: `offset` must be a non-negative integer.");
+    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0))
+      throw new TypeError("FileDeadLetterQueue.list: `limit` must be a non-negative integer.");
     const entries: DeadLetterEntry[] = [];
     if (limit === 0) return entries;
     let index = 0;
@@ -207,14 +211,22 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
     }
     if (size === 0) return;
     // Only the bytes present now: a concurrent append after this point is not half-read.
-    const reader = createInterface({ input: createReadStream(this.path, { encoding: "utf8", start: 0, end: size - 1 }), crlfDelay: Number.POSITIVE_INFINITY });
+    const reader = createInterface({
+      input: createReadStream(this.path, { encoding: "utf8", start: 0, end: size - 1 }),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
     let lineNumber = 0;
     let pending: { raw: string; line: number } | undefined;
-    const judge = (raw: string, line: number, last: boolean): { entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine } | undefined => {
+    const judge = (
+      raw: string,
+      line: number,
+      last: boolean,
+    ): { entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine } | undefined => {
       if (raw.trim() === "") return undefined;
       try {
         const value: unknown = JSON.parse(raw);
-        if (typeof value === "object" && value !== null && typeof (value as { tool?: unknown }).tool === "string") return { entry: value as DeadLetterEntry };
+        if (typeof value === "object" && value !== null && typeof (value as { tool?: unknown }).tool === "string")
+          return { entry: value as DeadLetterEntry };
       } catch {
         // reported below
       }

@@ -67,11 +67,13 @@ export function defaultResumedCheckpointDirectory(): string {
  */
 export class FileResumedCheckpointStore implements ResumedCheckpointStore {
   constructor(readonly directory: string) {
-    if (typeof directory !== "string" || directory === "") throw new TypeError("FileResumedCheckpointStore: pass a directory path.");
+    if (typeof directory !== "string" || directory === "")
+      throw new TypeError("FileResumedCheckpointStore: pass a directory path.");
   }
 
   async claim(checkpointId: string): Promise<boolean> {
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(checkpointId)) throw new TypeError(`FileResumedCheckpointStore: unexpected checkpoint id ${JSON.stringify(checkpointId)}.`);
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(checkpointId))
+      throw new TypeError(`FileResumedCheckpointStore: unexpected checkpoint id ${JSON.stringify(checkpointId)}.`);
     await mkdir(this.directory, { recursive: true });
     let handle;
     try {

@@ -11,7 +11,12 @@ import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "../p
 import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
 const S3CRET = "s3cret-".repeat(5);
-const refundRound = { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }, { name: "refund", arguments: { orderId: "o1", amount: 40 } }] };
+const refundRound = {
+  toolCalls: [
+    { name: "lookupOrder", arguments: { orderId: "o1" } },
+    { name: "refund", arguments: { orderId: "o1", amount: 40 } },
+  ],
+};
 
 async function paused(options: Parameters<ReturnType<typeof harness>["agent"]>[1] = {}) {
   const h = harness();
@@ -32,12 +37,19 @@ describe("approvals", () => {
     const { h, result, checkpoint } = await paused();
     expect(result.status).toBe("awaiting_approval");
     expect(h.world.log).toEqual([]);
-    expect(result.pendingApprovals).toEqual([{ callId: "call_1_2", tool: "refund", arguments: { orderId: "o1", amount: 40 }, requiresApproval: true }]);
+    expect(result.pendingApprovals).toEqual([
+      { callId: "call_1_2", tool: "refund", arguments: { orderId: "o1", amount: 40 }, requiresApproval: true },
+    ]);
     expect(checkpoint.pending.map((p) => [p.callId, p.requiresApproval])).toEqual([
       ["call_1_1", false],
       ["call_1_2", true],
     ]);
-    expect(checkpoint).toMatchObject({ version: 1, agent: "test-agent", runId: "run-a", signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(checkpoint).toMatchObject({
+      version: 1,
+      agent: "test-agent",
+      runId: "run-a",
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(JSON.parse(JSON.stringify(checkpoint))).toEqual(checkpoint);
   });
 
@@ -45,7 +57,12 @@ describe("approvals", () => {
     const { h, agent, model, checkpoint } = await paused();
     const result = await agent.resume(checkpoint, { call_1_2: "approved" });
     expect(h.world.log.map((e) => e.tool)).toEqual(["lookupOrder", "refund"]);
-    expect(result).toMatchObject({ status: "completed", runId: "run-a", text: "The refund of 40 was issued.", iterations: 2 });
+    expect(result).toMatchObject({
+      status: "completed",
+      runId: "run-a",
+      text: "The refund of 40 was issued.",
+      iterations: 2,
+    });
     expect(model.requests[1]!.messages.filter((m) => m.role === "tool")).toHaveLength(2);
   });
 
@@ -54,8 +71,16 @@ describe("approvals", () => {
     const result = await agent.resume(checkpoint, { call_1_2: "denied" });
     expect(h.world.callsOf("refund")).toEqual([]);
     expect(h.world.callsOf("lookupOrder")).toHaveLength(1);
-    expect(toolReply(result.messages, "call_1_2")).toMatchObject({ status: "skipped", error_code: "APPROVAL_DENIED", message: expect.stringContaining("Not called") });
-    expect(result.calls.find((c) => c.callId === "call_1_2")).toMatchObject({ status: "skipped", errorCode: "APPROVAL_DENIED", notCalled: true });
+    expect(toolReply(result.messages, "call_1_2")).toMatchObject({
+      status: "skipped",
+      error_code: "APPROVAL_DENIED",
+      message: expect.stringContaining("Not called"),
+    });
+    expect(result.calls.find((c) => c.callId === "call_1_2")).toMatchObject({
+      status: "skipped",
+      errorCode: "APPROVAL_DENIED",
+      notCalled: true,
+    });
   });
 
   it("gates calls through approvalPolicy and resumes them under the round's policy", async () => {
@@ -65,7 +90,15 @@ describe("approvals", () => {
       return { ok: true, account, amount: 1 };
     });
     const { agent } = h.agent(
-      [{ toolCalls: [{ name: "debit", arguments: { account: "big", amount: 5000 } }, { name: "credit", arguments: { account: "b", amount: 5000 } }] }, { text: "The transfer was not approved; nothing changed." }],
+      [
+        {
+          toolCalls: [
+            { name: "debit", arguments: { account: "big", amount: 5000 } },
+            { name: "credit", arguments: { account: "b", amount: 5000 } },
+          ],
+        },
+        { text: "The transfer was not approved; nothing changed." },
+      ],
       { approvalPolicy: ({ tool, arguments: args }) => tool === "debit" && (args as { amount: number }).amount > 1000 },
     );
     const first = await agent.run("transfer");
@@ -79,7 +112,15 @@ describe("approvals", () => {
   it("any agent with the same checkpointSecret resumes the checkpoint, as after a restart", async () => {
     const { h, checkpoint } = await paused({ checkpointSecret: S3CRET });
     const stored = JSON.stringify(checkpoint);
-    const restarted = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "Refunded." }]), checkpointSecret: S3CRET });
+    const restarted = createAgent(
+      { invoker: h.invoker },
+      {
+        name: "test-agent",
+        instructions: "",
+        chatClient: new ScriptedChatClient([{ text: "Refunded." }]),
+        checkpointSecret: S3CRET,
+      },
+    );
     const result = await restarted.resume(stored, { call_1_2: "approved" });
     expect(result.status).toBe("completed");
     expect(h.world.callsOf("refund")).toHaveLength(1);
@@ -87,10 +128,21 @@ describe("approvals", () => {
 
   it("refuses a checkpoint signed with another key (or the random key of another instance)", async () => {
     const { h, checkpoint } = await paused();
-    const other = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]) });
+    const other = createAgent(
+      { invoker: h.invoker },
+      { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]) },
+    );
     const error = await refused(other.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
     expect(error.message).toMatch(/altered, or signed by an agent with another key/);
-    const wrongSecret = createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([]), checkpointSecret: "nope".repeat(8) });
+    const wrongSecret = createAgent(
+      { invoker: h.invoker },
+      {
+        name: "test-agent",
+        instructions: "",
+        chatClient: new ScriptedChatClient([]),
+        checkpointSecret: "nope".repeat(8),
+      },
+    );
     await refused(wrongSecret.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
     expect(h.world.log).toEqual([]);
   });
@@ -99,7 +151,10 @@ describe("approvals", () => {
     const { h, agent, checkpoint } = await paused();
     const altered = JSON.parse(JSON.stringify(checkpoint)) as { pending: { arguments: { amount: number } }[] };
     altered.pending[1]!.arguments.amount = 4000;
-    await refused(agent.resume(altered as unknown as AgentCheckpoint, { call_1_2: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
+    await refused(
+      agent.resume(altered as unknown as AgentCheckpoint, { call_1_2: "approved" }),
+      "CHECKPOINT_SIGNATURE_MISMATCH",
+    );
     await refused(agent.resume("{not json", { call_1_2: "approved" }), "CHECKPOINT_INVALID");
     await refused(agent.resume({ ...checkpoint, signature: "x" }, { call_1_2: "approved" }), "CHECKPOINT_INVALID");
     expect(h.world.log).toEqual([]);
@@ -107,7 +162,10 @@ describe("approvals", () => {
 
   it("resumes a checkpoint once: a second resume, even concurrent, is refused and runs nothing again", async () => {
     const { h, agent, checkpoint } = await paused();
-    const [a, b] = await Promise.allSettled([agent.resume(checkpoint, { call_1_2: "approved" }), agent.resume(checkpoint, { call_1_2: "approved" })]);
+    const [a, b] = await Promise.allSettled([
+      agent.resume(checkpoint, { call_1_2: "approved" }),
+      agent.resume(checkpoint, { call_1_2: "approved" }),
+    ]);
     expect([a.status, b.status].sort()).toEqual(["fulfilled", "rejected"]);
     await refused(agent.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
     expect(h.world.callsOf("refund")).toHaveLength(1);
@@ -116,7 +174,10 @@ describe("approvals", () => {
   it("refuses decisions that do not match, leaving the checkpoint resumable", async () => {
     const { agent, checkpoint } = await paused();
     await refused(agent.resume(checkpoint, {}), "CHECKPOINT_DECISIONS_INVALID");
-    const error = await refused(agent.resume(checkpoint, { call_1_2: "approved", call_1_1: "approved" }), "CHECKPOINT_DECISIONS_INVALID");
+    const error = await refused(
+      agent.resume(checkpoint, { call_1_2: "approved", call_1_1: "approved" }),
+      "CHECKPOINT_DECISIONS_INVALID",
+    );
     expect(error.message).toContain("call_1_1 is not a call awaiting approval");
     await refused(agent.resume(checkpoint, { call_1_2: "yes" as "approved" }), "CHECKPOINT_DECISIONS_INVALID");
     expect((await agent.resume(checkpoint, { call_1_2: "approved" })).status).toBe("completed");
@@ -145,7 +206,10 @@ describe("resumed-checkpoint stores", () => {
   });
 
   it("the file store claims an id once across instances (processes) and concurrent claims", async () => {
-    const results = await Promise.all([new FileResumedCheckpointStore(dir).claim("abc"), new FileResumedCheckpointStore(dir).claim("abc")]);
+    const results = await Promise.all([
+      new FileResumedCheckpointStore(dir).claim("abc"),
+      new FileResumedCheckpointStore(dir).claim("abc"),
+    ]);
     expect(results.sort()).toEqual([false, true]);
     expect(await new FileResumedCheckpointStore(join(dir, "x")).claim("abc")).toBe(true);
     await expect(new FileResumedCheckpointStore(dir).claim("../etc/passwd")).rejects.toThrow(TypeError);
@@ -154,7 +218,16 @@ describe("resumed-checkpoint stores", () => {
   it("stops a second process from resuming: two agents sharing the secret and the file store", async () => {
     const { h, checkpoint } = await paused({ checkpointSecret: "k".repeat(32) });
     const make = () =>
-      createAgent({ invoker: h.invoker }, { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient([{ text: "ok" }]), checkpointSecret: "k".repeat(32), resumedCheckpoints: new FileResumedCheckpointStore(dir) });
+      createAgent(
+        { invoker: h.invoker },
+        {
+          name: "test-agent",
+          instructions: "",
+          chatClient: new ScriptedChatClient([{ text: "ok" }]),
+          checkpointSecret: "k".repeat(32),
+          resumedCheckpoints: new FileResumedCheckpointStore(dir),
+        },
+      );
     await make().resume(checkpoint, { call_1_2: "approved" });
     await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
     expect(h.world.callsOf("refund")).toHaveLength(1);

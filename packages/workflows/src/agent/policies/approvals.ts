@@ -9,12 +9,22 @@ import type { RoundCall } from "../loop/round-call.js";
  * the agent's `approvalPolicy` flags. Checked for every call before any call of the round runs.
  * @internal
  */
-export async function callsNeedingApproval(calls: readonly RoundCall[], policy: ApprovalPolicy | undefined): Promise<boolean[]> {
+export async function callsNeedingApproval(
+  calls: readonly RoundCall[],
+  policy: ApprovalPolicy | undefined,
+): Promise<boolean[]> {
   return Promise.all(
     calls.map(async (call) => {
       if (call.tool?.options.requiresApproval === true) return true;
       if (!policy) return false;
-      return (await policy({ tool: call.name, callId: call.callId, arguments: parsedArguments(call.arguments), descriptor: call.tool })) === true;
+      return (
+        (await policy({
+          tool: call.name,
+          callId: call.callId,
+          arguments: parsedArguments(call.arguments),
+          descriptor: call.tool,
+        })) === true
+      );
     }),
   );
 }
@@ -24,7 +34,10 @@ export async function callsNeedingApproval(calls: readonly RoundCall[], policy: 
  * "denied". Throws {@link CheckpointError} (`CHECKPOINT_DECISIONS_INVALID`) otherwise.
  * @internal
  */
-export function checkDecisions(pending: readonly PendingApproval[], decisions: ApprovalDecisions): Map<string, ApprovalDecision> {
+export function checkDecisions(
+  pending: readonly PendingApproval[],
+  decisions: ApprovalDecisions,
+): Map<string, ApprovalDecision> {
   if (typeof decisions !== "object" || decisions === null) {
     throw new CheckpointError("CHECKPOINT_DECISIONS_INVALID", 'Pass decisions as { [callId]: "approved" | "denied" }.');
   }
@@ -38,8 +51,13 @@ export function checkDecisions(pending: readonly PendingApproval[], decisions: A
     else problems.push(`${call.callId}: ${JSON.stringify(decision)} is not "approved" or "denied"`);
   }
   for (const id of Object.keys(decisions)) {
-    if (!gated.some((p) => p.callId === id)) problems.push(`${id} is not a call awaiting approval (awaiting: ${gated.map((p) => p.callId).join(", ")})`);
+    if (!gated.some((p) => p.callId === id))
+      problems.push(`${id} is not a call awaiting approval (awaiting: ${gated.map((p) => p.callId).join(", ")})`);
   }
-  if (problems.length > 0) throw new CheckpointError("CHECKPOINT_DECISIONS_INVALID", `The decisions do not match the checkpoint: ${problems.join("; ")}. Nothing ran; the checkpoint can still be resumed.`);
+  if (problems.length > 0)
+    throw new CheckpointError(
+      "CHECKPOINT_DECISIONS_INVALID",
+      `The decisions do not match the checkpoint: ${problems.join("; ")}. Nothing ran; the checkpoint can still be resumed.`,
+    );
   return result;
 }

@@ -7,7 +7,8 @@ import { TOKEN_BUDGET_DEFAULTS } from "./budgets.js";
 
 const usage = (totalTokens: number) => ({ inputTokens: totalTokens, outputTokens: 0, totalTokens });
 const note = (n: number) => ({ name: "postNote", arguments: { note: `n${n}` } });
-const budgetNotes = (messages: readonly ChatMessage[]) => messages.filter((m) => m.role === "user" && m.kind === "budget").map((m) => m.content);
+const budgetNotes = (messages: readonly ChatMessage[]) =>
+  messages.filter((m) => m.role === "user" && m.kind === "budget").map((m) => m.content);
 const offeredCount = (request: ChatRequest | undefined) => request?.tools.length ?? -1;
 
 afterEach(() => {
@@ -33,7 +34,10 @@ describe("maxTotalToolCalls", () => {
       ["ok", undefined],
       ["skipped", "TOOL_CALL_LIMIT_REACHED"],
     ]);
-    expect(toolReply(result.messages, "call_2_2")).toMatchObject({ status: "skipped", message: expect.stringMatching(/at most 3 tool calls/) });
+    expect(toolReply(result.messages, "call_2_2")).toMatchObject({
+      status: "skipped",
+      message: expect.stringMatching(/at most 3 tool calls/),
+    });
     expect(offeredCount(model.requests[1])).toBeGreaterThan(0);
     expect(offeredCount(model.requests[2])).toBe(0);
     expect(budgetNotes(model.requests[2]!.messages)).toEqual([
@@ -60,7 +64,15 @@ describe("maxTotalToolCalls", () => {
   it("never puts calls beyond the limit to a reviewer, and a resumed round keeps the same limit", async () => {
     const h = harness();
     const { agent } = h.agent(
-      [{ toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 5 } }, { name: "lookupOrder", arguments: { orderId: "o1" } }] }, { text: "Refunded o1; the lookup was not done." }],
+      [
+        {
+          toolCalls: [
+            { name: "refund", arguments: { orderId: "o1", amount: 5 } },
+            { name: "lookupOrder", arguments: { orderId: "o1" } },
+          ],
+        },
+        { text: "Refunded o1; the lookup was not done." },
+      ],
       { maxTotalToolCalls: 1, checkpointSecret: "s".repeat(32) },
     );
     const paused = await agent.run("refund o1");
@@ -93,7 +105,9 @@ describe("maxToolRoundsPerIteration", () => {
     );
     const result = await agent.run("update c1 and post notes");
     expect(model.requests.map(offeredCount).map((n) => n > 0)).toEqual([true, true, false, true, true]);
-    expect(budgetNotes(model.requests[2]!.messages)).toEqual([expect.stringContaining("the model ran 2 tool rounds without answering (maxToolRoundsPerIteration 2)")]);
+    expect(budgetNotes(model.requests[2]!.messages)).toEqual([
+      expect.stringContaining("the model ran 2 tool rounds without answering (maxToolRoundsPerIteration 2)"),
+    ]);
     expect(result.status).toBe("completed_with_failures");
     expect(h.world.callsOf("postNote")).toHaveLength(2);
   });
@@ -104,8 +118,12 @@ describe("tokenBudget", () => {
     expect(TOKEN_BUDGET_DEFAULTS).toEqual({ pressureThreshold: 0.8 });
     const make = (tokenBudget: unknown) => () => harness().agent([], { tokenBudget: tokenBudget as never });
     expect(make({ maxTokens: 0 })).toThrow("createAgent: `tokenBudget.maxTokens` must be a positive integer, not 0.");
-    expect(make({ maxTokens: 100, pressureThreshold: 1 })).toThrow(/`tokenBudget.pressureThreshold` must be a share of maxTokens above 0 and below 1/);
-    expect(make({ maxTokens: 100, threshold: 0.5 })).toThrow("createAgent: unknown option 'tokenBudget.threshold' (known: maxTokens, pressureThreshold).");
+    expect(make({ maxTokens: 100, pressureThreshold: 1 })).toThrow(
+      /`tokenBudget.pressureThreshold` must be a share of maxTokens above 0 and below 1/,
+    );
+    expect(make({ maxTokens: 100, threshold: 0.5 })).toThrow(
+      "createAgent: unknown option 'tokenBudget.threshold' (known: maxTokens, pressureThreshold).",
+    );
   });
 
   it("tells the model once to wrap up when usage crosses the pressure threshold", async () => {
@@ -131,7 +149,12 @@ describe("tokenBudget", () => {
   it("ends budget_exhausted when a turn spends the budget: its calls never start, nothing in flight is cut off, nothing is retried", async () => {
     vi.useFakeTimers();
     const signals: AbortSignal[] = [];
-    const h = harness({ middleware: [toolResultMiddleware(), resiliencePlugin({ retry: { maxAttempts: 3 } }).createMiddleware!({} as never)!] });
+    const h = harness({
+      middleware: [
+        toolResultMiddleware(),
+        resiliencePlugin({ retry: { maxAttempts: 3 } }).createMiddleware!({} as never)!,
+      ],
+    });
     h.world.on("postNote", async (args, ctx) => {
       signals.push(ctx.signal);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -148,7 +171,9 @@ describe("tokenBudget", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     const result = await run;
     expect(result.status).toBe("budget_exhausted");
-    expect(result.reason).toBe("The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); 2 tool calls of the last turn were not run.");
+    expect(result.reason).toBe(
+      "The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); 2 tool calls of the last turn were not run.",
+    );
     expect(h.world.callsOf("postNote")).toEqual([{ note: "n1" }]);
     expect(signals.map((s) => s.aborted)).toEqual([false]);
     expect(result.calls.map((c) => [c.status, c.errorCode, c.attempts])).toEqual([
@@ -176,7 +201,9 @@ describe("tokenBudget", () => {
     );
     const result = await agent.run("update c1");
     expect(result.status).toBe("budget_exhausted");
-    expect(result.reason).toBe("The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); the run was stopped before the next model turn.");
+    expect(result.reason).toBe(
+      "The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); the run was stopped before the next model turn.",
+    );
     expect(model.requests).toHaveLength(2);
   });
 });

@@ -62,18 +62,26 @@ export function emptyBudget(): BudgetState {
 }
 
 /** Validates `tokenBudget`; `fail` throws with the caller's prefix. @internal */
-export function resolveTokenBudget(value: TokenBudget | undefined, fail: (problem: string) => never): ResolvedTokenBudget | undefined {
+export function resolveTokenBudget(
+  value: TokenBudget | undefined,
+  fail: (problem: string) => never,
+): ResolvedTokenBudget | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null) return fail("`tokenBudget` must be { maxTokens, pressureThreshold? }.");
-  for (const key of Object.keys(value)) if (key !== "maxTokens" && key !== "pressureThreshold") fail(`unknown option 'tokenBudget.${key}' (known: maxTokens, pressureThreshold).`);
+  if (typeof value !== "object" || value === null)
+    return fail("`tokenBudget` must be { maxTokens, pressureThreshold? }.");
+  for (const key of Object.keys(value))
+    if (key !== "maxTokens" && key !== "pressureThreshold")
+      fail(`unknown option 'tokenBudget.${key}' (known: maxTokens, pressureThreshold).`);
   const { maxTokens, pressureThreshold = TOKEN_BUDGET_DEFAULTS.pressureThreshold } = value;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) fail(`\`tokenBudget.maxTokens\` must be a positive integer, not ${String(maxTokens)}.`);
+  if (!Number.isInteger(maxTokens) || maxTokens < 1)
+    fail(`\`tokenBudget.maxTokens\` must be a positive integer, not ${String(maxTokens)}.`);
   if (typeof pressureThreshold !== "number" || !(pressureThreshold > 0 && pressureThreshold < 1)) {
-    fail(`\`tokenBudget.pressureThreshold\` must be a share of maxTokens above 0 and below 1 (e.g. 0.8), not ${String(pressureThreshold)}.`);
+    fail(
+      `\`tokenBudget.pressureThreshold\` must be a share of maxTokens above 0 and below 1 (e.g. 0.8), not ${String(pressureThreshold)}.`,
+    );
   }
   return { maxTokens, pressureThreshold };
 }
-
 
 /**
  * Why the model may no longer call tools (and is asked to answer instead), or `undefined` while it may.
@@ -97,7 +105,9 @@ export function tokensSpent(usage: ChatUsage, limits: RunLimits): boolean {
 /** True when usage crossed the pressure threshold and the model was not told yet. @internal */
 export function underTokenPressure(usage: ChatUsage, state: BudgetState, limits: RunLimits): boolean {
   const budget = limits.tokenBudget;
-  return budget !== undefined && !state.pressureNoted && usage.totalTokens >= budget.maxTokens * budget.pressureThreshold;
+  return (
+    budget !== undefined && !state.pressureNoted && usage.totalTokens >= budget.maxTokens * budget.pressureThreshold
+  );
 }
 
 /** The calls of a round beyond what is left of `maxTotalToolCalls`, in the model's order. @internal */
@@ -122,7 +132,11 @@ export function toolCallLimitOutcome(call: RoundCall, max: number): ToolOutcome 
 }
 
 /** A call the runtime refused to start because the run is ending (`code` says why). @internal */
-export function notRunOutcome(call: RoundCall, code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN", why: string): ToolOutcome {
+export function notRunOutcome(
+  call: RoundCall,
+  code: "TOKEN_BUDGET_EXHAUSTED" | "TOOLS_WITHDRAWN",
+  why: string,
+): ToolOutcome {
   return createToolOutcome({
     status: "skipped",
     errorCode: code,
@@ -163,7 +177,12 @@ export function tokenPressureNote(usage: ChatUsage, state: BudgetState, limits: 
 }
 
 /** The note when tools are withdrawn: answer now. @internal */
-export function answerNowNote(reason: string, usage: ChatUsage, state: BudgetState, limits: RunLimits): ChatUserMessage {
+export function answerNowNote(
+  reason: string,
+  usage: ChatUsage,
+  state: BudgetState,
+  limits: RunLimits,
+): ChatUserMessage {
   return {
     role: "user",
     kind: "budget",

@@ -21,7 +21,10 @@ function undoOf(settled: SettledCall): { tool: string; arguments: unknown } | un
   if (option === undefined) return undefined;
   const data = settled.outcome.data;
   if (typeof option === "string") return { tool: option, arguments: data ?? {} };
-  const input = typeof settled.call.arguments === "string" ? (JSON.parse(settled.call.arguments) as Record<string, unknown>) : settled.call.arguments;
+  const input =
+    typeof settled.call.arguments === "string"
+      ? (JSON.parse(settled.call.arguments) as Record<string, unknown>)
+      : settled.call.arguments;
   return { tool: option.tool, arguments: option.arguments ? option.arguments(input, data) : (data ?? {}) };
 }
 
@@ -37,13 +40,24 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
   try {
     const invoker = context.compensationInvoker ?? context.invoker;
     // Raced: an undo tool that ignores its signal must not hold a cancelled run open.
-    const outcome = await raceAbort(invoker.invoke({ name: undo.tool, arguments: undo.arguments, callId }, { ...(context.signal ? { signal: context.signal } : {}), runId: context.runId }), context.signal);
+    const outcome = await raceAbort(
+      invoker.invoke(
+        { name: undo.tool, arguments: undo.arguments, callId },
+        { ...(context.signal ? { signal: context.signal } : {}), runId: context.runId },
+      ),
+      context.signal,
+    );
     return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
   } catch (error) {
     if (context.signal?.aborted) throw abortReason(context.signal);
     // Without the tool-result middleware the undo tool's exception surfaces here; it must not
     // leave the round half rolled back and unreported.
-    const outcome = createToolOutcome({ status: "error", errorCode: "UNHANDLED_ERROR", exception: error, metadata: { tool: undo.tool, callId } });
+    const outcome = createToolOutcome({
+      status: "error",
+      errorCode: "UNHANDLED_ERROR",
+      exception: error,
+      metadata: { tool: undo.tool, callId },
+    });
     return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
   }
 }
@@ -56,9 +70,14 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
  * `metadata.rollback`: `{ rolled_back, rollback_failed }`.
  * @internal
  */
-export async function rollBackFailedScopes(context: RoundContext, settled: readonly SettledCall[]): Promise<CompensationRun[]> {
+export async function rollBackFailedScopes(
+  context: RoundContext,
+  settled: readonly SettledCall[],
+): Promise<CompensationRun[]> {
   const runs: CompensationRun[] = [];
-  const scopes = new Set(settled.filter((s) => s.call.policy === "all-or-nothing" && isFailedOutcome(s.outcome)).map((s) => s.call.scope));
+  const scopes = new Set(
+    settled.filter((s) => s.call.policy === "all-or-nothing" && isFailedOutcome(s.outcome)).map((s) => s.call.scope),
+  );
   for (const scope of scopes) {
     const members = settled.filter((s) => s.call.scope === scope);
     const failing = members.filter((s) => isFailedOutcome(s.outcome));
@@ -70,10 +89,12 @@ export async function rollBackFailedScopes(context: RoundContext, settled: reado
       const { call, outcome: forward } = member;
       const metadata = { ...forward.metadata };
       if ("error" in result || isFailedOutcome(result.outcome)) {
-        const code = "error" in result ? result.error : (result.outcome.errorCode ?? result.outcome.status.toUpperCase());
+        const code =
+          "error" in result ? result.error : (result.outcome.errorCode ?? result.outcome.status.toUpperCase());
         if (!("error" in result)) runs.push(result);
         report.rollback_failed.push({ tool: call.name, call_id: call.callId, error_code: code });
-        const why = code === "NO_COMPENSATE_TOOL" ? "it declares no `compensate` tool" : `rolling it back failed (${code})`;
+        const why =
+          code === "NO_COMPENSATE_TOOL" ? "it declares no `compensate` tool" : `rolling it back failed (${code})`;
         member.outcome = createToolOutcome({
           status: "error",
           errorCode: "ROLLBACK_FAILED",

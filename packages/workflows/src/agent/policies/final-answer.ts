@@ -26,7 +26,9 @@ export interface FinalAnswerOptions {
 }
 
 /** The verdict on a structured final answer. @internal */
-export type FinalAnswerVerdict = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly problem: string; readonly correction: ChatUserMessage };
+export type FinalAnswerVerdict =
+  | { readonly ok: true; readonly output: unknown }
+  | { readonly ok: false; readonly problem: string; readonly correction: ChatUserMessage };
 
 function stripFence(text: string): string {
   const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(text);
@@ -46,25 +48,47 @@ const correction = (content: string): ChatUserMessage => ({ role: "user", kind: 
  * Checks a final answer against the contract and the blocking failures.
  * @internal
  */
-export function checkFinalAnswer(text: string, options: FinalAnswerOptions, blocking: readonly BlockingFailure[]): FinalAnswerVerdict {
+export function checkFinalAnswer(
+  text: string,
+  options: FinalAnswerOptions,
+  blocking: readonly BlockingFailure[],
+): FinalAnswerVerdict {
   let parsed: unknown;
   try {
     parsed = JSON.parse(stripFence(text));
   } catch {
     const problem = "the final answer is not valid JSON";
-    return { ok: false, problem, correction: correction(`Your final answer must be only a JSON object matching the required schema; ${problem}. Answer again with the JSON object alone.`) };
+    return {
+      ok: false,
+      problem,
+      correction: correction(
+        `Your final answer must be only a JSON object matching the required schema; ${problem}. Answer again with the JSON object alone.`,
+      ),
+    };
   }
   const result = options.schema.safeParse(parsed);
   if (!result.success) {
-    const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
+    const issues = result.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
     const problem = `the final answer does not match the schema (${issues.join("; ")})`;
-    return { ok: false, problem, correction: correction(`Your final answer must match the required schema; ${problem}. Answer again with a corrected JSON object.`) };
+    return {
+      ok: false,
+      problem,
+      correction: correction(
+        `Your final answer must match the required schema; ${problem}. Answer again with a corrected JSON object.`,
+      ),
+    };
   }
   if (blocking.length === 0) return { ok: true, output: result.data };
   const status = (result.data as Record<string, unknown> | null)?.[options.statusField];
-  const claims = typeof status === "string" && (options.successValues ? options.successValues.includes(status) : claimsSuccess(status));
+  const claims =
+    typeof status === "string" &&
+    (options.successValues ? options.successValues.includes(status) : claimsSuccess(status));
   if (!claims) return { ok: true, output: result.data };
-  const allowed = statusValues(options)?.filter((v) => !(options.successValues ? options.successValues.includes(v) : claimsSuccess(v)));
+  const allowed = statusValues(options)?.filter(
+    (v) => !(options.successValues ? options.successValues.includes(v) : claimsSuccess(v)),
+  );
   const problem = `"${options.statusField}" is ${JSON.stringify(status)} while ${blocking.length} tool call${blocking.length === 1 ? " has" : "s have"} not succeeded`;
   return {
     ok: false,

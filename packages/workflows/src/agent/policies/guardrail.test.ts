@@ -3,7 +3,9 @@ import { harness, HttpError } from "../../../test/agent-fixtures.js";
 import type { ChatMessage } from "@needlework/core";
 
 const runtimeNotes = (messages: readonly ChatMessage[], kind: "run_health" | "correction") =>
-  messages.filter((m): m is Extract<ChatMessage, { role: "user" }> => m.role === "user" && m.kind === kind).map((m) => m.content);
+  messages
+    .filter((m): m is Extract<ChatMessage, { role: "user" }> => m.role === "user" && m.kind === kind)
+    .map((m) => m.content);
 
 /** A harness whose updateContact fails with 403 for the listed contacts (until `fixed`). */
 function forbidding(...ids: string[]) {
@@ -20,10 +22,24 @@ const update = (contactId: string) => ({ name: "updateContact", arguments: { con
 
 describe("run_health", () => {
   it("follows a failing round with the health block and a one-line reminder", async () => {
-    const { agent } = forbidding("c2", "c3").agent([{ toolCalls: [update("c1"), update("c2"), update("c3")] }, { text: "c2 and c3 could not be updated (forbidden); c1 was." }]);
+    const { agent } = forbidding("c2", "c3").agent([
+      { toolCalls: [update("c1"), update("c2"), update("c3")] },
+      { text: "c2 and c3 could not be updated (forbidden); c1 was." },
+    ]);
     const result = await agent.run("sync");
-    expect(result.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "tool", "user", "assistant"]);
-    expect(runtimeNotes(result.messages, "run_health")).toEqual(['run_health {"tools_ok":1,"tools_failed":2,"tools_not_called":0,"blocking_failure":true}\n2 tools failed; you must not claim full success.']);
+    expect(result.messages.map((m) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "tool",
+      "user",
+      "assistant",
+    ]);
+    expect(runtimeNotes(result.messages, "run_health")).toEqual([
+      'run_health {"tools_ok":1,"tools_failed":2,"tools_not_called":0,"blocking_failure":true}\n2 tools failed; you must not claim full success.',
+    ]);
   });
 
   it("tells 'not called' apart from 'failed'", async () => {
@@ -31,7 +47,15 @@ describe("run_health", () => {
     h.world.on("createAccount", () => {
       throw new HttpError(409, "dup");
     });
-    const { agent } = h.agent([{ toolCalls: [{ name: "createAccount", arguments: { name: "A" } }, { name: "addToAccount", arguments: { contactId: "c" } }] }, { text: "Account creation failed." }]);
+    const { agent } = h.agent([
+      {
+        toolCalls: [
+          { name: "createAccount", arguments: { name: "A" } },
+          { name: "addToAccount", arguments: { contactId: "c" } },
+        ],
+      },
+      { text: "Account creation failed." },
+    ]);
     const result = await agent.run("go");
     expect(runtimeNotes(result.messages, "run_health")[0]).toBe(
       'run_health {"tools_ok":0,"tools_failed":1,"tools_not_called":1,"blocking_failure":true}\n1 tool failed and 1 tool was not called; you must not claim full success.',
@@ -59,20 +83,33 @@ describe("blocking failures and recovery", () => {
     ]);
     const result = await agent.run("sync");
     expect(result).toMatchObject({ status: "completed", silentFailure: false, stepsToRecovery: 1 });
-    expect(result.recoveries).toEqual([{ tool: "updateContact", failedCallId: "call_1_2", recoveredCallId: "call_2_1", steps: 1 }]);
+    expect(result.recoveries).toEqual([
+      { tool: "updateContact", failedCallId: "call_1_2", recoveredCallId: "call_2_1", steps: 1 },
+    ]);
     expect(result.health.blocking_failure).toBe(false);
   });
 
   it("counts steps from the first failure of a series", async () => {
     const h = forbidding("c1");
-    const { agent } = h.agent([{ toolCalls: [update("c1")] }, { toolCalls: [update("c1")] }, () => (h.fix("c1"), { toolCalls: [update("c1")] }), { text: "Updated successfully." }]);
+    const { agent } = h.agent([
+      { toolCalls: [update("c1")] },
+      { toolCalls: [update("c1")] },
+      () => (h.fix("c1"), { toolCalls: [update("c1")] }),
+      { text: "Updated successfully." },
+    ]);
     const result = await agent.run("sync");
-    expect(result.recoveries).toEqual([expect.objectContaining({ failedCallId: "call_1_1", recoveredCallId: "call_3_1", steps: 2 })]);
+    expect(result.recoveries).toEqual([
+      expect.objectContaining({ failedCallId: "call_1_1", recoveredCallId: "call_3_1", steps: 2 }),
+    ]);
     expect(result.stepsToRecovery).toBe(2);
   });
 
   it("a success with other arguments does not clear it", async () => {
-    const { agent } = forbidding("c2").agent([{ toolCalls: [update("c2")] }, { toolCalls: [update("c9")] }, { text: "c2 was forbidden; c9 was updated instead." }]);
+    const { agent } = forbidding("c2").agent([
+      { toolCalls: [update("c2")] },
+      { toolCalls: [update("c9")] },
+      { text: "c2 was forbidden; c9 was updated instead." },
+    ]);
     const result = await agent.run("sync");
     expect(result.status).toBe("completed_with_failures");
     expect(result.stepsToRecovery).toBeUndefined();
@@ -81,10 +118,16 @@ describe("blocking failures and recovery", () => {
 
 describe("the success-claim guardrail", () => {
   it("rejects a success claim once with a correction turn, then escalates", async () => {
-    const { agent, model } = forbidding("c2").agent([{ toolCalls: [update("c1"), { ...update("c2") }] }, { text: "All done!" }, { text: "Sync complete." }]);
+    const { agent, model } = forbidding("c2").agent([
+      { toolCalls: [update("c1"), { ...update("c2") }] },
+      { text: "All done!" },
+      { text: "Sync complete." },
+    ]);
     const result = await agent.run("sync");
     expect(result.status).toBe("escalated");
-    expect(result.reason).toMatch(/^After one correction turn, the final answer claims success while 1 tool call had not succeeded \(updateContact: FORBIDDEN\)/);
+    expect(result.reason).toMatch(
+      /^After one correction turn, the final answer claims success while 1 tool call had not succeeded \(updateContact: FORBIDDEN\)/,
+    );
     expect(result.text).toBe("Sync complete.");
     expect(result.silentFailure).toBe(false);
     const correction = runtimeNotes(model.requests[2]!.messages, "correction");
@@ -94,7 +137,11 @@ describe("the success-claim guardrail", () => {
   });
 
   it("accepts the corrected answer that states the failures: completed_with_failures", async () => {
-    const { agent } = forbidding("c2").agent([{ toolCalls: [update("c1"), update("c2")] }, { text: "Sync complete." }, { text: "c1 was updated; c2 failed: permission denied (FORBIDDEN)." }]);
+    const { agent } = forbidding("c2").agent([
+      { toolCalls: [update("c1"), update("c2")] },
+      { text: "Sync complete." },
+      { text: "c1 was updated; c2 failed: permission denied (FORBIDDEN)." },
+    ]);
     const result = await agent.run("sync");
     expect(result).toMatchObject({ status: "completed_with_failures", silentFailure: false, iterations: 3 });
   });
@@ -105,12 +152,17 @@ describe("the success-claim guardrail", () => {
   });
 
   it("takes a custom detector", async () => {
-    const { agent } = forbidding("c1").agent([{ toolCalls: [update("c1")] }, { text: "Synced." }, { text: "Synced!" }], { guardrail: (text) => /\bsynced\b/i.test(text) });
+    const { agent } = forbidding("c1").agent(
+      [{ toolCalls: [update("c1")] }, { text: "Synced." }, { text: "Synced!" }],
+      { guardrail: (text) => /\bsynced\b/i.test(text) },
+    );
     expect((await agent.run("sync")).status).toBe("escalated");
   });
 
   it("turned off, lets the claim through and measures it as a silent failure", async () => {
-    const { agent } = forbidding("c1").agent([{ toolCalls: [update("c1")] }, { text: "Sync complete." }], { guardrail: false });
+    const { agent } = forbidding("c1").agent([{ toolCalls: [update("c1")] }, { text: "Sync complete." }], {
+      guardrail: false,
+    });
     const result = await agent.run("sync");
     expect(result).toMatchObject({ status: "completed_with_failures", silentFailure: true });
   });
@@ -121,11 +173,18 @@ describe("the success-claim guardrail", () => {
       throw new HttpError(409, "dup");
     });
     const { agent, model } = h.agent([
-      { toolCalls: [{ name: "createAccount", arguments: { name: "A" } }, { name: "addToAccount", arguments: { contactId: "c" } }] },
+      {
+        toolCalls: [
+          { name: "createAccount", arguments: { name: "A" } },
+          { name: "addToAccount", arguments: { contactId: "c" } },
+        ],
+      },
       { text: "Success." },
       { text: "Account A already exists, so c was not added." },
     ]);
     await agent.run("go");
-    expect(runtimeNotes(model.requests[2]!.messages, "correction")[0]).toContain("- addToAccount (call_1_2): SKIPPED_DEPENDENCY_FAILED, not called");
+    expect(runtimeNotes(model.requests[2]!.messages, "correction")[0]).toContain(
+      "- addToAccount (call_1_2): SKIPPED_DEPENDENCY_FAILED, not called",
+    );
   });
 });

@@ -9,12 +9,14 @@ describe("stall detection", () => {
   it("ends the run stalled after 3 identical rounds (same calls, arguments and outcomes), naming the repeated calls", async () => {
     const h = harness();
     h.world.on("lookupOrder", () => ({ status: "pending" }));
-    const { agent, model } = h.agent([...repeat({ toolCalls: [lookup("o1"), { name: "postNote", arguments: '{"note":"still waiting"}' }] }, 5)]);
+    const { agent, model } = h.agent([
+      ...repeat({ toolCalls: [lookup("o1"), { name: "postNote", arguments: '{"note":"still waiting"}' }] }, 5),
+    ]);
     const result = await agent.run("wait for o1");
     expect(result.status).toBe("stalled");
     expect(model.requests).toHaveLength(3);
     expect(result.reason).toBe(
-      'The same round repeated 3 times in a row with the same outcomes (stallThreshold 3): lookupOrder({orderId}) -> ok; postNote({note}) -> ok. The model was making no progress; the run was stopped.',
+      "The same round repeated 3 times in a row with the same outcomes (stallThreshold 3): lookupOrder({orderId}) -> ok; postNote({note}) -> ok. The model was making no progress; the run was stopped.",
     );
   });
 
@@ -43,16 +45,28 @@ describe("stall detection", () => {
     });
     const round = { toolCalls: [lookup("o1")] };
     const failing = { toolCalls: [{ name: "updateContact", arguments: { contactId: "c1" } }] };
-    const broken = h.agent([failing, round, round, { text: "All done successfully." }, round, round, { text: "c1 failed; o1 is pending." }]);
+    const broken = h.agent([
+      failing,
+      round,
+      round,
+      { text: "All done successfully." },
+      round,
+      round,
+      { text: "c1 failed; o1 is pending." },
+    ]);
     // Two rounds, an answer (corrected: c1 failed), two more: never three in a row.
     const result = await broken.agent.run("x");
     expect(result.status).toBe("completed_with_failures");
     expect(result.iterations).toBe(7);
 
-    expect((await h.agent([round, round, { text: "never" }], { stallThreshold: 2 }).agent.run("x")).status).toBe("stalled");
+    expect((await h.agent([round, round, { text: "never" }], { stallThreshold: 2 }).agent.run("x")).status).toBe(
+      "stalled",
+    );
     const off = h.agent([...repeat(round, 5), { text: "o1 is pending." }], { stallThreshold: false });
     expect((await off.agent.run("x")).status).toBe("completed");
-    expect(() => h.agent([], { stallThreshold: 0 })).toThrow("createAgent: `stallThreshold` must be a positive integer, not 0.");
+    expect(() => h.agent([], { stallThreshold: 0 })).toThrow(
+      "createAgent: `stallThreshold` must be a positive integer, not 0.",
+    );
   });
 
   it("the same call failing the same way is poison first (dead_lettered with a dead-letter entry), not a stall", async () => {

@@ -76,7 +76,11 @@ function roundSignature(settled: readonly SettledCall[]): string {
  * consecutive identical rounds, else `undefined`. `threshold` false turns detection off.
  * @internal
  */
-export function trackStall(state: StallState, settled: readonly SettledCall[], threshold: number | false): string[] | undefined {
+export function trackStall(
+  state: StallState,
+  settled: readonly SettledCall[],
+  threshold: number | false,
+): string[] | undefined {
   if (threshold === false || settled.length === 0) return undefined;
   const signature = roundSignature(settled);
   if (signature === state.signature) state.count++;

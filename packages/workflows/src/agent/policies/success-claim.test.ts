@@ -2,10 +2,15 @@ import { describe, expect, it } from "vitest";
 import { claimsSuccess } from "./success-claim.js";
 
 describe("claimsSuccess (the default guardrail detector)", () => {
-  it.each(["Sync complete.", "Completed all five updates", "Success!", "It was successful", "Updated successfully.", "All done", "all   DONE here"])(
-    "flags %j as a success claim",
-    (text) => expect(claimsSuccess(text)).toBe(true),
-  );
+  it.each([
+    "Sync complete.",
+    "Completed all five updates",
+    "Success!",
+    "It was successful",
+    "Updated successfully.",
+    "All done",
+    "all   DONE here",
+  ])("flags %j as a success claim", (text) => expect(claimsSuccess(text)).toBe(true));
 
   it.each([
     "3 of 5 contacts failed with FORBIDDEN; 2 were updated.",

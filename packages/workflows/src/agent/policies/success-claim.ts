@@ -12,7 +12,8 @@ export type SuccessClaimDetector = (text: string) => boolean;
 const CLAIM = /\b(?:complete|completed|success|successful|successfully|all\s+done)\b/gi;
 // A claim word right after a negation or qualifier ("not complete", "wasn't fully successful",
 // "partially completed") states a failure instead of hiding one.
-const QUALIFIED = /\b(?:not|never|no|nor|without|partially|partly|isn't|wasn't|aren't|weren't|hasn't|haven't|hadn't|didn't|couldn't|can't|cannot|won't)\s+(?:[a-z]+\s+)?$/i;
+const QUALIFIED =
+  /\b(?:not|never|no|nor|without|partially|partly|isn't|wasn't|aren't|weren't|hasn't|haven't|hadn't|didn't|couldn't|can't|cannot|won't)\s+(?:[a-z]+\s+)?$/i;
 
 /**
  * The default success-claim detector: the whole words complete, completed, success, successful,

@@ -46,7 +46,10 @@ export class ChatResponseAssembler {
   response(): ChatResponse {
     const { content, toolCalls, finish } = this;
     return {
-      message: { ...(content === undefined ? {} : { content }), ...(toolCalls.length === 0 ? {} : { toolCalls: [...toolCalls] }) },
+      message: {
+        ...(content === undefined ? {} : { content }),
+        ...(toolCalls.length === 0 ? {} : { toolCalls: [...toolCalls] }),
+      },
       ...(finish?.usage === undefined ? {} : { usage: finish.usage }),
       ...(finish?.finishReason === undefined ? {} : { finishReason: finish.finishReason }),
     };
