@@ -13,7 +13,7 @@ export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
-export { scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
+export { SHORTEST_SECRET, scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
 export {
   BUILT_IN_DETECTORS,
   DETECTOR_NAMES,

@@ -1,7 +1,7 @@
 import { BUILT_IN_DETECTORS } from "./text-detectors.js";
 
-// No built-in detector matches fewer characters ("a@b.co").
-const SHORTEST_SECRET = 6;
+/** No built-in detector matches fewer characters ("a@b.co"): shorter text needs no scan. @internal */
+export const SHORTEST_SECRET = 6;
 const steps = BUILT_IN_DETECTORS.map((d) => {
   const marker = `[REDACTED:${d.label}]`;
   return { apply: d.apply, mark: () => marker };

@@ -4,6 +4,7 @@ import { setOwn } from "./json-measure.js";
 import { luhnValid } from "./redaction-checks.js";
 import { type RedactionOptions, type RedactionPattern, resolveRedactionOptions } from "./redaction.options.js";
 import { secretFieldTest } from "./secret-fields.js";
+import { SHORTEST_SECRET } from "@needlework/core/internal";
 
 /**
  * Scrubs secrets and personal data from text and from any value; made by {@link createRedactor}.
@@ -40,8 +41,6 @@ export function redactionMarker(name: string): string {
 
 const MAX_DEPTH = 64;
 const CIRCULAR = Symbol("circular");
-// No built-in detector matches fewer characters ("a@b.co").
-const SHORTEST_SECRET = 6;
 
 function patternDetector(p: RedactionPattern): TextDetector {
   const pattern = p.pattern.global
