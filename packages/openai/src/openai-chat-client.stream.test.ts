@@ -1,21 +1,11 @@
 import { type ChatStreamPart, isAbortError } from "@needlework/core";
-import { afterEach, describe, expect, it } from "vitest";
-import { type ChatCompletionsServer, type Reply, startChatCompletionsServer } from "../test/chat-completions-server.js";
+import { describe, expect, it } from "vitest";
+import { useChatCompletionsServer } from "../test/chat-completions-server.js";
 import { clientOver, SDKS } from "../test/sdks.js";
 import { chunk } from "../test/wire-format.js";
 import { OpenAIResponseError } from "./openai-response-error.js";
 
-let server: ChatCompletionsServer | undefined;
-
-async function serve(...replies: Reply[]): Promise<ChatCompletionsServer> {
-  server = await startChatCompletionsServer(replies);
-  return server;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useChatCompletionsServer();
 
 const REQUEST = { messages: [{ role: "user" as const, content: "Where is ORD-1?" }], tools: [] };
 

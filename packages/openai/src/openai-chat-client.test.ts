@@ -1,14 +1,12 @@
 import { isAbortError, toOpenAITools } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
-import { OpenAI } from "openai";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type ChatCompletionsServer,
   completion,
   errorReply,
-  type Reply,
-  startChatCompletionsServer,
+  useChatCompletionsServer,
 } from "../test/chat-completions-server.js";
 import { Warehouse, WarehouseTools } from "../test/fixtures.js";
 import { clientOver, SDKS } from "../test/sdks.js";
@@ -19,21 +17,15 @@ import type { OpenAIChatClientOptions } from "./openai-chat-client.options.js";
 const INSTRUCTIONS = "You manage warehouse reservations.";
 const ASK = "Reserve 2 units of SKU-1.";
 
-let server: ChatCompletionsServer | undefined;
+// Registered first, so (hooks run as a stack) the server closes after the timers are restored below.
+const serve = useChatCompletionsServer();
 let timers: TimerWatch | undefined;
 
-async function serve(...replies: Reply[]): Promise<ChatCompletionsServer> {
-  server = await startChatCompletionsServer(replies);
-  return server;
-}
-
-afterEach(async () => {
+afterEach(() => {
   timers?.dispose();
   timers = undefined;
   vi.useRealTimers();
   vi.unstubAllEnvs();
-  await server?.close();
-  server = undefined;
 });
 
 function agentOver(chatClient: OpenAIChatClient, warehouse = new Warehouse()) {

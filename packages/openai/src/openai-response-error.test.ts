@@ -1,28 +1,13 @@
 import { NeedleworkError } from "@needlework/core";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ChatCompletionsServer,
-  errorReply,
-  type Reply,
-  startChatCompletionsServer,
-} from "../test/chat-completions-server.js";
+import { describe, expect, it } from "vitest";
+import { errorReply, useChatCompletionsServer } from "../test/chat-completions-server.js";
 import { clientOver, SDKS } from "../test/sdks.js";
 import { OpenAIChatClient } from "./openai-chat-client.js";
 import { OpenAIResponseError } from "./openai-response-error.js";
 
-let server: ChatCompletionsServer | undefined;
-
-async function serve(...replies: Reply[]): Promise<ChatCompletionsServer> {
-  server = await startChatCompletionsServer(replies);
-  return server;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useChatCompletionsServer();
 
 const REQUEST = { messages: [{ role: "user" as const, content: "hi" }], tools: [] };
 

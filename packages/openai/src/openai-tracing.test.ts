@@ -6,29 +6,13 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { container } from "tsyringe";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ChatCompletionsServer,
-  completion,
-  errorReply,
-  type Reply,
-  startChatCompletionsServer,
-} from "../test/chat-completions-server.js";
+import { describe, expect, it } from "vitest";
+import { completion, errorReply, useChatCompletionsServer } from "../test/chat-completions-server.js";
 import { Warehouse, WarehouseTools } from "../test/fixtures.js";
 import { clientOver, SDKS } from "../test/sdks.js";
 import type { OpenAIChatClient } from "./openai-chat-client.js";
 
-let server: ChatCompletionsServer | undefined;
-
-async function serve(...replies: Reply[]): Promise<ChatCompletionsServer> {
-  server = await startChatCompletionsServer(replies);
-  return server;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useChatCompletionsServer();
 
 /** An agent over `chatClient` whose spans go to the OpenTelemetry SDK's in-memory exporter. */
 function tracedAgent(chatClient: OpenAIChatClient) {

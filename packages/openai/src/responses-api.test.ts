@@ -1,24 +1,14 @@
 import { type ChatStreamPart, toOpenAITools } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
-import { afterEach, describe, expect, it } from "vitest";
-import { type ChatCompletionsServer, type Reply, startChatCompletionsServer } from "../test/chat-completions-server.js";
+import { describe, expect, it } from "vitest";
+import { useChatCompletionsServer } from "../test/chat-completions-server.js";
 import { Warehouse, WarehouseTools } from "../test/fixtures.js";
 import { clientOver, SDKS } from "../test/sdks.js";
 import { responseEvents, responseObject } from "../test/wire-format.js";
 import { fromResponse, toResponsesTools } from "./responses-mapping.js";
 
-let server: ChatCompletionsServer | undefined;
-
-async function serve(...replies: Reply[]): Promise<ChatCompletionsServer> {
-  server = await startChatCompletionsServer(replies);
-  return server;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useChatCompletionsServer();
 
 const REQUEST = { messages: [{ role: "user" as const, content: "Where is ORD-1?" }], tools: [] };
 

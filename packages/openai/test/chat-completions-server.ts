@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
@@ -223,5 +224,27 @@ export async function startChatCompletionsServer(replies: readonly Reply[]): Pro
       server.closeAllConnections();
       return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
+  };
+}
+
+/**
+ * The per-test server of a test file: `serve(...replies)` starts one and remembers it, and an
+ * `afterEach` registered here closes it, so no test leaves a listening socket behind.
+ *
+ * @example
+ * ```ts
+ * const serve = useChatCompletionsServer();
+ * const s = await serve(completion({ content: "hi" }));
+ * ```
+ */
+export function useChatCompletionsServer(): (...replies: Reply[]) => Promise<ChatCompletionsServer> {
+  let server: ChatCompletionsServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (...replies) => {
+    server = await startChatCompletionsServer(replies);
+    return server;
   };
 }
