@@ -104,15 +104,15 @@ function rejectSoon(error: unknown): Promise<never> {
   });
 }
 
-/** The per-call context: the signal is created only when someone reads it. @internal */
+/** The per-call context: the signal and the items map are created only when someone reads them. @internal */
 class CallContext implements ToolCallContext {
   readonly name: string;
-  readonly items: Map<string, unknown>;
   readonly idempotencyKey: string;
   attempt = 1;
   readonly startedAt = performance.now();
   arguments: Record<string, unknown>;
   private currentSignal: AbortSignal | undefined;
+  private itemsMap: Map<string, unknown> | undefined;
 
   constructor(
     readonly tool: AgentFunctionDescriptor,
@@ -120,15 +120,18 @@ class CallContext implements ToolCallContext {
     readonly callId: string,
     readonly runId: string,
     readonly callerSignal: AbortSignal | undefined,
-    items: ReadonlyMap<string, unknown> | undefined,
+    private readonly initialItems: ReadonlyMap<string, unknown> | undefined,
     idempotencyKey?: string,
   ) {
     this.name = tool.name;
     this.arguments = args;
-    this.items = items ? new Map(items) : new Map();
     this.idempotencyKey =
       typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
     this.currentSignal = callerSignal;
+  }
+
+  get items(): Map<string, unknown> {
+    return (this.itemsMap ??= new Map(this.initialItems));
   }
 
   get signal(): AbortSignal {

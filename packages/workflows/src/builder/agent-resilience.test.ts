@@ -4,6 +4,7 @@ import { kitBehaviour, kitBuilder, kitLog } from "../../test/agent-kit-fixtures.
 import { Agent } from "../agent/declared-agent.js";
 import { ScriptedChatClient } from "../agent/chat/scripted-chat-client.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 const GLOBAL = {
   retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100, jitter: 0 },
@@ -36,10 +37,10 @@ async function settle<T>(promise: Promise<T>): Promise<T> {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 

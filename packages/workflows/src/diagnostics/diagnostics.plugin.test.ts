@@ -5,6 +5,7 @@ import { diagnosticsHarness, RETRY_AT_ONCE } from "../../test/diagnostics-fixtur
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 import { diagnosticsPlugin } from "./diagnostics.plugin.js";
 import { UNKNOWN_TOOL_BUCKET } from "./tool-metrics.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 const T0 = 1_700_000_000_000;
 const LEAK = "HTTP 403 for jane.doe@example.com: tenant 77 denied";
@@ -153,7 +154,7 @@ describe("usingDiagnostics: records and counters", () => {
   });
 
   it("counts timeouts and circuit opens per tool", async () => {
-    vi.useFakeTimers();
+    useFakeTimers();
     const { world, factory } = diagnosticsHarness((b) =>
       b
         .usingResilience({
@@ -182,7 +183,7 @@ describe("usingDiagnostics: records and counters", () => {
       circuitOpens: 1,
       failuresByCode: { OUTCOME_UNKNOWN: 2, CIRCUIT_OPEN: 1 },
     });
-    expect(vi.getTimerCount()).toBe(0);
+    expect(heldTimers()).toBe(0);
   });
 
   it("passes each record to the sink; a sink that throws or rejects changes nothing", async () => {
@@ -214,7 +215,7 @@ describe("usingDiagnostics: records and counters", () => {
     expect(plugin.metrics.tools()).toEqual([]);
     expect(plugin.metrics.recorded).toBe(0);
     expect(factory.describePipeline().split("\n")[0]).toMatch(
-      /^1\. diagnostics\(maxRecords 1000, 1024 latency samples per tool\)  \(outermost\)$/,
+      /^1\. diagnostics\(maxRecords 1000, 1024 latency samples per tool\) {2}\(outermost\)$/,
     );
 
     const { factory: plain } = diagnosticsHarness((b) => b.usingToolResultMiddleware());

@@ -1,3 +1,4 @@
+import type { BreakerVerdict } from "./circuit-breaker.js";
 import { errorTypeName, type FailToolResult, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
 
 /**
@@ -33,16 +34,18 @@ export function isTransientFailure(value: unknown): value is FailToolResult {
 }
 
 /**
- * What the breaker counts as a failure: thrown errors except deliberate non-transient needlework
- * errors (a business answer) and the end of the call (cancellation), plus transient failed
- * results. Timeouts count, `OUTCOME_UNKNOWN` ones included. @internal
+ * How the circuit breaker counts an attempt: thrown errors are failures except deliberate
+ * non-transient needlework errors (a business answer), which go uncounted like the end of the call
+ * (cancellation); timeouts count, `OUTCOME_UNKNOWN` ones included; a transient failed result is a
+ * failure, any other value a success. @internal
  */
-export function isBreakerFailure(outcome: AttemptOutcome): boolean {
-  if (outcome.kind === "value") return isTransientFailure(outcome.value);
-  if (outcome.kind === "ended") return false;
+export function breakerVerdict(outcome: AttemptOutcome): BreakerVerdict {
+  if (outcome.kind === "value") return isTransientFailure(outcome.value) ? "failure" : "success";
+  if (outcome.kind === "ended") return "uncounted";
   const error = outcome.error;
-  if (!NeedleworkError.isInstance(error)) return true;
-  return error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
+  if (!NeedleworkError.isInstance(error)) return "failure";
+  const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
+  return counts ? "failure" : "uncounted";
 }
 
 /** The stable code and class name of a failure, for events. @internal */

@@ -18,13 +18,34 @@ class Entry implements Deadline {
   }
 }
 
+/** The armed timer, with the timer functions that made it (fake ones in tests). */
+interface Timer {
+  readonly handle: ReturnType<typeof setTimeout>;
+  readonly setTimeout: typeof setTimeout;
+  readonly clearTimeout: typeof clearTimeout;
+}
+
+/** Whether a timer holds the process open (Node, Bun); where timers are plain numbers (Deno, workers), a no-op. */
+function setRef(handle: ReturnType<typeof setTimeout>, held: boolean): void {
+  if (typeof handle !== "object") return;
+  if (held) handle.ref();
+  else handle.unref();
+}
+
 const earlier = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 /**
  * One timer for many deadlines: a min-heap ordered by due time (ties in the order they were set)
  * and a single `setTimeout` for the earliest. Setting and cancelling a deadline costs a heap
  * operation, not a timer; cancelled entries are dropped lazily and compacted when they outnumber
- * the live ones. The clock and the timer functions are read at call time, so fake timers apply.
+ * the live ones.
+ *
+ * The timer is not cleared when the last deadline is cancelled: it stays armed but `unref`'d, so it
+ * holds no process open, and a later deadline that is due after it reuses it (the timer fires
+ * early, finds nothing due and re-arms for the earliest live deadline). Calls that each set and
+ * cancel a deadline thus cost no `setTimeout`/`clearTimeout` in the steady state; see the
+ * `tool-call` and `event-loop` benchmarks. The clock and the timer functions are read at call
+ * time, so fake timers apply.
  *
  * @example
  * ```ts
@@ -37,8 +58,10 @@ const earlier = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at &
 export class DeadlineScheduler {
   private heap: Entry[] = [];
   private seq = 0;
+  /** Entries in the heap that are cancelled but not yet dropped. */
   private cancelled = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
+  /** When the timer fires (`performance.now()` time), or `Infinity` when there is none. */
   private timerAt = Infinity;
   private readonly tick = (): void => this.run();
 
@@ -51,30 +74,30 @@ export class DeadlineScheduler {
   at(at: number, fire: () => void): Deadline {
     const entry = new Entry(at, this.seq++, fire, this);
     this.push(entry);
-    if (at < this.timerAt) this.arm(at);
+    const timer = this.timer;
+    // A timer made by other timer functions (real ones, before a test installed fake ones) is replaced.
+    if (at < this.timerAt || timer?.setTimeout !== setTimeout) this.arm(at);
+    else setRef(timer.handle, true);
     return entry;
   }
 
   /** @internal A deadline was cancelled. */
   dropped(): void {
     this.cancelled++;
-    if (this.cancelled > 64 && this.cancelled * 2 > this.heap.length) this.compact();
-    if (this.cancelled === this.heap.length) this.disarm();
+    if (this.cancelled === this.heap.length) {
+      // Nothing live is left: keep the timer for the next deadline, but let the process exit.
+      this.heap.length = 0;
+      this.cancelled = 0;
+      if (this.timer) setRef(this.timer.handle, false);
+    } else if (this.cancelled > 64 && this.cancelled * 2 > this.heap.length) this.compact();
   }
 
   private arm(at: number): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.clearTimeout(this.timer.handle);
     this.timerAt = at;
     // Whole milliseconds, so that the timers share Node's list for one duration; an early tick re-arms.
-    this.timer = setTimeout(this.tick, Math.max(0, Math.round(at - performance.now())));
-  }
-
-  private disarm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    this.heap = [];
-    this.cancelled = 0;
+    const handle = setTimeout(this.tick, Math.max(0, Math.round(at - performance.now())));
+    this.timer = { handle, setTimeout, clearTimeout };
   }
 
   private run(): void {

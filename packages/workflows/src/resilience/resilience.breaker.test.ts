@@ -17,6 +17,7 @@ import { z } from "zod";
 import { toolResultMiddleware } from "../tool-result/index.js";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 type Handler = (ctx: ToolContext) => unknown;
 const handlers = new Map<string, Handler>();
@@ -88,12 +89,12 @@ const fails = () => {
 };
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
   handlers.clear();
   calls.clear();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 type Handler = (ctx: ToolContext) => unknown;
 const handlers = new Map<string, Handler>();
@@ -75,11 +76,11 @@ function countedController() {
 const never = (): Promise<never> => new Promise<never>(() => {});
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
   handlers.clear();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 
@@ -94,13 +95,13 @@ describe("resilience: cancellation", () => {
     const call = setup({ retry: { baseDelayMs: 5_000, maxDelayMs: 5_000 } })("idem", { signal });
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toBe(1);
-    expect(vi.getTimerCount()).toBe(1); // the backoff wait
+    expect(heldTimers()).toBe(1); // the backoff wait
     expect(listeners.size).toBe(1);
     controller.abort();
     await call.settled; // no timer advanced: the wait ended at once
     expect(call.state.error).toMatchObject({ name: "AbortError" });
     expect(calls).toBe(1);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(heldTimers()).toBe(0);
     expect(listeners.size).toBe(0);
   });
 
@@ -207,7 +208,7 @@ describe("resilience: cost", () => {
   it("sets no timer when both timeouts are off", async () => {
     let timers = -1;
     handlers.set("plain", () => {
-      timers = vi.getTimerCount();
+      timers = heldTimers();
       return "ok";
     });
     await setup({ attemptTimeoutMs: false, totalTimeoutMs: false })("plain").settled;

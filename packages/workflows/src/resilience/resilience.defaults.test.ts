@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 // The defaults in action: only the random source is fixed (0.5, so waits are 0.75 of the delay).
 
@@ -78,12 +79,12 @@ function recordAttemptTimes(): number[] {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
+  useFakeTimers({ now: 0 });
   handlers.clear();
   calls = 0;
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 

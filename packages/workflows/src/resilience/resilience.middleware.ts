@@ -10,7 +10,7 @@ import { ToolPolicyRegistry } from "./tool-policies.js";
 // Retry and timeouts are written here rather than taken from cockatiel: its retry delay does not
 // listen to the abort signal (a cancelled call would sit out the backoff), and its timeout policy
 // makes a timer and an AbortController per call; here one scheduler serves every deadline of the
-// middleware. The breaker is cockatiel's; the bulkhead is ours (see bulkhead.ts).
+// middleware. The breaker and the bulkhead say why they are ours in circuit-breaker.ts and bulkhead.ts.
 
 /**
  * The resilience middleware over validated options (see `createResiliencePlugin` for the
@@ -49,6 +49,8 @@ export function createResilienceMiddleware(
       for (let attempt = 1; ; attempt++) {
         call.attempt = attempt;
         const outcome = await resilient.attempt();
+        // The common case: the tool answered (a failed result that is not transient is an answer too).
+        if (outcome.kind === "value" && !isTransientFailure(outcome.value)) return outcome.value;
         const decision = decideAfterAttempt(
           outcome,
           {

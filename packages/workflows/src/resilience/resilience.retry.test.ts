@@ -16,6 +16,7 @@ import { z } from "zod";
 import { toolResultMiddleware } from "../tool-result/index.js";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 type Handler = (ctx: ToolContext) => unknown;
 const handlers = new Map<string, Handler>();
@@ -71,11 +72,11 @@ function track<T>(promise: Promise<T>) {
 const never = (): Promise<never> => new Promise<never>(() => {});
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
   handlers.clear();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 

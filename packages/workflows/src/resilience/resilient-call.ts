@@ -6,9 +6,8 @@ import {
   type ToolCallContext,
   ToolError,
 } from "@needlework/core";
-import { BrokenCircuitError, IsolatedCircuitError } from "cockatiel";
 import { AttemptCall, type AttemptOwner } from "./attempt-call.js";
-import { type AttemptOutcome, isBreakerFailure } from "./attempt-outcome.js";
+import { type AttemptOutcome, breakerVerdict } from "./attempt-outcome.js";
 import type { Deadline, DeadlineScheduler } from "./deadline-scheduler.js";
 import type { ResilienceEmitters } from "./resilience-events.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
@@ -28,15 +27,6 @@ function signalReasonOf(error: Error): unknown {
   return error instanceof TimeoutError ? error : error.cause;
 }
 
-/** An attempt outcome the breaker must neither count nor reset on (a deliberate answer, the call's end). */
-class Uncounted {
-  constructor(readonly outcome: AttemptOutcome) {}
-}
-
-function throwIfUncounted(outcome: AttemptOutcome): AttemptOutcome {
-  if (outcome.kind === "value" || isBreakerFailure(outcome)) return outcome;
-  throw new Uncounted(outcome);
-}
 const asValue = (value: unknown): AttemptOutcome => ({ kind: "value", value });
 const asError = (error: unknown): AttemptOutcome => ({ kind: "error", error });
 
@@ -45,6 +35,11 @@ const asError = (error: unknown): AttemptOutcome => ({ kind: "error", error });
  * attempts, each through the tool's bulkhead and breaker with its own time limit. A caller is
  * answered as soon as its attempt times out or it aborts; the tool body keeps its bulkhead slot
  * until it really settles. The retry loop lives in the middleware.
+ *
+ * An attempt arms one deadline, the earlier of its own time limit and the call's total deadline;
+ * the body settling, that deadline and the caller's abort each try to answer the attempt, and the
+ * first one does. Between attempts the retry decision never starts a wait that outlasts the total
+ * deadline, so no deadline is armed for the call as a whole.
  *
  * @example
  * ```ts
@@ -61,9 +56,12 @@ export class ResilientCall implements AttemptOwner {
   private endedWith: AttemptOutcome | undefined;
   private ended: Promise<AttemptOutcome> | undefined;
   private resolveEnded: ((outcome: AttemptOutcome) => void) | undefined;
-  private totalDeadline: Deadline | undefined;
+  /** Answers the running attempt; `undefined` once it is answered. */
+  private answerAttempt: ((outcome: AttemptOutcome) => void) | undefined;
+  private attemptDeadline: Deadline | undefined;
   private view: AttemptCall | undefined;
-  private bodyRunning = false;
+  /** Tool bodies started and not yet settled (an abandoned attempt's body may still run). */
+  private bodiesRunning = 0;
 
   constructor(
     readonly call: ToolCallContext,
@@ -77,18 +75,14 @@ export class ResilientCall implements AttemptOwner {
     return this.call.tool.options.idempotent === true;
   }
 
-  /** Arms the total deadline and listens to the caller's signal until {@link finish}. */
+  /** Sets the total deadline (from when the call started) and listens to the caller's signal until {@link finish}. */
   begin(): void {
     const total = this.env.options.totalTimeoutMs;
-    if (total !== undefined) {
-      this.deadline = performance.now() + total;
-      this.totalDeadline = this.env.scheduler.at(this.deadline, () => this.onTotalTimeout());
-    }
+    if (total !== undefined) this.deadline = this.call.startedAt + total;
     this.call.callerSignal?.addEventListener("abort", this);
   }
 
   finish(): void {
-    this.totalDeadline?.cancel();
     this.call.callerSignal?.removeEventListener("abort", this);
     this.view?.release();
   }
@@ -109,23 +103,34 @@ export class ResilientCall implements AttemptOwner {
     if (this.endedWith) return this.endedWith;
     const release = this.policies.bulkhead ? await this.acquireSlot() : noRelease;
     if (typeof release !== "function") return release;
-    if (this.endedWith || this.deadline <= performance.now()) {
+    const now = performance.now();
+    if (this.endedWith || this.deadline <= now) {
       release();
       if (!this.endedWith) this.onTotalTimeout(); // the slot came exactly at the deadline
       return this.endedWith!;
     }
     const breaker = this.policies.breaker;
-    if (!breaker) return this.body(release);
-    try {
-      return await breaker.execute(() => this.body(release).then(throwIfUncounted));
-    } catch (error) {
-      if (error instanceof Uncounted) return error.outcome;
-      release(); // the breaker refused the call: the body never started
-      return asError(this.translate(error));
+    if (!breaker) return this.body(release, now);
+    let admission = breaker.admit();
+    while (typeof admission === "object") {
+      // Another call is the half-open circuit's trial: wait for it to end (or this call to end), then ask again.
+      await Promise.race([admission, this.endedPromise()]);
+      if (this.endedWith) {
+        release();
+        return this.endedWith;
+      }
+      admission = breaker.admit();
     }
+    if (admission === "open") {
+      release(); // the breaker refused the call: the body never started
+      return asError(this.circuitOpen());
+    }
+    const outcome = await this.body(release, now);
+    breaker.record(admission, breakerVerdict(outcome));
+    return outcome;
   }
 
-  /** Waits `ms` between attempts; the end of the call (abort, total timeout) cuts it short. */
+  /** Waits `ms` between attempts; the caller's abort cuts it short. */
   async sleep(ms: number): Promise<{ readonly error: unknown } | undefined> {
     if (this.endedWith) return this.endedWith as { error: unknown };
     let deadline: Deadline | undefined;
@@ -146,9 +151,11 @@ export class ResilientCall implements AttemptOwner {
 
   private end(error: unknown, signalReason: unknown): void {
     if (this.endedWith) return;
-    this.endedWith = { kind: "ended", error };
-    this.resolveEnded?.(this.endedWith);
+    const ended: AttemptOutcome = { kind: "ended", error };
+    this.endedWith = ended;
+    this.resolveEnded?.(ended);
     this.view?.abort(signalReason);
+    this.answerAttempt?.(ended);
   }
 
   private onTotalTimeout(): void {
@@ -164,7 +171,7 @@ export class ResilientCall implements AttemptOwner {
   private timeoutError(what: string, timeoutMs: number): Error {
     const { name: toolName, callId } = this.call;
     const timeout = new TimeoutError(`Tool '${toolName}' ${what}.`, { toolName, callId, timeoutMs });
-    if (this.idempotent || this.call.tool.options.readOnly === true || !this.bodyRunning) return timeout;
+    if (this.idempotent || this.call.tool.options.readOnly === true || this.bodiesRunning === 0) return timeout;
     return new ToolError(`Tool '${toolName}' ${what}; it may or may not have taken effect.`, {
       code: "OUTCOME_UNKNOWN",
       transient: false,
@@ -175,6 +182,7 @@ export class ResilientCall implements AttemptOwner {
     });
   }
 
+  /** Waits for a bulkhead slot; the caller's abort and the total deadline cut the wait short. */
   private async acquireSlot(): Promise<(() => void) | AttemptOutcome> {
     const bulkhead = this.policies.bulkhead;
     if (!bulkhead) return noRelease;
@@ -185,13 +193,23 @@ export class ResilientCall implements AttemptOwner {
     const granted = new Promise<() => void>((resolve) => {
       withdraw = bulkhead.enqueue((release) => (this.endedWith ? release() : resolve(release)));
     });
-    const won = await Promise.race([granted, this.endedPromise()]);
-    if (typeof won === "function") return won;
-    withdraw();
-    return won;
+    const total =
+      this.deadline === Infinity ? undefined : this.env.scheduler.at(this.deadline, () => this.onTotalTimeout());
+    try {
+      const won = await Promise.race([granted, this.endedPromise()]);
+      if (typeof won === "function") return won;
+      withdraw();
+      return won;
+    } finally {
+      total?.cancel();
+    }
   }
 
-  private body(release: () => void): Promise<AttemptOutcome> {
+  /**
+   * Runs the tool body once. The body holds its bulkhead slot until it really settles, even when
+   * its caller was answered earlier (a timeout, an abort).
+   */
+  private body(release: () => void, now: number): Promise<AttemptOutcome> {
     const view = (this.view = new AttemptCall(this.call, this));
     let running: Promise<unknown>;
     try {
@@ -199,28 +217,32 @@ export class ResilientCall implements AttemptOwner {
     } catch (error) {
       running = Promise.reject(error);
     }
-    this.bodyRunning = true;
-    // The slot is held until the body really settles, even when its caller was answered earlier.
-    const settled = running.then(asValue, asError).finally(() => {
-      this.bodyRunning = false;
-      release();
-    });
-    const racers: Array<Promise<AttemptOutcome>> = [settled];
-    let attemptDeadline: Deadline | undefined;
+    this.bodiesRunning++;
     const limit = this.attemptMs;
-    if (limit !== undefined && performance.now() + limit < this.deadline) {
-      racers.push(
-        new Promise(
-          (resolve) =>
-            (attemptDeadline = this.env.scheduler.after(limit, () => resolve(this.attemptTimedOut(view, limit)))),
-        ),
+    const attemptEnd = limit === undefined ? Infinity : now + limit;
+    return new Promise((resolve) => {
+      const answer = (outcome: AttemptOutcome): void => {
+        if (this.answerAttempt !== answer) return; // answered already
+        this.answerAttempt = undefined;
+        this.attemptDeadline?.cancel();
+        this.attemptDeadline = undefined;
+        view.release();
+        resolve(outcome);
+      };
+      this.answerAttempt = answer;
+      const settled = (outcome: AttemptOutcome): void => {
+        this.bodiesRunning--;
+        release();
+        answer(outcome);
+      };
+      running.then(
+        (value) => settled(asValue(value)),
+        (error: unknown) => settled(asError(error)),
       );
-    }
-    if (this.deadline !== Infinity || this.call.callerSignal) racers.push(this.endedPromise());
-    if (racers.length === 1) return settled;
-    return Promise.race(racers).finally(() => {
-      attemptDeadline?.cancel();
-      view.release();
+      if (attemptEnd < this.deadline)
+        this.attemptDeadline = this.env.scheduler.at(attemptEnd, () => answer(this.attemptTimedOut(view, limit!)));
+      else if (this.deadline !== Infinity)
+        this.attemptDeadline = this.env.scheduler.at(this.deadline, () => this.onTotalTimeout());
     });
   }
 
@@ -242,10 +264,9 @@ export class ResilientCall implements AttemptOwner {
     });
   }
 
-  private translate(error: unknown): unknown {
-    if (!(error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError)) return error;
+  private circuitOpen(): CircuitOpenError {
     const { name: toolName, callId } = this.call;
     const message = `Tool '${toolName}' is temporarily unavailable: its circuit is open after repeated failures.`;
-    return new CircuitOpenError(message, { toolName, callId, cause: error });
+    return new CircuitOpenError(message, { toolName, callId });
   }
 }

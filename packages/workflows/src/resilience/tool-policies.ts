@@ -1,21 +1,19 @@
-import { circuitBreaker, type CircuitBreakerPolicy, ConsecutiveBreaker, handleWhenResult } from "cockatiel";
-import { type AttemptOutcome, isBreakerFailure } from "./attempt-outcome.js";
 import { Bulkhead } from "./bulkhead.js";
+import { CircuitBreaker } from "./circuit-breaker.js";
 import type { ResilienceEmitters } from "./resilience-events.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
 
 /** The breaker and bulkhead of one tool (either may be off). @internal */
 export interface ToolPolicies {
-  readonly breaker: CircuitBreakerPolicy | undefined;
+  readonly breaker: CircuitBreaker | undefined;
   readonly bulkhead: Bulkhead | undefined;
 }
 
 const NONE: ToolPolicies = Object.freeze({ breaker: undefined, bulkhead: undefined });
 
 /**
- * One circuit breaker (cockatiel's, counting the attempt outcomes {@link isBreakerFailure} names)
- * and one {@link Bulkhead} per tool name, created on first use and kept as long as the
- * middleware. Breaker state changes are forwarded to the plugin's events.
+ * One {@link CircuitBreaker} and one {@link Bulkhead} per tool name, created on first use and kept
+ * as long as the middleware; breaker state changes are raised on the plugin's events.
  *
  * @example
  * ```ts
@@ -26,7 +24,6 @@ const NONE: ToolPolicies = Object.freeze({ breaker: undefined, bulkhead: undefin
  */
 export class ToolPolicyRegistry {
   private readonly byTool = new Map<string, ToolPolicies>();
-  private readonly breakerPolicy = handleWhenResult((outcome) => isBreakerFailure(outcome as AttemptOutcome));
 
   constructor(
     private readonly options: ResolvedResilienceOptions,
@@ -43,18 +40,10 @@ export class ToolPolicyRegistry {
     return policies;
   }
 
-  private createBreaker(tool: string): CircuitBreakerPolicy | undefined {
+  private createBreaker(tool: string): CircuitBreaker | undefined {
     const settings = this.options.circuitBreaker;
     if (!settings) return undefined;
-    const breaker = circuitBreaker(this.breakerPolicy, {
-      halfOpenAfter: settings.halfOpenAfterMs,
-      breaker: new ConsecutiveBreaker(settings.consecutiveFailures),
-    });
-    const event = Object.freeze({ tool });
-    breaker.onBreak(() => this.emitters.break.emit(event));
-    breaker.onHalfOpen(() => this.emitters.halfOpen.emit(event));
-    breaker.onReset(() => this.emitters.reset.emit(event));
-    return breaker;
+    return new CircuitBreaker(tool, settings.consecutiveFailures, settings.halfOpenAfterMs, this.emitters);
   }
 
   private createBulkhead(): Bulkhead | undefined {

@@ -202,7 +202,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     const out: Record<string, unknown> = {};
     for (const [key, item] of pairs) {
       let name = key;
-      for (let n = 2; Object.prototype.hasOwnProperty.call(out, name); n++) name = `${key}#${n}`;
+      for (let n = 2; Object.hasOwn(out, name); n++) name = `${key}#${n}`;
       setOwn(out, name, item === CIRCULAR ? "[Circular]" : item);
     }
     return out;

@@ -161,7 +161,7 @@ function shrinkObject(obj: { readonly [key: string]: JsonValue }, budget: number
   }
   if (omitted > 0) {
     let markerKey: string = TRUNCATION_MARKERS.objectKey;
-    while (Object.prototype.hasOwnProperty.call(out, markerKey)) markerKey = `_${markerKey}`;
+    while (Object.hasOwn(out, markerKey)) markerKey = `_${markerKey}`;
     out[markerKey] = objectMarker(omitted);
   }
   return out;

@@ -32,7 +32,7 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
     ...changes.extraMetadata,
     flags: flags.includes(flag) ? [...flags] : [...flags, flag],
   };
-  const has = (key: keyof OutcomeChanges): boolean => Object.prototype.hasOwnProperty.call(changes, key);
+  const has = (key: keyof OutcomeChanges): boolean => Object.hasOwn(changes, key);
   const message = has("message") ? changes.message : outcome.message;
   const suggestion = has("suggestion") ? changes.suggestion : outcome.suggestion;
   const data = has("data") ? changes.data : outcome.data;

@@ -15,6 +15,7 @@ import { usingAgentFramework } from "../builder/index.js";
 import { resiliencePlugin } from "../resilience/index.js";
 import { toolResultMiddleware } from "../tool-result/index.js";
 import { chaos, type ChaosEvent, type ChaosOptions, chaosPlugin, seededRandom } from "./chaos.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 const bodies: { tool: string; attempt: number }[] = [];
 
@@ -46,10 +47,10 @@ const sequence = (...values: number[]) => {
 
 beforeEach(() => {
   bodies.length = 0;
-  vi.useFakeTimers();
+  useFakeTimers();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 
@@ -165,7 +166,7 @@ describe("chaos", () => {
       .invoke({ name: "write", arguments: { id: "a" } }, { signal: controller.signal })
       .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(10);
-    expect(vi.getTimerCount()).toBe(1);
+    expect(heldTimers()).toBe(1);
     controller.abort();
     const error = await pending;
     expect((error as Error).name).toBe("AbortError");

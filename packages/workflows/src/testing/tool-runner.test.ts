@@ -4,6 +4,7 @@ import { z } from "zod";
 import { kitBuilder, OrderTools } from "../../test/agent-kit-fixtures.js";
 import { chaos, seededRandom } from "./chaos.js";
 import { createToolRunner, invokeTool } from "./tool-runner.js";
+import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 
 /** A user's repository, injected into the tool class. */
 class OrderRepository {
@@ -89,7 +90,7 @@ describe("createToolRunner", () => {
   });
 
   it("runs through a built factory's whole pipeline, resilience included (with fake timers)", async () => {
-    vi.useFakeTimers();
+    useFakeTimers();
     flakyCalls = 0;
     const factory = kitBuilder()
       .addAgentFunctions(ShopTools)
@@ -100,7 +101,7 @@ describe("createToolRunner", () => {
     const pending = runner.invoke("flaky");
     await vi.runAllTimersAsync();
     expect(await pending).toMatchObject({ status: "ok", data: "ok", metadata: { attempts: 3 } });
-    expect(vi.getTimerCount()).toBe(0);
+    expect(heldTimers()).toBe(0);
     expect(() => createToolRunner(ShopTools, { pipeline: factory, services })).toThrow(
       /`services` and `container` apply to the minimal or raw pipelines/,
     );

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AgentRunResult, type ChatClient, ScriptedChatClient, type ScriptedStep } from "../../src/agent/index.js";
 import type { AgentFactory } from "../../src/index.js";
 import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliability-fixtures.js";
+import { heldTimers, useFakeTimers } from "../support/fake-timers.js";
 
 // Cancellation: wherever the caller aborts, the run settles at once (no timer is advanced after the
 // abort) with an AbortError, and leaves no timer and no abort listener behind.
@@ -54,9 +55,9 @@ async function abortAndExpectPrompt(controller: AbortController, tracked: Tracke
  * ignoring tool keeps running on its own, with no timer of ours waiting for it.
  */
 async function expectOnlyTheAttemptTimerOf(_honours: boolean): Promise<void> {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   await vi.advanceTimersByTimeAsync(5_000);
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
 }
 
 function setup(
@@ -87,10 +88,10 @@ const transfer = {
 };
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 
@@ -136,9 +137,9 @@ describe("cancellation", () => {
     const tracked = track(agent.run("go", { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(500); // half way through the 1 s backoff
     expect(world.total("lookup")).toBe(1);
-    expect(vi.getTimerCount()).toBe(1); // the backoff wait (resilience keeps one timer per call)
+    expect(heldTimers()).toBe(1); // the backoff wait (resilience keeps one timer per call)
     await abortAndExpectPrompt(controller, tracked);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(heldTimers()).toBe(0);
     expect(world.total("lookup")).toBe(1);
   });
 
@@ -241,7 +242,7 @@ describe("cancellation", () => {
         }
         aborted++;
         await abortAndExpectPrompt(controller, tracked);
-        expect(vi.getTimerCount()).toBe(0);
+        expect(heldTimers()).toBe(0);
       }
       expect(aborted).toBeGreaterThan(100);
     });
@@ -253,7 +254,7 @@ describe("cancellation", () => {
         const tracked = track(agent.run("go", { signal: controller.signal }));
         await flushMicrotasks(turns);
         await abortAndExpectPrompt(controller, tracked);
-        expect(vi.getTimerCount()).toBe(0);
+        expect(heldTimers()).toBe(0);
       }
     });
   });

@@ -13,6 +13,7 @@ import {
 import type { AgentFactory, ResilienceOptions } from "../../src/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
 import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliability-fixtures.js";
+import { heldTimers, useFakeTimers } from "../support/fake-timers.js";
 
 // Side effects under faults: what runs, and how many times. Counts are of tool-body executions
 // per call id (World), the only thing a charged card or a sent e-mail cares about.
@@ -24,10 +25,10 @@ const RETRY: ResilienceOptions = {
 };
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFakeTimers();
 });
 afterEach(() => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
 });
 
@@ -336,7 +337,7 @@ describe("approval-gated tools never run without approval", () => {
       expect(world.total("smallRefund")).toBe(0);
     } finally {
       await rm(directory, { recursive: true, force: true });
-      vi.useFakeTimers();
+      useFakeTimers();
     }
   });
 

@@ -11,6 +11,7 @@ import {
   watchUnhandledRejections,
   World,
 } from "./reliability-fixtures.js";
+import { heldTimers, useFakeTimers } from "../support/fake-timers.js";
 
 // Soak: the full recommended pipeline (resilience, tool-result, truncation, redaction) with chaos
 // innermost injecting a fault into 20% of attempts: latency (half of it past the attempt timeout),
@@ -85,10 +86,10 @@ async function settle(batch: readonly Tracked<unknown>[]): Promise<void> {
 let rejections: ReturnType<typeof watchUnhandledRejections>;
 beforeEach(() => {
   rejections = watchUnhandledRejections();
-  vi.useFakeTimers();
+  useFakeTimers();
 });
 afterEach(async () => {
-  expect(vi.getTimerCount()).toBe(0);
+  expect(heldTimers()).toBe(0);
   vi.useRealTimers();
   // Node reports an unhandled rejection after the microtask queue drains: give it two turns.
   await new Promise((resolve) => setTimeout(resolve, 0));

@@ -441,9 +441,7 @@ export class AgentRun {
   private idempotencyKeyOf(call: RoundCall): string {
     const keys = (this.state.idempotencyKeys ??= {});
     // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
-    return Object.prototype.hasOwnProperty.call(keys, call.key)
-      ? keys[call.key]!
-      : (keys[call.key] = `${this.state.runId}:${call.callId}`);
+    return Object.hasOwn(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {

@@ -4,6 +4,7 @@ import { resiliencePlugin } from "../../resilience/index.js";
 import { toolResultMiddleware } from "../../tool-result/index.js";
 import type { ChatMessage, ChatRequest } from "@needlework/core";
 import { TOKEN_BUDGET_DEFAULTS } from "./budgets.js";
+import { heldTimers, useFakeTimers } from "../../../test/support/fake-timers.js";
 
 const usage = (totalTokens: number) => ({ inputTokens: totalTokens, outputTokens: 0, totalTokens });
 const note = (n: number) => ({ name: "postNote", arguments: { note: `n${n}` } });
@@ -147,7 +148,7 @@ describe("tokenBudget", () => {
   });
 
   it("ends budget_exhausted when a turn spends the budget: its calls never start, nothing in flight is cut off, nothing is retried", async () => {
-    vi.useFakeTimers();
+    useFakeTimers();
     const signals: AbortSignal[] = [];
     const h = harness({
       middleware: [
@@ -181,7 +182,7 @@ describe("tokenBudget", () => {
       ["skipped", "TOKEN_BUDGET_EXHAUSTED", 0],
       ["skipped", "TOKEN_BUDGET_EXHAUSTED", 0],
     ]);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(heldTimers()).toBe(0);
   });
 
   it("accepts a final answer that spends the budget, but never asks for a correction turn beyond it", async () => {
