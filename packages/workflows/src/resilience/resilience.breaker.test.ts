@@ -1,65 +1,9 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  CircuitOpenError,
-  createToolInvoker,
-  type InvokeOptions,
-  TimeoutError,
-  type ToolContext,
-  ToolError,
-  type ToolMiddleware,
-  ToolResult,
-  TransientError,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { CircuitOpenError, ToolError, ToolResult, TransientError } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
 import { toolResultMiddleware } from "../tool-result/index.js";
-import { resiliencePlugin } from "./resilience.plugin.js";
-import type { ResilienceOptions } from "./resilience.options.js";
-import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
+import { countedController, useResilienceHarness } from "../../test/support/resilience-harness.js";
 
-type Handler = (ctx: ToolContext) => unknown;
-const handlers = new Map<string, Handler>();
-const calls = new Map<string, number>();
-const run = (name: string, ctx: ToolContext): unknown => {
-  calls.set(name, (calls.get(name) ?? 0) + 1);
-  return handlers.get(name)!(ctx);
-};
-
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
-  idem(_: object, ctx: ToolContext) {
-    return run("idem", ctx);
-  }
-
-  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
-  plain(_: object, ctx: ToolContext) {
-    return run("plain", ctx);
-  }
-}
-
-function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
-  const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({
-    container: c,
-    tools: [],
-    plugins: [],
-    position: 0,
-  })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
-  return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
-}
-
-function track<T>(promise: Promise<T>) {
-  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
-  const settled = promise.then(
-    (value) => Object.assign(state, { done: true, value }),
-    (error: unknown) => Object.assign(state, { done: true, error }),
-  );
-  return { state, settled };
-}
+const { handle, calls, setup } = useResilienceHarness();
 
 function deferred<T = unknown>() {
   let resolve!: (value: T) => void;
@@ -67,72 +11,45 @@ function deferred<T = unknown>() {
   return { promise, resolve };
 }
 
-function countedController() {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const listeners = new Set<unknown>();
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = (...args: Parameters<typeof add>) => {
-    listeners.add(args[1]);
-    add(...args);
-  };
-  signal.removeEventListener = (...args: Parameters<typeof remove>) => {
-    listeners.delete(args[1]);
-    remove(...args);
-  };
-  return { controller, signal, listeners };
-}
-
 const fails = () => {
   throw new TypeError("bug");
 };
-
-beforeEach(() => {
-  useFakeTimers();
-  handlers.clear();
-  calls.clear();
-});
-afterEach(() => {
-  expect(heldTimers()).toBe(0);
-  vi.useRealTimers();
-});
 
 describe("resilience: circuit breaker", () => {
   const breaker = { retry: false, circuitBreaker: { consecutiveFailures: 3, halfOpenAfterMs: 10_000 } } as const;
 
   it("opens after N consecutive failures, then answers CircuitOpenError without calling the tool", async () => {
-    handlers.set("plain", fails);
+    handle("plain", fails);
     const invoke = setup(breaker);
     for (let i = 0; i < 3; i++) expect((await invoke("plain").settled).error).toBeInstanceOf(TypeError);
     const open = await invoke("plain").settled;
     expect(open.error).toBeInstanceOf(CircuitOpenError);
     expect(open.error).toMatchObject({ code: "CIRCUIT_OPEN", toolName: "plain" });
-    expect(calls.get("plain")).toBe(3);
+    expect(calls("plain")).toBe(3);
   });
 
   it("half-opens after halfOpenAfterMs: a successful trial closes it, a failed one opens it again", async () => {
-    handlers.set("plain", fails);
+    handle("plain", fails);
     const invoke = setup(breaker);
     for (let i = 0; i < 3; i++) await invoke("plain").settled;
     vi.advanceTimersByTime(9_999);
     expect((await invoke("plain").settled).error).toBeInstanceOf(CircuitOpenError);
     vi.advanceTimersByTime(1);
     expect((await invoke("plain").settled).error).toBeInstanceOf(TypeError); // the trial ran and failed
-    expect(calls.get("plain")).toBe(4);
+    expect(calls("plain")).toBe(4);
     expect((await invoke("plain").settled).error).toBeInstanceOf(CircuitOpenError);
     vi.advanceTimersByTime(10_000);
-    handlers.set("plain", () => "recovered");
+    handle("plain", () => "recovered");
     expect((await invoke("plain").settled).value).toMatchObject({ status: "ok", data: "recovered" });
-    handlers.set("plain", fails);
+    handle("plain", fails);
     expect((await invoke("plain").settled).error).toBeInstanceOf(TypeError); // closed: counting from zero again
     expect((await invoke("plain").settled).error).toBeInstanceOf(TypeError);
-    expect(calls.get("plain")).toBe(7);
+    expect(calls("plain")).toBe(7);
   });
 
   it("keeps one breaker per tool", async () => {
-    handlers.set("plain", fails);
-    handlers.set("idem", () => "fine");
+    handle("plain", fails);
+    handle("idem", () => "fine");
     const invoke = setup(breaker);
     for (let i = 0; i < 4; i++) await invoke("plain").settled;
     expect((await invoke("idem").settled).value).toMatchObject({ status: "ok" });
@@ -146,7 +63,7 @@ describe("resilience: circuit breaker", () => {
       new ToolError("Invalid state", { code: "INVALID_STATE" }), // deliberate, not counted
       ToolResult.fail("Busy", { transient: true }),
     ];
-    handlers.set("plain", () => {
+    handle("plain", () => {
       const next = results.shift()!;
       if (next instanceof Error) throw next;
       return next;
@@ -155,12 +72,12 @@ describe("resilience: circuit breaker", () => {
     for (let i = 0; i < 4; i++) await invoke("plain").settled;
     expect((await invoke("plain").settled).value).toMatchObject({ status: "error", message: "Busy" }); // the second counted failure
     expect((await invoke("plain").settled).error).toBeInstanceOf(CircuitOpenError);
-    expect(calls.get("plain")).toBe(5);
+    expect(calls("plain")).toBe(5);
   });
 
   it("counts timeouts but not cancellations", async () => {
     const { controller, signal } = countedController();
-    handlers.set(
+    handle(
       "plain",
       (ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
     );
@@ -181,7 +98,7 @@ describe("resilience: circuit breaker", () => {
   });
 
   it("stops retrying when the circuit opens during a call", async () => {
-    handlers.set("idem", () => {
+    handle("idem", () => {
       throw new TransientError("down");
     });
     const call = setup({
@@ -190,12 +107,12 @@ describe("resilience: circuit breaker", () => {
     })("idem");
     await vi.runAllTimersAsync();
     await call.settled;
-    expect(calls.get("idem")).toBe(2);
+    expect(calls("idem")).toBe(2);
     expect(call.state.error).toBeInstanceOf(CircuitOpenError);
   });
 
   it("outside, the tool-result middleware shows CIRCUIT_OPEN to the model", async () => {
-    handlers.set("plain", fails);
+    handle("plain", fails);
     const invoke = setup({ ...breaker, circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 } }, [
       toolResultMiddleware(),
     ]);
@@ -211,7 +128,7 @@ describe("resilience: circuit breaker", () => {
 describe("resilience: bulkhead", () => {
   it("rejects a call beyond limit + queue with a transient CAPACITY_EXCEEDED ToolError, without calling the tool", async () => {
     const gate = deferred();
-    handlers.set("plain", () => gate.promise);
+    handle("plain", () => gate.promise);
     const invoke = setup({ retry: false, bulkhead: { limit: 1 } });
     const first = invoke("plain");
     const second = await invoke("plain").settled;
@@ -222,17 +139,17 @@ describe("resilience: bulkhead", () => {
       message: "The tool is at capacity; try again shortly.",
       toolName: "plain",
     });
-    expect(calls.get("plain")).toBe(1);
+    expect(calls("plain")).toBe(1);
     gate.resolve("done");
     expect((await first.settled).value).toMatchObject({ status: "ok", data: "done" });
-    handlers.set("plain", () => "again");
+    handle("plain", () => "again");
     expect((await invoke("plain").settled).value).toMatchObject({ status: "ok", data: "again" });
   });
 
   it("queues up to `queue` calls and runs them as slots free up", async () => {
     const gate = deferred();
     const order: number[] = [];
-    handlers.set("plain", (ctx) => {
+    handle("plain", (ctx) => {
       order.push(order.length + 1);
       return order.length === 1 ? gate.promise : ctx.attempt;
     });
@@ -250,7 +167,7 @@ describe("resilience: bulkhead", () => {
 
   it("retries a capacity rejection for an idempotent tool", async () => {
     const gate = deferred();
-    handlers.set("idem", () => (calls.get("idem") === 1 ? gate.promise : "second"));
+    handle("idem", () => (calls("idem") === 1 ? gate.promise : "second"));
     const invoke = setup({ bulkhead: { limit: 1 } });
     const first = invoke("idem");
     const second = invoke("idem");
@@ -264,7 +181,7 @@ describe("resilience: bulkhead", () => {
   it("a queued call ends at once on the caller's abort, and its tool never runs", async () => {
     const { controller, signal, listeners } = countedController();
     const gate = deferred();
-    handlers.set("plain", () => gate.promise);
+    handle("plain", () => gate.promise);
     const invoke = setup({ retry: false, bulkhead: { limit: 1, queue: 1 } });
     const first = invoke("plain");
     const queued = invoke("plain", { signal });
@@ -276,12 +193,12 @@ describe("resilience: bulkhead", () => {
     gate.resolve("done");
     await first.settled;
     await vi.advanceTimersByTimeAsync(0);
-    expect(calls.get("plain")).toBe(1);
+    expect(calls("plain")).toBe(1);
   });
 
   it("a queued call is bounded by the total timeout", async () => {
     const gate = deferred();
-    handlers.set("plain", () => gate.promise);
+    handle("plain", () => gate.promise);
     const invoke = setup({
       retry: false,
       attemptTimeoutMs: 60_000,
@@ -298,12 +215,12 @@ describe("resilience: bulkhead", () => {
     expect(first.state.error).toMatchObject({ code: "OUTCOME_UNKNOWN" }); // its body was running
     gate.resolve("late");
     await vi.advanceTimersByTimeAsync(0);
-    expect(calls.get("plain")).toBe(1);
+    expect(calls("plain")).toBe(1);
   });
 
   it("outside, the tool-result middleware shows CAPACITY_EXCEEDED to the model", async () => {
     const gate = deferred();
-    handlers.set("plain", () => gate.promise);
+    handle("plain", () => gate.promise);
     const invoke = setup({ retry: false, bulkhead: { limit: 1 } }, [toolResultMiddleware()]);
     const first = invoke("plain");
     expect((await invoke("plain").settled).value).toMatchObject({

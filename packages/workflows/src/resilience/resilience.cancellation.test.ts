@@ -1,94 +1,15 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  createToolInvoker,
-  type InvokeOptions,
-  type ToolContext,
-  type ToolMiddleware,
-  TransientError,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { resiliencePlugin } from "./resilience.plugin.js";
-import type { ResilienceOptions } from "./resilience.options.js";
-import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
+import { type ToolMiddleware, TransientError } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
+import { heldTimers } from "../../test/support/fake-timers.js";
+import { countedController, never, useResilienceHarness } from "../../test/support/resilience-harness.js";
 
-type Handler = (ctx: ToolContext) => unknown;
-const handlers = new Map<string, Handler>();
-const run = (name: string, ctx: ToolContext): unknown => handlers.get(name)!(ctx);
-
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
-  idem(_: object, ctx: ToolContext) {
-    return run("idem", ctx);
-  }
-
-  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
-  plain(_: object, ctx: ToolContext) {
-    return run("plain", ctx);
-  }
-}
-
-/** A fixed random source: with the default half jitter, waits are 0.75 of the exponential delay. */
-const fixedRandom = () => 0.5;
-
-function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
-  const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({
-    container: c,
-    tools: [],
-    plugins: [],
-    position: 0,
-  })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
-  return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
-}
-
-function track<T>(promise: Promise<T>) {
-  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
-  const settled = promise.then(
-    (value) => Object.assign(state, { done: true, value }),
-    (error: unknown) => Object.assign(state, { done: true, error }),
-  );
-  return { state, settled, promise };
-}
-
-/** A caller's signal whose abort listeners are counted, as cockatiel's tests do. */
-function countedController() {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const listeners = new Set<unknown>();
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = (...args: Parameters<typeof add>) => {
-    listeners.add(args[1]);
-    add(...args);
-  };
-  signal.removeEventListener = (...args: Parameters<typeof remove>) => {
-    listeners.delete(args[1]);
-    remove(...args);
-  };
-  return { controller, signal, listeners };
-}
-
-const never = (): Promise<never> => new Promise<never>(() => {});
-
-beforeEach(() => {
-  useFakeTimers();
-  handlers.clear();
-});
-afterEach(() => {
-  expect(heldTimers()).toBe(0);
-  vi.useRealTimers();
-});
+const { handle, setup } = useResilienceHarness();
 
 describe("resilience: cancellation", () => {
   it("the caller's abort during a backoff wait rejects at once with an AbortError and leaves no timer or listener", async () => {
     const { controller, signal, listeners } = countedController();
     let calls = 0;
-    handlers.set("idem", () => {
+    handle("idem", () => {
       calls++;
       throw new TransientError("blip");
     });
@@ -109,7 +30,7 @@ describe("resilience: cancellation", () => {
     const { controller, signal, listeners } = countedController();
     let calls = 0;
     let seen: AbortSignal | undefined;
-    handlers.set("idem", (ctx) => {
+    handle("idem", (ctx) => {
       calls++;
       seen = ctx.signal;
       return new Promise((_, reject) =>
@@ -130,7 +51,7 @@ describe("resilience: cancellation", () => {
   it("a tool that ignores its signal is waited for until its attempt timeout, then the call is cancelled, not timed out", async () => {
     const { controller, signal, listeners } = countedController();
     let calls = 0;
-    handlers.set("idem", () => {
+    handle("idem", () => {
       calls++;
       return never();
     });
@@ -146,8 +67,8 @@ describe("resilience: cancellation", () => {
 
   it("leaves no listener on the caller's signal after a successful call, whether or not the tool read ctx.signal", async () => {
     const { signal, listeners } = countedController();
-    handlers.set("idem", (ctx) => (ctx.signal.aborted ? "aborted" : "ok"));
-    handlers.set("plain", () => "ok");
+    handle("idem", (ctx) => (ctx.signal.aborted ? "aborted" : "ok"));
+    handle("plain", () => "ok");
     const invoke = setup();
     const a = invoke("idem", { signal });
     const b = invoke("plain", { signal });
@@ -164,7 +85,7 @@ describe("resilience: cancellation", () => {
       return next();
     };
     let seen: AbortSignal | undefined;
-    handlers.set("plain", (ctx) => {
+    handle("plain", (ctx) => {
       seen = ctx.signal;
       return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
     });
@@ -192,8 +113,8 @@ describe("resilience: cost", () => {
     try {
       const { signal, listeners } = countedController();
       created = 0;
-      handlers.set("plain", () => "ok");
-      handlers.set("idem", (ctx) => ctx.signal.aborted);
+      handle("plain", () => "ok");
+      handle("idem", (ctx) => ctx.signal.aborted);
       const invoke = setup();
       await invoke("plain", { signal }).settled;
       expect(created).toBe(0);
@@ -207,7 +128,7 @@ describe("resilience: cost", () => {
 
   it("sets no timer when both timeouts are off", async () => {
     let timers = -1;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       timers = heldTimers();
       return "ok";
     });

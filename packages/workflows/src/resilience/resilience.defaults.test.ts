@@ -1,92 +1,20 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  CircuitOpenError,
-  createToolInvoker,
-  TimeoutError,
-  type ToolContext,
-  TransientError,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { resiliencePlugin } from "./resilience.plugin.js";
-import type { ResilienceOptions } from "./resilience.options.js";
-import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
+import { CircuitOpenError, TimeoutError, TransientError } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
+import { never, useResilienceHarness } from "../../test/support/resilience-harness.js";
 
 // The defaults in action: only the random source is fixed (0.5, so waits are 0.75 of the delay).
 
-type Handler = (ctx: ToolContext) => unknown;
-const handlers = new Map<string, Handler>();
-let calls = 0;
-const run = (name: string, ctx: ToolContext): unknown => {
-  calls++;
-  return handlers.get(name)!(ctx);
-};
-
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
-  idem(_: object, ctx: ToolContext) {
-    return run("idem", ctx);
-  }
-
-  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
-  plain(_: object, ctx: ToolContext) {
-    return run("plain", ctx);
-  }
-
-  @AgentFunction({
-    description: "Idempotent, with a 100 s attempt timeout.",
-    input: z.object({}),
-    idempotent: true,
-    timeoutMs: 100_000,
-  })
-  slow(_: object, ctx: ToolContext) {
-    return run("slow", ctx);
-  }
-}
-
-function setup(options: ResilienceOptions = {}) {
-  const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: () => 0.5, ...options }).createMiddleware!({
-    container: c,
-    tools: [],
-    plugins: [],
-    position: 0,
-  })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
-  return (name: string) => {
-    const state: { done: boolean; value?: unknown; error?: unknown } = { done: false };
-    const settled = invoker.invoke({ name, arguments: {} }).then(
-      (value) => Object.assign(state, { done: true, value }),
-      (error: unknown) => Object.assign(state, { done: true, error }),
-    );
-    return { state, settled };
-  };
-}
-
-const never = (): Promise<never> => new Promise<never>(() => {});
+const { handle, calls, setup } = useResilienceHarness({ now: 0 });
 
 /** Records the time of each attempt while the tool keeps failing transiently. */
 function recordAttemptTimes(): number[] {
   const times: number[] = [];
-  handlers.set("idem", () => {
+  handle("idem", () => {
     times.push(Date.now());
     throw new TransientError("blip");
   });
   return times;
 }
-
-beforeEach(() => {
-  useFakeTimers({ now: 0 });
-  handlers.clear();
-  calls = 0;
-});
-afterEach(() => {
-  expect(heldTimers()).toBe(0);
-  vi.useRealTimers();
-});
 
 describe("resilience defaults, observed", () => {
   it("3 attempts in total, waiting 200 ms then 400 ms before half jitter", async () => {
@@ -108,7 +36,7 @@ describe("resilience defaults, observed", () => {
   });
 
   it("an attempt times out after 30 s", async () => {
-    handlers.set("idem", () => never());
+    handle("idem", () => never());
     const call = setup({ retry: false })("idem");
     await vi.advanceTimersByTimeAsync(29_999);
     expect(call.state.done).toBe(false);
@@ -118,11 +46,11 @@ describe("resilience defaults, observed", () => {
   });
 
   it("a call ends after 120 s in total", async () => {
-    handlers.set("slow", () => never());
+    handle("slow", () => never());
     const call = setup()("slow");
     await vi.advanceTimersByTimeAsync(119_999);
     expect(call.state.done).toBe(false);
-    expect(calls).toBe(2); // attempt 1 timed out at 100 s, attempt 2 started at 100.15 s
+    expect(calls()).toBe(2); // attempt 1 timed out at 100 s, attempt 2 started at 100.15 s
     await vi.advanceTimersByTimeAsync(1);
     await call.settled;
     expect(call.state.error).toBeInstanceOf(TimeoutError);
@@ -130,7 +58,7 @@ describe("resilience defaults, observed", () => {
   });
 
   it("a tool's circuit opens after 5 consecutive failures and half-opens after 30 s", async () => {
-    handlers.set("plain", () => {
+    handle("plain", () => {
       throw new TypeError("bug");
     });
     const invoke = setup();
@@ -139,17 +67,17 @@ describe("resilience defaults, observed", () => {
     vi.advanceTimersByTime(29_999);
     expect((await invoke("plain").settled).error).toBeInstanceOf(CircuitOpenError);
     vi.advanceTimersByTime(1);
-    handlers.set("plain", () => "back");
+    handle("plain", () => "back");
     expect((await invoke("plain").settled).value).toMatchObject({ status: "ok", data: "back" });
-    expect(calls).toBe(6);
+    expect(calls()).toBe(6);
   });
 
   it("has no bulkhead: 50 concurrent calls of one tool all run", async () => {
-    handlers.set("plain", () => never());
+    handle("plain", () => never());
     const invoke = setup();
     const pending = Array.from({ length: 50 }, () => invoke("plain"));
     await vi.advanceTimersByTimeAsync(0);
-    expect(calls).toBe(50);
+    expect(calls()).toBe(50);
     await vi.advanceTimersByTimeAsync(30_000);
     await Promise.all(pending.map((p) => p.settled));
     // A timed-out call of a non-idempotent tool: its effect may have happened.

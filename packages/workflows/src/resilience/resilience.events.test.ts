@@ -1,56 +1,27 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  createToolInvoker,
-  type InvokeOptions,
-  type ToolContext,
-  ToolResult,
-  TransientError,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { type InvokeOptions, ToolResult, TransientError } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
+import { type HarnessTool, never, useResilienceHarness } from "../../test/support/resilience-harness.js";
 import { createResiliencePlugin, resilienceEventsOf } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
 import type { ToolCircuitEvent, ToolGiveUpEvent, RetryEvent } from "./resilience-events.js";
 
-type Handler = (ctx: ToolContext) => unknown;
-const handlers = new Map<string, Handler>();
+// A test may leave a call pending (the bulkhead's occupant), so timers may still be held at its end.
+const harness = useResilienceHarness({ allowHeldTimers: true });
+const handle = harness.handle;
 
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
-  idem(_: object, ctx: ToolContext) {
-    return handlers.get("idem")!(ctx);
-  }
-
-  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
-  plain(_: object, ctx: ToolContext) {
-    return handlers.get("plain")!(ctx);
-  }
-}
-
+/** The harness invoker and its plugin; each call resolves with its outcome or the error it threw. */
 function setup(options: ResilienceOptions = {}) {
-  const c = container.createChildContainer();
-  const plugin = createResiliencePlugin({ random: () => 0.5, ...options });
-  const middleware = plugin.createMiddleware!({ container: c, tools: [], plugins: [plugin], position: 0 })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
-  const invoke = (name: string, invokeOptions?: InvokeOptions) =>
-    invoker.invoke({ name, arguments: {} }, invokeOptions).catch((error: unknown) => error);
-  return { plugin, invoke };
+  const invoke = harness.setup(options);
+  return {
+    plugin: invoke.plugin,
+    invoke: (name: HarnessTool, invokeOptions?: InvokeOptions) =>
+      invoke(name, invokeOptions).promise.catch((error: unknown) => error),
+  };
 }
-
-const never = (): Promise<never> => new Promise<never>(() => {});
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  handlers.clear();
-});
-afterEach(() => vi.useRealTimers());
 
 describe("resilience events", () => {
   it("onRetry carries callId, runId, tool, attempt, delay and error code; onGiveUp follows the last attempt", async () => {
-    handlers.set("idem", () => {
+    handle("idem", () => {
       throw new TransientError("blip");
     });
     const { plugin, invoke } = setup({ retry: { maxAttempts: 3, baseDelayMs: 100, jitter: 0 } });
@@ -88,7 +59,7 @@ describe("resilience events", () => {
 
   it("onRetry names the code of a transient failed result; a listener that throws changes nothing", async () => {
     let left = 1;
-    handlers.set("plain", () => (left-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : "ok"));
+    handle("plain", () => (left-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : "ok"));
     const { plugin, invoke } = setup({ retry: { baseDelayMs: 0, maxDelayMs: 0 } });
     const codes: Array<string | undefined> = [];
     plugin.events.onRetry(() => {
@@ -108,7 +79,7 @@ describe("resilience events", () => {
   });
 
   it("onGiveUp also follows a transient failed result that ran out of attempts", async () => {
-    handlers.set("plain", () => ToolResult.fail("locked", { code: "LOCKED", transient: true }));
+    handle("plain", () => ToolResult.fail("locked", { code: "LOCKED", transient: true }));
     const { plugin, invoke } = setup({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } });
     const giveUps: ToolGiveUpEvent[] = [];
     plugin.events.onGiveUp((event) => giveUps.push(event));
@@ -120,7 +91,7 @@ describe("resilience events", () => {
 
   it("onBreak, onHalfOpen and onReset follow a tool's circuit", async () => {
     let fail = true;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       if (fail) throw new Error("down");
       return "up";
     });
@@ -143,7 +114,7 @@ describe("resilience events", () => {
   });
 
   it("onBulkheadReject names the call turned away", async () => {
-    handlers.set("plain", () => never());
+    handle("plain", () => never());
     const { plugin, invoke } = setup({ bulkhead: { limit: 1, queue: 0 } });
     const rejected: string[] = [];
     plugin.events.onBulkheadReject((event) => rejected.push(`${event.tool}@${event.runId}`));

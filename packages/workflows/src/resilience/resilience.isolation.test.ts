@@ -1,14 +1,6 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  createToolInvoker,
-  type InvokeOptions,
-  type ToolContext,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { createResiliencePlugin } from "./resilience.plugin.js";
+import type { InvokeOptions } from "@needlework/core";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useResilienceHarness } from "../../test/support/resilience-harness.js";
 import type { ResilienceOptions } from "./resilience.options.js";
 
 // Issue 16, item 11: a tool that ignores its signal keeps its bulkhead slot until its body settles,
@@ -18,41 +10,32 @@ let running = 0;
 let peak = 0;
 const gates: Array<() => void> = [];
 
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Ignores its signal; ends when released.", input: z.object({}), idempotent: true })
-  stubborn() {
-    running++;
-    peak = Math.max(peak, running);
-    return new Promise<string>((resolve) =>
-      gates.push(() => {
-        running--;
-        resolve("done");
-      }),
-    );
-  }
+const harness = useResilienceHarness();
+
+/** The idempotent tool's body: ignores its signal; ends when released. */
+function stubborn() {
+  running++;
+  peak = Math.max(peak, running);
+  return new Promise<string>((resolve) =>
+    gates.push(() => {
+      running--;
+      resolve("done");
+    }),
+  );
 }
 
+/** An invoker of the stubborn tool; each call resolves with its outcome or the error it threw. */
 function setup(options: ResilienceOptions) {
-  const c = container.createChildContainer();
-  const middleware = createResiliencePlugin(options).createMiddleware!({
-    container: c,
-    tools: [],
-    plugins: [],
-    position: 0,
-  })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [middleware] });
-  return (invokeOptions?: InvokeOptions) =>
-    invoker.invoke({ name: "stubborn", arguments: {} }, invokeOptions).catch((error: unknown) => error);
+  const invoke = harness.setup(options);
+  return (invokeOptions?: InvokeOptions) => invoke("idem", invokeOptions).promise.catch((error: unknown) => error);
 }
 
 beforeEach(() => {
-  vi.useFakeTimers();
   running = 0;
   peak = 0;
   gates.length = 0;
+  harness.handle("idem", stubborn);
 });
-afterEach(() => vi.useRealTimers());
 
 describe("resilience: isolation of tools that ignore their signal", () => {
   it("limit 2, 40 calls timing out and retrying: never more than 2 bodies at once, every caller answered on time", async () => {

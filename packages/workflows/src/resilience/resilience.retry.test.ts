@@ -1,89 +1,14 @@
-import {
-  AgentFunction,
-  AgentFunctionGroup,
-  createToolInvoker,
-  type InvokeOptions,
-  TimeoutError,
-  type ToolContext,
-  type ToolMiddleware,
-  ToolError,
-  ToolResult,
-  TransientError,
-} from "@needlework/core";
-import { container } from "tsyringe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { TimeoutError, ToolError, ToolResult, TransientError } from "@needlework/core";
+import { describe, expect, it, vi } from "vitest";
 import { toolResultMiddleware } from "../tool-result/index.js";
-import { resiliencePlugin } from "./resilience.plugin.js";
-import type { ResilienceOptions } from "./resilience.options.js";
-import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
+import { never, useResilienceHarness } from "../../test/support/resilience-harness.js";
 
-type Handler = (ctx: ToolContext) => unknown;
-const handlers = new Map<string, Handler>();
-const run = (name: string, ctx: ToolContext): unknown => handlers.get(name)!(ctx);
-
-@AgentFunctionGroup()
-class Tools {
-  @AgentFunction({ description: "Idempotent.", input: z.object({}), idempotent: true })
-  idem(_: object, ctx: ToolContext) {
-    return run("idem", ctx);
-  }
-
-  @AgentFunction({ description: "Not idempotent.", input: z.object({}) })
-  plain(_: object, ctx: ToolContext) {
-    return run("plain", ctx);
-  }
-
-  @AgentFunction({
-    description: "Idempotent with a 1 s attempt timeout of its own.",
-    input: z.object({}),
-    idempotent: true,
-    timeoutMs: 1_000,
-  })
-  quick(_: object, ctx: ToolContext) {
-    return run("quick", ctx);
-  }
-}
-
-/** A fixed random source: with the default half jitter, waits are 0.75 of the exponential delay. */
-const fixedRandom = () => 0.5;
-
-function setup(options: ResilienceOptions = {}, outer: ToolMiddleware[] = []) {
-  const c = container.createChildContainer();
-  const middleware = resiliencePlugin({ random: fixedRandom, ...options }).createMiddleware!({
-    container: c,
-    tools: [],
-    plugins: [],
-    position: 0,
-  })!;
-  const invoker = createToolInvoker(c, { functions: [Tools], middleware: [...outer, middleware] });
-  return (name: string, invokeOptions?: InvokeOptions) => track(invoker.invoke({ name, arguments: {} }, invokeOptions));
-}
-
-function track<T>(promise: Promise<T>) {
-  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
-  const settled = promise.then(
-    (value) => Object.assign(state, { done: true, value }),
-    (error: unknown) => Object.assign(state, { done: true, error }),
-  );
-  return { state, settled, promise };
-}
-
-const never = (): Promise<never> => new Promise<never>(() => {});
-
-beforeEach(() => {
-  useFakeTimers();
-  handlers.clear();
-});
-afterEach(() => {
-  expect(heldTimers()).toBe(0);
-  vi.useRealTimers();
-});
+const { handle, setup } = useResilienceHarness();
 
 describe("resilience: retries", () => {
   it("a flaky idempotent tool succeeds on attempt 3 after exponential, jittered waits", async () => {
     const attempts: number[] = [];
-    handlers.set("idem", (ctx) => {
+    handle("idem", (ctx) => {
       attempts.push(ctx.attempt);
       if (ctx.attempt < 3) throw new TransientError("blip");
       return { ok: true };
@@ -104,7 +29,7 @@ describe("resilience: retries", () => {
   it("runs a non-idempotent tool that throws a transient error exactly once and rethrows the error", async () => {
     const error = new TransientError("blip");
     let calls = 0;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       calls++;
       throw error;
     });
@@ -116,7 +41,7 @@ describe("resilience: retries", () => {
   });
 
   it("retries a transient ToolResult.fail for a non-idempotent tool", async () => {
-    handlers.set("plain", (ctx) =>
+    handle("plain", (ctx) =>
       ctx.attempt < 3 ? ToolResult.fail("Locked", { code: "LOCKED", transient: true }) : ToolResult.ok("done"),
     );
     const call = setup()("plain");
@@ -127,7 +52,7 @@ describe("resilience: retries", () => {
 
   it("returns the last transient failed result when attempts run out", async () => {
     let calls = 0;
-    handlers.set("plain", (ctx) => {
+    handle("plain", (ctx) => {
       calls++;
       return ToolResult.fail(`Locked (attempt ${ctx.attempt})`, { code: "LOCKED", transient: true });
     });
@@ -146,7 +71,7 @@ describe("resilience: retries", () => {
 
   it("rethrows the last error when attempts run out", async () => {
     const errors: Error[] = [];
-    handlers.set("idem", () => {
+    handle("idem", () => {
       const error = new TransientError(`blip ${errors.length + 1}`);
       errors.push(error);
       throw error;
@@ -160,11 +85,11 @@ describe("resilience: retries", () => {
 
   it("never retries a non-transient failure, returned or thrown", async () => {
     let calls = 0;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       calls++;
       return ToolResult.fail("Order not found", { code: "ORDER_NOT_FOUND" });
     });
-    handlers.set("idem", () => {
+    handle("idem", () => {
       calls++;
       throw new TypeError("bug");
     });
@@ -183,7 +108,7 @@ describe("resilience: retries", () => {
 
   it("asks the isTransient option which thrown errors to retry", async () => {
     let calls = 0;
-    handlers.set("idem", () => {
+    handle("idem", () => {
       calls++;
       throw new Error(calls < 2 ? "deadlock" : "other");
     });
@@ -196,7 +121,7 @@ describe("resilience: retries", () => {
 
   it("waits a longer retry-after from the error", async () => {
     const attempts: number[] = [];
-    handlers.set("idem", (ctx) => {
+    handle("idem", (ctx) => {
       attempts.push(ctx.attempt);
       if (ctx.attempt === 1) throw Object.assign(new Error("slow down"), { status: 429, retryAfterMs: 2_000 });
       return "ok";
@@ -211,7 +136,7 @@ describe("resilience: retries", () => {
 
   it("reports the failure at once when a retry-after outlasts the total timeout", async () => {
     let calls = 0;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       calls++;
       return ToolResult.fail("Rate limited", {
         code: "RATE_LIMITED",
@@ -227,7 +152,7 @@ describe("resilience: retries", () => {
 
   it("with retry off, runs every tool once", async () => {
     let calls = 0;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       calls++;
       return ToolResult.fail("Locked", { transient: true });
     });
@@ -241,7 +166,7 @@ describe("resilience: timeouts", () => {
   it("an attempt timeout aborts ctx.signal with a TimeoutError, stops waiting and ends a non-idempotent call with OUTCOME_UNKNOWN", async () => {
     let signal: AbortSignal | undefined;
     let calls = 0;
-    handlers.set("plain", (ctx) => {
+    handle("plain", (ctx) => {
       calls++;
       signal = ctx.signal;
       return never(); // ignores its signal
@@ -265,7 +190,7 @@ describe("resilience: timeouts", () => {
 
   it("retries a timed-out attempt of an idempotent tool, each attempt with a fresh signal", async () => {
     const signals: AbortSignal[] = [];
-    handlers.set("idem", (ctx) => {
+    handle("idem", (ctx) => {
       signals.push(ctx.signal);
       return ctx.attempt < 3 ? never() : "late but fine";
     });
@@ -277,7 +202,7 @@ describe("resilience: timeouts", () => {
   });
 
   it("a tool's timeoutMs replaces the attempt timeout", async () => {
-    handlers.set("quick", () => never());
+    handle("quick", () => never());
     const call = setup({ attemptTimeoutMs: 30_000, retry: false })("quick");
     await vi.advanceTimersByTimeAsync(999);
     expect(call.state.done).toBe(false);
@@ -288,7 +213,7 @@ describe("resilience: timeouts", () => {
 
   it("the total timeout bounds attempts and waits together", async () => {
     let calls = 0;
-    handlers.set("idem", () => {
+    handle("idem", () => {
       calls++;
       return never();
     });
@@ -305,7 +230,7 @@ describe("resilience: timeouts", () => {
 
   it("does not start a wait that would outlast the total timeout", async () => {
     let calls = 0;
-    handlers.set("plain", () => {
+    handle("plain", () => {
       calls++;
       return ToolResult.fail("Busy", { transient: true });
     });
@@ -320,7 +245,7 @@ describe("resilience: timeouts", () => {
   });
 
   it("outside, the tool-result middleware shows an idempotent tool's timeout as retriable TIMEOUT", async () => {
-    handlers.set("idem", () => never());
+    handle("idem", () => never());
     const call = setup({ retry: false, attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("idem");
     await vi.runAllTimersAsync();
     await call.settled;
@@ -333,7 +258,7 @@ describe("resilience: timeouts", () => {
   });
 
   it("outside, the tool-result middleware shows a non-idempotent tool's timeout as OUTCOME_UNKNOWN, not retriable", async () => {
-    handlers.set("plain", () => never());
+    handle("plain", () => never());
     const call = setup({ attemptTimeoutMs: 1_000 }, [toolResultMiddleware()])("plain");
     await vi.runAllTimersAsync();
     await call.settled;
