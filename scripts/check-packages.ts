@@ -1,10 +1,12 @@
-// `pnpm check:packages`: publint and @arethetypeswrong/cli on the tarball of every package, as a user would get it.
-// Run after `pnpm build`, on Node 24 (node strips the types of this file).
+// `pnpm check:packages`: the public surface of every package's built declarations (nothing `@internal`, no
+// `Resolved*Options`), then publint and @arethetypeswrong/cli on its tarball, as a user would get it.
+// Run after `pnpm build`, on Node 24 (node strips the types of this file). `--surface` also lists every export.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packPackages, repoRoot } from "./pack-packages.ts";
+import { auditEntry, publicEntries } from "./public-surface.ts";
 
 /**
  * Entry points whose node10 resolution we accept as failing. node10 (`moduleResolution: "node"`) ignores
@@ -18,8 +20,31 @@ const node10Subpaths: Record<string, readonly string[]> = {
 };
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
-const destination = mkdtempSync(join(tmpdir(), "needlework-check-"));
+const listSurface = process.argv.includes("--surface");
 let failed = false;
+
+// The surface first: it needs only dist/, and a leak is the likelier failure after an edit.
+for (const entry of readdirSync(join(repoRoot, "packages"), { withFileTypes: true })) {
+  if (!entry.isDirectory()) continue;
+  const directory = join(repoRoot, "packages", entry.name);
+  const { name } = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name: string };
+  for (const { subpath, dts } of publicEntries(directory)) {
+    const label = `${name}${subpath === "." ? "" : subpath.slice(1)}`;
+    const { names, values, problems } = auditEntry(dts);
+    if (problems.length > 0) {
+      failed = true;
+      const fix = "move it to the package's /internal entry, or drop @internal if it is public";
+      console.log(`FAIL surface ${label}: ${problems.join("; ")} (${fix})`);
+    } else {
+      console.log(
+        `ok   surface ${label}: ${names.length} exports (${values} values, ${names.length - values} types only)`,
+      );
+    }
+    if (listSurface) for (const exported of names) console.log(`       ${exported}`);
+  }
+}
+
+const destination = mkdtempSync(join(tmpdir(), "needlework-check-"));
 try {
   for (const { name, tarball } of packPackages(destination)) {
     const subpaths = node10Subpaths[name] ?? [];

@@ -94,9 +94,10 @@ const SETTLED = Promise.resolve();
 
 /**
  * A promise that rejects with `error` one microtask from now. A tool that throws synchronously
- * would otherwise reject its promise before the layers outside attach their handlers, and Node's
- * unhandled-rejection tracking of such a promise costs about 1 µs (measured), more than the rest
- * of the error path. A rejection nobody handles is still reported, a moment later.
+ * would otherwise reject its promise before the layers outside attach their handlers, and Node
+ * would track it as a possibly unhandled rejection until they do: a cost on every failing call that
+ * a promise rejected after its handler is attached never pays (bench `design-choices`). A rejection
+ * nobody handles is still reported, a moment later.
  */
 function rejectSoon(error: unknown): Promise<never> {
   return new Promise<never>((_, reject) => {
@@ -233,8 +234,8 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
     return outcome;
   };
 
-  // Not an async function: the success path is one reaction on the pipeline's promise rather than an
-  // await plus a return (about 70 ns a call, measured). Every exit is still a promise, and a throw
+  // Not an async function: the success path is one reaction on the pipeline's promise, not a second
+  // promise that awaits it (bench `design-choices`). Every exit is still a promise, and a throw
   // before the pipeline runs (an aborted signal, a hostile request) is still a rejection.
   const invoke = (request: ToolCall, invokeOptions: InvokeOptions = {}): Promise<ToolOutcome> => {
     try {

@@ -7,8 +7,9 @@ const MARKER = Symbol.for("needlework.tool-outcome");
 /**
  * The prototype of every outcome. It carries the marker (non-enumerable, so JSON, spreads and
  * equality checks see only the fields) and `constructor: Object`, so an outcome prints and compares
- * like an object literal. A marker defined on each outcome with `Object.defineProperty` cost about
- * 140 ns (measured), a tenth of a whole invoke; an object made from a prototype costs nothing extra.
+ * like an object literal. Defining the marker on each outcome with `Object.defineProperty` would add a
+ * property definition to every call (bench `design-choices`); an object made from a prototype costs
+ * nothing extra.
  */
 const OUTCOME_PROTOTYPE: object = Object.create(Object.prototype, {
   [MARKER]: { value: true },

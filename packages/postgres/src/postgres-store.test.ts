@@ -1,4 +1,5 @@
 import type { ScriptedStep } from "@needlework/workflows";
+import { assertStatus } from "../../workflows/test/agent-fixtures.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/test/resume-contract.js";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
@@ -63,13 +64,13 @@ describePostgres("PostgresStore", () => {
       approvalPolicy: ({ tool }: { tool: string }) => tool === "sendEmail",
     };
     const paused = await resumeAgent(crm, a, [round, { text: "never" }], undefined, gated).agent.run("Sync c1.");
-    expect(paused.status).toBe("awaiting_approval");
+    assertStatus(paused, "awaiting_approval");
     const onA = resumeAgent(crm, a, [{ text: "Done." }], undefined, gated).agent;
     const onB = resumeAgent(crm, b, [{ text: "Done." }], undefined, gated).agent;
     const decisions = { call_1_2: "approved" } as const;
     const settled = await Promise.allSettled([
-      onA.resume(paused.checkpoint!, decisions),
-      onB.resume(paused.checkpoint!, decisions),
+      onA.resume(paused.checkpoint, decisions),
+      onB.resume(paused.checkpoint, decisions),
     ]);
     expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
     const refused = settled.find((s) => s.status === "rejected");

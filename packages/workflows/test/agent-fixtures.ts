@@ -7,9 +7,13 @@ import {
   type ToolMiddleware,
 } from "@needlework/core";
 import { container } from "tsyringe";
+import { expect } from "vitest";
 import { z } from "zod";
 import {
   type Agent,
+  type AgentCheckpoint,
+  type AgentRunResult,
+  type AgentRunStatus,
   createAgent,
   type CreateAgentOptions,
   type ScriptedStep,
@@ -224,4 +228,21 @@ export function toolReply(
   const message = messages.find((m) => m.role === "tool" && m.toolCallId === callId);
   if (!message?.content) throw new Error(`no tool message for ${callId}`);
   return JSON.parse(message.content) as Record<string, unknown>;
+}
+
+/**
+ * Fails the test unless `result` ended with `status`, and narrows it to that status's variant, so
+ * `result.checkpoint` or `result.reason` read without a cast.
+ */
+export function assertStatus<S extends AgentRunStatus>(
+  result: AgentRunResult,
+  status: S,
+): asserts result is AgentRunResult & { readonly status: S } {
+  expect(result.status, "reason" in result ? result.reason : undefined).toBe(status);
+}
+
+/** The checkpoint of a run that must have paused for approval (the test fails otherwise). */
+export function checkpointOf(result: AgentRunResult): AgentCheckpoint {
+  assertStatus(result, "awaiting_approval");
+  return result.checkpoint;
 }

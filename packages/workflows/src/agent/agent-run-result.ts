@@ -87,15 +87,16 @@ export interface Recovery {
 }
 
 /**
- * What `agent.run()` and `agent.resume()` return.
+ * The fields every {@link AgentRunResult} has, whatever its `status`: read them without narrowing.
  *
  * @example
  * ```ts
- * const result = await agent.run("Sync the five contacts.");
- * if (result.status === "awaiting_approval") await saveForReview(JSON.stringify(result.checkpoint));
+ * function summarize(result: AgentRunResultBase): string {
+ *   return `${result.status} after ${result.iterations} turns, ${result.calls.length} calls`;
+ * }
  * ```
  */
-export interface AgentRunResult {
+export interface AgentRunResultBase {
   readonly status: AgentRunStatus;
   readonly runId: string;
   /** The last assistant text ("" when the run stopped without one). */
@@ -106,14 +107,6 @@ export interface AgentRunResult {
   readonly calls: readonly ToolCallRecord[];
   /** Counts over the whole run (a round's `run_health` block counts that round only). */
   readonly health: RunHealth;
-  /** Why the run ended `escalated`, `dead_lettered`, `max_iterations`, `budget_exhausted` or `stalled` (which calls repeated). */
-  readonly reason?: string;
-  /** Set when `awaiting_approval`: persist it (`JSON.stringify`) and pass it to `agent.resume()`. */
-  readonly checkpoint?: AgentCheckpoint;
-  /** Set when `awaiting_approval`: the calls that need a decision. */
-  readonly pendingApprovals?: readonly PendingApproval[];
-  /** The parsed, validated final answer when `finalAnswer` is configured and it passed. */
-  readonly output?: unknown;
   /**
    * The guide's silent-failure figure for this run: the final text claims success while a failure
    * is blocking and the run was not escalated.
@@ -128,3 +121,71 @@ export interface AgentRunResult {
   /** Token usage summed over the model calls that reported it. */
   readonly usage: ChatUsage;
 }
+
+/**
+ * A run the model answered: `completed`, or `completed_with_failures` when the answer admits
+ * failures that are still blocking. `text` is the final answer.
+ *
+ * @example
+ * ```ts
+ * if (result.status === "completed") console.log(result.text, result.output);
+ * ```
+ */
+export interface CompletedRunResult extends AgentRunResultBase {
+  readonly status: "completed" | "completed_with_failures";
+  /**
+   * The parsed, validated final answer when `finalAnswer` is configured (it passed, or the run
+   * would have ended `escalated`); absent without `finalAnswer`.
+   */
+  readonly output?: unknown;
+}
+
+/**
+ * A run paused before a round that needs approval (`awaiting_approval`): no call of that round ran.
+ *
+ * @example
+ * ```ts
+ * if (result.status === "awaiting_approval") {
+ *   for (const p of result.pendingApprovals) console.log("needs a decision:", p.tool, p.callId);
+ *   await saveForReview(JSON.stringify(result.checkpoint));
+ * }
+ * ```
+ */
+export interface AwaitingApprovalRunResult extends AgentRunResultBase {
+  readonly status: "awaiting_approval";
+  /** The signed checkpoint: persist it (`JSON.stringify`) and pass it to `agent.resume()`. */
+  readonly checkpoint: AgentCheckpoint;
+  /** The calls of the paused round that need a decision (those with `requiresApproval`). */
+  readonly pendingApprovals: readonly PendingApproval[];
+}
+
+/**
+ * A run the runtime stopped without an accepted answer: `escalated`, `dead_lettered`,
+ * `max_iterations`, `budget_exhausted` or `stalled`. `reason` says why, in words fit for a log.
+ *
+ * @example
+ * ```ts
+ * if (result.status === "dead_lettered" || result.status === "stalled") log.warn(result.reason);
+ * ```
+ */
+export interface StoppedRunResult extends AgentRunResultBase {
+  readonly status: "escalated" | "dead_lettered" | "max_iterations" | "budget_exhausted" | "stalled";
+  /** Why the run was stopped (for `stalled`, which calls repeated; argument values are never shown). */
+  readonly reason: string;
+}
+
+/**
+ * What `agent.run()` and `agent.resume()` return: a union discriminated on `status`. Every variant
+ * has the {@link AgentRunResultBase} fields; narrowing on `status` gives the fields that status
+ * guarantees: `output` for a completed run, `checkpoint` and `pendingApprovals` for a paused one,
+ * `reason` for a stopped one.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.run("Sync the five contacts.");
+ * if (result.status === "awaiting_approval") await saveForReview(JSON.stringify(result.checkpoint));
+ * else if (result.status === "completed" || result.status === "completed_with_failures") console.log(result.text);
+ * else log.warn(result.reason);
+ * ```
+ */
+export type AgentRunResult = CompletedRunResult | AwaitingApprovalRunResult | StoppedRunResult;

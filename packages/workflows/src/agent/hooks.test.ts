@@ -1,6 +1,6 @@
 import { NeedleworkError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import { harness } from "../../test/agent-fixtures.js";
+import { checkpointOf, harness } from "../../test/agent-fixtures.js";
 import { AgentHookError, type IterationEndInfo, type IterationStartInfo, type ToolCallInfo } from "./hooks.js";
 
 const twoTurns = [
@@ -110,7 +110,7 @@ describe("loop hooks", () => {
     );
     const paused = await agent.run("refund o1");
     expect(seen).toEqual(["end 1 awaiting_approval"]);
-    await agent.resume(paused.checkpoint!, { call_1_1: "approved" });
+    await agent.resume(checkpointOf(paused), { call_1_1: "approved" });
     expect(seen).toEqual(["end 1 awaiting_approval", "call refund ok", "end 1 -", "end 2 completed"]);
   });
 

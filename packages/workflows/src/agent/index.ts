@@ -12,7 +12,17 @@ export {
   type ResumeOptions,
   type RunOptions,
 } from "./agent.options.js";
-export type { AgentRunResult, AgentRunStatus, Recovery, RunHealth, ToolCallRecord } from "./agent-run-result.js";
+export type {
+  AgentRunResult,
+  AgentRunResultBase,
+  AgentRunStatus,
+  AwaitingApprovalRunResult,
+  CompletedRunResult,
+  Recovery,
+  RunHealth,
+  StoppedRunResult,
+  ToolCallRecord,
+} from "./agent-run-result.js";
 export type {
   ChatAssistantMessage,
   ChatClient,

@@ -43,7 +43,7 @@ export function instrumentAgent(
     try {
       const result = await (tracing ? tracing.traceRun(agent.name, resumed, body, inner) : body());
       if (logger) {
-        const reason = result.reason === undefined ? undefined : redactedText(redact, result.reason);
+        const reason = "reason" in result ? redactedText(redact, result.reason) : undefined;
         logRunEnd(logger, agent.name, result, SETTLED_RUN_STATUSES.has(result.status), reason);
       }
       return result;

@@ -138,7 +138,7 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
         callLines(calls);
         shown.add(turn);
       } else if (result.status === "awaiting_approval") {
-        const pending = (result.pendingApprovals ?? []).map((p) => `${p.tool} (${p.callId})`).join(", ");
+        const pending = result.pendingApprovals.map((p) => `${p.tool} (${p.callId})`).join(", ");
         lines.push(`  ${paint("yellow", "paused")}  awaiting approval: ${pending}`);
       }
     } else if (message.role === "user" && message.kind === "run_health") {
@@ -162,7 +162,7 @@ export function formatRunReport(result: AgentRunResult, options: RunReportOption
 
   const { health } = result;
   lines.push(`${paint("bold", "result")} ${paint(statusStyle(result.status), result.status)}`);
-  if (result.reason !== undefined) lines.push(`  reason  ${result.reason}`);
+  if ("reason" in result) lines.push(`  reason  ${result.reason}`);
   lines.push(
     `  health  ok ${health.tools_ok} · failed ${health.tools_failed} · not called ${health.tools_not_called} · ${health.blocking_failure ? paint("red", "blocking failure") : paint("green", "nothing blocking")}`,
   );

@@ -175,7 +175,10 @@ export class Tracing {
         }),
       );
       if (!SETTLED_RUN_STATUSES.has(result.status))
-        span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(result.reason ?? result.status) });
+        span.setStatus({
+          code: SPAN_STATUS.ERROR,
+          message: this.text("reason" in result ? result.reason : result.status),
+        });
       span.end();
     });
     return result;

@@ -11,11 +11,11 @@ function isPlainObject(value: object): boolean {
 /**
  * True when the compact JSON of `value` certainly fits in `maxTokens` tokens, judged without a
  * tokenizer: a BPE token is at least one UTF-8 byte, and a UTF-16 unit of a string takes at most six
- * bytes in JSON (a `\u` escape). Most tool results are small, and tokenizing them cost more than the
- * rest of the pipeline (measured); a `false` only means "count exactly". Anything that is not plain
- * JSON data (undefined, BigInt, Date, Map, class instances, `toJSON`, deep or cyclic values) and
- * anything whose bound exceeds the budget answers `false`. The walk stops as soon as the bound is
- * exceeded, so it costs at most `maxTokens / 2` steps.
+ * bytes in JSON (a `\u` escape). Most tool results are small, and tokenizing even a small one costs
+ * more than the rest of the call (bench `design-choices`); a `false` only means "count exactly".
+ * Anything that is not plain JSON data (undefined, BigInt, Date, Map, class instances, `toJSON`,
+ * deep or cyclic values) and anything whose bound exceeds the budget answers `false`. The walk stops
+ * as soon as the bound is exceeded, so it costs at most `maxTokens / 2` steps.
  * @internal
  *
  * @example

@@ -39,8 +39,8 @@ interface EncodingModule {
 // token (the library's default would throw on it).
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-// The rank tables cost about 260 ms (o200k) and 110 ms (cl100k) to load on a small machine, so an
-// encoding is loaded on first use, not when @needlework/workflows is imported. The `require` that
+// Loading a rank table takes far longer than importing the rest of the package (bench `design-choices`),
+// so an encoding is loaded on first use, not when @needlework/workflows is imported. The `require` that
 // loads it is made from this module's own location: `import.meta.url` in ESM, `__filename` in the
 // CommonJS build (where import.meta is empty). A bare `require` would be rewritten by the bundler
 // into a stub that throws in ESM.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { harness } from "../../test/agent-fixtures.js";
+import { checkpointOf, harness } from "../../test/agent-fixtures.js";
 import { ManualClock } from "./manual-clock.js";
 
 describe("ManualClock", () => {
@@ -53,6 +53,6 @@ describe("ManualClock", () => {
       clock: clock.now,
     });
     const paused = await agent.run("refund");
-    expect(paused.checkpoint?.createdAt).toBe("2030-05-01T12:00:00.000Z");
+    expect(checkpointOf(paused).createdAt).toBe("2030-05-01T12:00:00.000Z");
   });
 });

@@ -199,15 +199,14 @@ function scenarioCalls(result: AgentRunResult): ScenarioCall[] {
 function check(expect: ScenarioExpectations, report: Omit<ScenarioReport, "problems" | "passed">): string[] {
   const { result, model, calls } = report;
   const problems: string[] = [];
+  const reason = "reason" in result ? result.reason : undefined;
   if (expect.status !== undefined && result.status !== expect.status) {
-    problems.push(
-      `status: expected "${expect.status}", got "${result.status}"${result.reason ? ` (reason: ${result.reason})` : ""}`,
-    );
+    problems.push(`status: expected "${expect.status}", got "${result.status}"${reason ? ` (reason: ${reason})` : ""}`);
   }
   if (expect.text !== undefined && !matches(expect.text, result.text))
     problems.push(`text: expected ${show(expect.text)}, got ${show(result.text)}`);
-  if (expect.reason !== undefined && !matches(expect.reason, result.reason))
-    problems.push(`reason: expected ${show(expect.reason)}, got ${show(result.reason)}`);
+  if (expect.reason !== undefined && !matches(expect.reason, reason))
+    problems.push(`reason: expected ${show(expect.reason)}, got ${show(reason)}`);
   if (expect.calls !== undefined) {
     expect.calls.forEach((wanted, i) => {
       const actual = calls[i];

@@ -2,6 +2,7 @@ import { isAbortError, ToolError, TransientError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AgentRunResult, type ChatClient, ScriptedChatClient, type ScriptedStep } from "../../src/agent/index.js";
 import type { AgentFactory } from "../../src/index.js";
+import { assertStatus } from "../agent-fixtures.js";
 import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliability-fixtures.js";
 import { heldTimers, useFakeTimers } from "../support/fake-timers.js";
 
@@ -168,13 +169,13 @@ describe("cancellation", () => {
       { text: "Refunded." },
     ]);
     const paused = await agent.run("refund");
-    expect(paused.status).toBe("awaiting_approval");
+    assertStatus(paused, "awaiting_approval");
     const error = await agent
-      .resume(paused.checkpoint!, { g: "approved" }, { signal: AbortSignal.abort() })
+      .resume(paused.checkpoint, { g: "approved" }, { signal: AbortSignal.abort() })
       .catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
     expect(world.runs.size).toBe(0);
-    expect((await agent.resume(paused.checkpoint!, { g: "approved" })).status).toBe("completed");
+    expect((await agent.resume(paused.checkpoint, { g: "approved" })).status).toBe("completed");
     expect(world.count("refund", "g")).toBe(1);
   });
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { harness } from "../agent-fixtures.js";
+import { checkpointOf, harness } from "../agent-fixtures.js";
 import { createAgent, ScriptedChatClient } from "../../src/agent/index.js";
 import { canonicalJson } from "../../src/agent/persistence/canonical-json.js";
 import type { AgentCheckpoint } from "../../src/agent/persistence/checkpoint.js";
@@ -109,9 +109,9 @@ describe("checkpoints at the edges", () => {
           ...(approvalPolicy ? { approvalPolicy } : {}),
         },
       );
-    const { checkpoint } = await make().run("refund");
+    const checkpoint = checkpointOf(await make().run("refund"));
     // The policy now also gates lookupOrder: its call needs a decision too.
-    await refused(make(() => true).resume(checkpoint!, { call_1_2: "approved" }), "CHECKPOINT_DECISIONS_INVALID");
+    await refused(make(() => true).resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_DECISIONS_INVALID");
     expect(h.world.log).toEqual([]);
   });
 
@@ -126,12 +126,12 @@ describe("checkpoints at the edges", () => {
       { invoker: h.invoker },
       { ...options, name: "support", chatClient: new ScriptedChatClient([refundRound]) },
     );
-    const { checkpoint } = await paused.run("Refund o1");
+    const checkpoint = checkpointOf(await paused.run("Refund o1"));
     const other = createAgent(
       { invoker: h.invoker },
       { ...options, name: "billing", chatClient: new ScriptedChatClient([{ text: "x" }]) },
     );
-    await refused(other.resume(checkpoint!, { call_1_2: "approved" }), "CHECKPOINT_WRONG_AGENT");
+    await refused(other.resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_WRONG_AGENT");
     expect(h.world.log).toEqual([]);
   });
 
@@ -151,10 +151,10 @@ describe("checkpoints at the edges", () => {
           ...extra,
         },
       );
-    const { checkpoint } = await make().run("Refund o1");
+    const checkpoint = checkpointOf(await make().run("Refund o1"));
     now += 7 * 24 * 3600 * 1000 + 1;
-    await refused(make().resume(checkpoint!, { call_1_2: "approved" }), "CHECKPOINT_EXPIRED");
-    await make({ checkpointMaxAgeMs: 8 * 24 * 3600 * 1000 }).resume(checkpoint!, { call_1_2: "approved" });
+    await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_EXPIRED");
+    await make({ checkpointMaxAgeMs: 8 * 24 * 3600 * 1000 }).resume(checkpoint, { call_1_2: "approved" });
     expect(h.world.callsOf("refund")).toHaveLength(1);
   });
 
@@ -176,7 +176,7 @@ describe("checkpoints at the edges", () => {
         resumedCheckpoints: new FileResumedCheckpointStore(dir),
       },
     );
-    const { checkpoint } = await agent.run("Refund o1");
+    const checkpoint = checkpointOf(await agent.run("Refund o1"));
     const text = JSON.stringify(checkpoint);
     const tampered = JSON.parse(text) as { state: Record<string, unknown> };
     Object.defineProperty(tampered.state, "__proto__", {
@@ -203,12 +203,12 @@ describe("checkpoints at the edges", () => {
             checkpointSecret: SECRET,
           },
         );
-      const { checkpoint } = await make().run("Refund o1");
-      await make().resume(checkpoint!, { call_1_2: "approved" });
+      const checkpoint = checkpointOf(await make().run("Refund o1"));
+      await make().resume(checkpoint, { call_1_2: "approved" });
       // The claim is on disk, not only in this process's memory.
       const { readdir } = await import("node:fs/promises");
-      expect(await readdir(join(dir, "resumed-checkpoints"))).toEqual([`${checkpoint!.id}.resumed`]);
-      await refused(make().resume(checkpoint!, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+      expect(await readdir(join(dir, "resumed-checkpoints"))).toEqual([`${checkpoint.id}.resumed`]);
+      await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
     } finally {
       if (previous === undefined) delete process.env["NEEDLEWORK_STATE_DIR"];
       else process.env["NEEDLEWORK_STATE_DIR"] = previous;

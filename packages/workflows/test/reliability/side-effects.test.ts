@@ -12,6 +12,7 @@ import {
 } from "../../src/agent/index.js";
 import type { AgentFactory, ResilienceOptions } from "../../src/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
+import { assertStatus, checkpointOf } from "../agent-fixtures.js";
 import { abortListeners, buildFactory, flushMicrotasks, World } from "./reliability-fixtures.js";
 import { heldTimers, useFakeTimers } from "../support/fake-timers.js";
 
@@ -276,9 +277,9 @@ describe("approval-gated tools never run without approval", () => {
       { maxConcurrency: 4 },
     );
     const paused = await agent.run("refunds");
-    expect(paused.status).toBe("awaiting_approval");
+    assertStatus(paused, "awaiting_approval");
     expect(world.order).toEqual([]);
-    const pending = agent.resume(paused.checkpoint!, { g1: "approved", g2: "denied" });
+    const pending = agent.resume(paused.checkpoint, { g1: "approved", g2: "denied" });
     await vi.runAllTimersAsync();
     await pending;
     expect([...world.runs].sort()).toEqual([
@@ -294,11 +295,11 @@ describe("approval-gated tools never run without approval", () => {
       gatedRound,
       { text: "Done with the refunds as decided." },
     ]);
-    const paused = await agent.run("refunds");
-    const text = JSON.stringify(paused.checkpoint);
+    const checkpoint = checkpointOf(await agent.run("refunds"));
+    const text = JSON.stringify(checkpoint);
     const both = Promise.allSettled([
       agent.resume(text, { g1: "approved", g2: "approved" }),
-      agent.resume(paused.checkpoint!, { g1: "approved", g2: "approved" }),
+      agent.resume(checkpoint, { g1: "approved", g2: "approved" }),
     ]);
     await vi.runAllTimersAsync();
     const [a, b] = await both;
@@ -323,7 +324,7 @@ describe("approval-gated tools never run without approval", () => {
         resumedCheckpoints: new FileResumedCheckpointStore(directory),
       };
       const paused = await agentOf(factory, steps, options).agent.run("refunds");
-      const text = JSON.stringify(paused.checkpoint);
+      const text = JSON.stringify(checkpointOf(paused));
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, () =>
           agentOf(factory, [{ text: "Done with the refunds as decided." }], {
@@ -353,12 +354,12 @@ describe("approval-gated tools never run without approval", () => {
     ]);
     const first = await agent.run("refund");
     expect(world.total("smallRefund")).toBe(0);
-    const resumed = agent.resume(first.checkpoint!, { s1: "approved" });
+    const resumed = agent.resume(checkpointOf(first), { s1: "approved" });
     await vi.runAllTimersAsync();
     const second = await resumed;
     expect(world.count("smallRefund", "s1")).toBe(3); // three attempts of the one approved call
-    expect(second.status).toBe("awaiting_approval");
-    expect(second.pendingApprovals?.map((p) => p.callId)).toEqual(["s2"]);
+    assertStatus(second, "awaiting_approval");
+    expect(second.pendingApprovals.map((p) => p.callId)).toEqual(["s2"]);
     expect(world.count("smallRefund", "s2")).toBe(0);
   });
 
@@ -401,9 +402,9 @@ describe("approval-gated tools never run without approval", () => {
             expect(paused.status).not.toBe("awaiting_approval");
             return;
           }
-          expect(paused.status).toBe("awaiting_approval");
+          assertStatus(paused, "awaiting_approval");
           expect(world.runs.size).toBe(0);
-          const resumed = agent.resume(paused.checkpoint!, Object.fromEntries(gated.map((g) => [g.id, g.decision])));
+          const resumed = agent.resume(paused.checkpoint, Object.fromEntries(gated.map((g) => [g.id, g.decision])));
           await vi.runAllTimersAsync();
           await resumed;
           for (const g of gated.filter((x) => x.decision === "denied")) expect(world.count(g.tool, g.id)).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { harness } from "../agent-fixtures.js";
+import { assertStatus, harness } from "../agent-fixtures.js";
 import { formatRunReport } from "../../src/observability/run-report.js";
 
 describe("a stalled run's reason", () => {
@@ -13,10 +13,10 @@ describe("a stalled run's reason", () => {
       { toolCalls: [call] },
     ]);
     const result = await agent.run("loop");
-    expect(result.status).toBe("stalled");
+    assertStatus(result, "stalled");
     expect(result.reason).toContain("postNote({note}) -> ok");
     const report = formatRunReport(result);
-    for (const text of [result.reason ?? "", report]) {
+    for (const text of [result.reason, report]) {
       expect(text).not.toContain("hunter2");
       expect(text).not.toContain("AKIAIOSFODNN7EXAMPLE");
     }

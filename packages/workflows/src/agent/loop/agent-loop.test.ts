@@ -2,6 +2,7 @@ import { createToolInvoker, formatToolOutcome, isAbortError } from "@needlework/
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import {
+  assertStatus,
   CrmTools,
   deferred,
   harness,
@@ -132,7 +133,7 @@ describe("the agent loop", () => {
     });
     const { agent, model } = harness().agent([step, step, step, step], { maxIterations: 3 });
     const result = await agent.run("loop");
-    expect(result.status).toBe("max_iterations");
+    assertStatus(result, "max_iterations");
     expect(result.reason).toMatch(/3 model turns/);
     expect(result.iterations).toBe(3);
     expect(model.requests).toHaveLength(3);

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, type ToolInvoker, type ToolOutcome } from "@needlework/core";
-import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "../agent-run-result.js";
+import type {
+  AgentRunResult,
+  AwaitingApprovalRunResult,
+  CompletedRunResult,
+  StoppedRunResult,
+  ToolCallRecord,
+} from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent.options.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
 import {
@@ -79,6 +85,12 @@ export interface RunState {
   idempotencyKeys?: Record<string, string>;
 }
 
+/** How a run ends: its status and the fields that status carries (see {@link AgentRunResult}). */
+type RunEnd =
+  | Pick<CompletedRunResult, "status" | "output">
+  | Pick<AwaitingApprovalRunResult, "status" | "checkpoint" | "pendingApprovals">
+  | Pick<StoppedRunResult, "status" | "reason">;
+
 /**
  * One run of the loop: ask the model, run the round it asks for, book the outcomes, and stop on a
  * final answer or a limit. Each step is its own method (`turn`, `round`, `conclude`) so budgets,
@@ -128,11 +140,11 @@ export class AgentRun {
   private async bracket(body: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
     if (this.events) await this.emit({ type: "run-start", runId: this.state.runId, agent: this.runtime.options.name });
     const result = await body();
-    if (this.events && result.checkpoint) {
+    if (this.events && result.status === "awaiting_approval") {
       await this.emit({
         type: "approval-required",
         checkpoint: result.checkpoint,
-        pending: result.pendingApprovals ?? [],
+        pending: result.pendingApprovals,
       });
     }
     if (this.events) await this.emit({ type: "run-end", result });
@@ -149,12 +161,14 @@ export class AgentRun {
     for (;;) {
       if (this.signal?.aborted) throw abortReason(this.signal);
       if (this.state.iteration >= options.maxIterations) {
-        return this.result("max_iterations", {
+        return this.result({
+          status: "max_iterations",
           reason: `Stopped after ${plural(options.maxIterations, "model turn")} (maxIterations) without an accepted final answer.`,
         });
       }
       if (tokensSpent(this.state.usage, options.limits))
-        return this.result("budget_exhausted", {
+        return this.result({
+          status: "budget_exhausted",
           reason: `${this.tokensUsed()}; the run was stopped before the next model turn.`,
         });
       await this.hook("onIterationStart", {
@@ -331,13 +345,15 @@ export class AgentRun {
     if (poisoned.length > 0) {
       await this.deadLetter(poisoned);
       const first = poisoned[0]!;
-      return this.result("dead_lettered", {
+      return this.result({
+        status: "dead_lettered",
         reason: `'${first.tool}' failed ${plural(first.count, "time")} with ${first.errorCode} for the same arguments (poisonThreshold ${options.poisonThreshold}); the run was stopped and written to the dead-letter queue.`,
       });
     }
     const repeated = trackStall(this.state.stall, settled, options.stallThreshold);
     if (repeated) {
-      return this.result("stalled", {
+      return this.result({
+        status: "stalled",
         reason: `The same round repeated ${this.state.stall.count} times in a row with the same outcomes (stallThreshold ${String(options.stallThreshold)}): ${repeated.join("; ")}. The model was making no progress; the run was stopped.`,
       });
     }
@@ -370,7 +386,8 @@ export class AgentRun {
       await this.hook("onToolCall", { iteration: turn, record, arguments: call.arguments, outcome });
     }
     bookRound(this.state.ledger, settled, turn, options.poisonThreshold);
-    return this.result("budget_exhausted", {
+    return this.result({
+      status: "budget_exhausted",
       reason: `${reason}; ${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run.`,
     });
   }
@@ -415,7 +432,7 @@ export class AgentRun {
   private conclude(text: string): AgentRunResult | undefined {
     const { options } = this.runtime;
     const { blocking } = this.state.ledger;
-    const settledStatus: AgentRunStatus = blocking.length > 0 ? "completed_with_failures" : "completed";
+    const settledStatus: CompletedRunResult["status"] = blocking.length > 0 ? "completed_with_failures" : "completed";
     let problem: string | undefined;
     let correction: ChatMessage | undefined;
     let output: unknown;
@@ -427,14 +444,15 @@ export class AgentRun {
       problem = `the final answer claims success while ${plural(blocking.length, "tool call")} had not succeeded (${blocking.map((b) => `${b.tool}: ${b.errorCode}`).join(", ")})`;
       correction = successClaimCorrection(blocking);
     }
-    if (problem === undefined) return this.result(settledStatus, output === undefined ? {} : { output });
+    if (problem === undefined)
+      return this.result({ status: settledStatus, ...(output === undefined ? {} : { output }) });
     if (!this.state.corrected) {
       this.state.corrected = true;
       this.state.messages.push(correction!);
       this.correction = problem;
       return undefined;
     }
-    return this.result("escalated", { reason: `After one correction turn, ${problem}.` });
+    return this.result({ status: "escalated", reason: `After one correction turn, ${problem}.` });
   }
 
   /** The first key of this tool with these arguments in the run (see `RunState.idempotencyKeys`). */
@@ -465,7 +483,8 @@ export class AgentRun {
       },
       key,
     );
-    return this.result("awaiting_approval", {
+    return this.result({
+      status: "awaiting_approval",
       checkpoint,
       pendingApprovals: pending.filter((p) => p.requiresApproval),
     });
@@ -510,10 +529,8 @@ export class AgentRun {
     }
   }
 
-  private result(
-    status: AgentRunStatus,
-    extra: Pick<AgentRunResult, "reason" | "checkpoint" | "pendingApprovals" | "output">,
-  ): AgentRunResult {
+  /** The run's result: `end` (its status and that status's own fields) plus what every result has. */
+  private result(end: RunEnd): AgentRunResult {
     const { options } = this.runtime;
     const { state } = this;
     let text = "";
@@ -526,16 +543,15 @@ export class AgentRun {
     }
     const health = runHealth(state.ledger);
     const detector = options.guardrail === false || options.guardrail === undefined ? claimsSuccess : options.guardrail;
-    const answered = status === "completed" || status === "completed_with_failures";
+    const answered = end.status === "completed" || end.status === "completed_with_failures";
     const { recoveries } = state.ledger;
     return {
-      status,
+      ...end,
       runId: state.runId,
       text,
       messages: [...state.messages],
       calls: [...state.calls],
       health,
-      ...extra,
       silentFailure: answered && health.blocking_failure && options.finalAnswer === undefined && detector(text),
       stepsToRecovery:
         recoveries.length === 0 ? undefined : recoveries.reduce((sum, r) => sum + r.steps, 0) / recoveries.length,

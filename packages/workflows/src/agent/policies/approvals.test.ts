@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { harness, toolReply } from "../../../test/agent-fixtures.js";
+import { assertStatus, checkpointOf, harness, toolReply } from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
 import type { AgentCheckpoint } from "../persistence/checkpoint.js";
 import { CheckpointError } from "../persistence/checkpoint-error.js";
@@ -22,7 +22,7 @@ async function paused(options: Parameters<ReturnType<typeof harness>["agent"]>[1
   const h = harness();
   const { agent, model } = h.agent([refundRound, { text: "The refund of 40 was issued." }, { text: "extra" }], options);
   const result = await agent.run("Refund order o1", { runId: "run-a" });
-  return { h, agent, model, result, checkpoint: result.checkpoint! };
+  return { h, agent, model, result, checkpoint: checkpointOf(result) };
 }
 
 const refused = async (promise: Promise<unknown>, code: string) => {
@@ -35,7 +35,7 @@ const refused = async (promise: Promise<unknown>, code: string) => {
 describe("approvals", () => {
   it("pauses before any call of the round runs and returns a signed, JSON-serializable checkpoint", async () => {
     const { h, result, checkpoint } = await paused();
-    expect(result.status).toBe("awaiting_approval");
+    assertStatus(result, "awaiting_approval");
     expect(h.world.log).toEqual([]);
     expect(result.pendingApprovals).toEqual([
       { callId: "call_1_2", tool: "refund", arguments: { orderId: "o1", amount: 40 }, requiresApproval: true },
@@ -102,8 +102,9 @@ describe("approvals", () => {
       { approvalPolicy: ({ tool, arguments: args }) => tool === "debit" && (args as { amount: number }).amount > 1000 },
     );
     const first = await agent.run("transfer");
-    expect(first.pendingApprovals?.map((p) => p.tool)).toEqual(["debit"]);
-    const result = await agent.resume(first.checkpoint!, { call_1_1: "denied" });
+    assertStatus(first, "awaiting_approval");
+    expect(first.pendingApprovals.map((p) => p.tool)).toEqual(["debit"]);
+    const result = await agent.resume(first.checkpoint, { call_1_1: "denied" });
     // all-or-nothing: the denial fails the round, so the ungated credit never starts.
     expect(h.world.log).toEqual([]);
     expect(result.calls.map((c) => c.errorCode)).toEqual(["APPROVAL_DENIED", "SKIPPED_SIBLING_FAILED"]);

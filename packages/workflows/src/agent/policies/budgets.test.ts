@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { harness, HttpError, toolReply } from "../../../test/agent-fixtures.js";
+import { assertStatus, harness, HttpError, toolReply } from "../../../test/agent-fixtures.js";
 import { resiliencePlugin } from "../../resilience/index.js";
 import { toolResultMiddleware } from "../../tool-result/index.js";
 import type { ChatMessage, ChatRequest } from "@needlework/core";
@@ -52,7 +52,7 @@ describe("maxTotalToolCalls", () => {
     const h = harness();
     const { agent } = h.agent([{ toolCalls: [note(1)] }, { toolCalls: [note(2)] }], { maxTotalToolCalls: 1 });
     const result = await agent.run("go");
-    expect(result.status).toBe("budget_exhausted");
+    assertStatus(result, "budget_exhausted");
     expect(result.reason).toBe(
       "The model called tools after they were withdrawn because the run has made 1 tool call (maxTotalToolCalls 1); 1 tool call of the last turn was not run.",
     );
@@ -77,9 +77,9 @@ describe("maxTotalToolCalls", () => {
       { maxTotalToolCalls: 1, checkpointSecret: "s".repeat(32) },
     );
     const paused = await agent.run("refund o1");
-    expect(paused.status).toBe("awaiting_approval");
-    expect(paused.pendingApprovals!.map((p) => p.tool)).toEqual(["refund"]);
-    const result = await agent.resume(paused.checkpoint!, { call_1_1: "approved" });
+    assertStatus(paused, "awaiting_approval");
+    expect(paused.pendingApprovals.map((p) => p.tool)).toEqual(["refund"]);
+    const result = await agent.resume(paused.checkpoint, { call_1_1: "approved" });
     expect(h.world.log.map((l) => l.tool)).toEqual(["refund"]);
     expect(result.calls.map((c) => [c.tool, c.errorCode])).toEqual([
       ["refund", undefined],
@@ -171,7 +171,7 @@ describe("tokenBudget", () => {
     const run = agent.run("post notes");
     await vi.advanceTimersByTimeAsync(1_000);
     const result = await run;
-    expect(result.status).toBe("budget_exhausted");
+    assertStatus(result, "budget_exhausted");
     expect(result.reason).toBe(
       "The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); 2 tool calls of the last turn were not run.",
     );
@@ -201,7 +201,7 @@ describe("tokenBudget", () => {
       { tokenBudget: { maxTokens: 1_000 } },
     );
     const result = await agent.run("update c1");
-    expect(result.status).toBe("budget_exhausted");
+    assertStatus(result, "budget_exhausted");
     expect(result.reason).toBe(
       "The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); the run was stopped before the next model turn.",
     );

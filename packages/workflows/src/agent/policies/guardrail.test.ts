@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { harness, HttpError } from "../../../test/agent-fixtures.js";
+import { assertStatus, harness, HttpError } from "../../../test/agent-fixtures.js";
 import type { ChatMessage } from "@needlework/core";
 
 const runtimeNotes = (messages: readonly ChatMessage[], kind: "run_health" | "correction") =>
@@ -124,7 +124,7 @@ describe("the success-claim guardrail", () => {
       { text: "Sync complete." },
     ]);
     const result = await agent.run("sync");
-    expect(result.status).toBe("escalated");
+    assertStatus(result, "escalated");
     expect(result.reason).toMatch(
       /^After one correction turn, the final answer claims success while 1 tool call had not succeeded \(updateContact: FORBIDDEN\)/,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { harness, HttpError } from "../../../test/agent-fixtures.js";
+import { assertStatus, harness, HttpError } from "../../../test/agent-fixtures.js";
 import { InMemoryDeadLetterQueue } from "../persistence/dead-letter-queue.js";
 
 const update = (contactId: string, email = "x@example.com") => ({
@@ -36,7 +36,7 @@ describe("poison detection", () => {
       },
     );
     const result = await agent.run("sync", { runId: "run-p" });
-    expect(result.status).toBe("dead_lettered");
+    assertStatus(result, "dead_lettered");
     expect(result.reason).toMatch(/'updateContact' failed 3 times with CONFLICT for the same arguments/);
     expect(model.requests).toHaveLength(3);
     const entries = await deadLetters.list();

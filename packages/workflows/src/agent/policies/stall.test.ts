@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { harness, HttpError } from "../../../test/agent-fixtures.js";
+import { assertStatus, harness, HttpError } from "../../../test/agent-fixtures.js";
 import type { ScriptedStep } from "../chat/scripted-chat-client.js";
 
 const lookup = (orderId: string) => ({ name: "lookupOrder", arguments: { orderId } });
@@ -13,7 +13,7 @@ describe("stall detection", () => {
       ...repeat({ toolCalls: [lookup("o1"), { name: "postNote", arguments: '{"note":"still waiting"}' }] }, 5),
     ]);
     const result = await agent.run("wait for o1");
-    expect(result.status).toBe("stalled");
+    assertStatus(result, "stalled");
     expect(model.requests).toHaveLength(3);
     expect(result.reason).toBe(
       "The same round repeated 3 times in a row with the same outcomes (stallThreshold 3): lookupOrder({orderId}) -> ok; postNote({note}) -> ok. The model was making no progress; the run was stopped.",

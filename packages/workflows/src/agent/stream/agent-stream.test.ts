@@ -1,6 +1,6 @@
 import { type ChatClient, isAbortError, ToolResult } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import { harness, HttpError, untilAborted } from "../../../test/agent-fixtures.js";
+import { assertStatus, harness, HttpError, untilAborted } from "../../../test/agent-fixtures.js";
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../../test/diagnostics-fixtures.js";
 import type { AgentRunResult } from "../agent-run-result.js";
 import { createAgent } from "../agent.js";
@@ -299,7 +299,7 @@ describe("agent.stream()", () => {
     const first = agent.stream("Refund o1", { runId: "run-r" });
     const paused = await collect(first);
     const result = await first.result;
-    expect(result.status).toBe("awaiting_approval");
+    assertStatus(result, "awaiting_approval");
     expectWellFormed(paused);
     expect(paused.map((e) => e.type)).toEqual(["run-start", "turn-start", "turn-end", "approval-required", "run-end"]);
     expect(paused[3]).toEqual({
@@ -325,7 +325,7 @@ describe("agent.stream()", () => {
     expect(done).toMatchObject({ status: "completed", text: "The refund of 40 was issued." });
     expect(h.world.log.map((e) => e.tool)).toEqual(["lookupOrder", "refund"]);
     // A checkpoint resumes once, streamed or not.
-    await expect(agent.resumeStream(result.checkpoint!, { call_1_2: "approved" }).result).rejects.toMatchObject({
+    await expect(agent.resumeStream(result.checkpoint, { call_1_2: "approved" }).result).rejects.toMatchObject({
       code: "CHECKPOINT_ALREADY_RESUMED",
     });
   });
