@@ -21,6 +21,11 @@ const CASE = {
   rejectionAwait: "failing call: await in try/catch",
   earlyFloor: "sync throw: rejected one microtask later, handler already attached (floor)",
   earlyNow: "sync throw: rejected at once, handler attached a microtask later",
+  signalFloor: "attempt signal: none made until a tool reads it (floor)",
+  signalController: "attempt signal: an AbortController per attempt",
+  signalListener: "attempt signal: an AbortController and a listener on the caller's signal",
+  timerFloor: "deadline: the shared timer already armed, ref() then unref() (floor)",
+  timerPerCall: "deadline: setTimeout then clearTimeout per call",
   smallCall: "small result: the whole call through the documented stack (floor)",
   smallCount: "small result: countTokens of the JSON the model reads (o200k_base)",
 } as const;
@@ -33,6 +38,8 @@ const finish = (value: unknown) => ({ status: "ok", data: value });
 const pipeline = () => Promise.resolve(5);
 const failing = () => Promise.reject(PREBUILT_ERROR);
 const failed = (error: unknown) => ({ status: "error", error });
+const callerSignal = new AbortController().signal;
+const onAbort = { handleEvent: noop };
 
 /** Milliseconds the first `countTokens` call of an encoding takes in this process: loading its rank table. */
 function firstLoadMs(encoding: TokenEncoding): number {
@@ -58,6 +65,7 @@ export default defineBenchmark({
     const outcome = await tools.invoke(addCall);
     if (outcome.status !== "ok" || outcome.data !== 5) throw new Error("add must give 5");
     const smallJson = formatToolOutcome(outcome);
+    const idleTimer = setTimeout(noop, 30_000).unref();
     return [
       perCall(CASE.zodFloor, CALLS, () => addSchema.safeParse(BAD_INPUT).success, { floor: true }),
       perCall(CASE.zodError, CALLS, () => addSchema.safeParse(BAD_INPUT).error?.issues.length),
@@ -109,6 +117,16 @@ export default defineBenchmark({
         const rejected = Promise.reject(PREBUILT_ERROR);
         return SETTLED.then(() => rejected.then(undefined, noop));
       }),
+      perCall(CASE.signalFloor, CALLS, () => undefined, { floor: true }),
+      perCall(CASE.signalController, CALLS, () => new AbortController().signal),
+      perCall(CASE.signalListener, CALLS, () => {
+        const controller = new AbortController();
+        callerSignal.addEventListener("abort", onAbort);
+        callerSignal.removeEventListener("abort", onAbort);
+        return controller.signal;
+      }),
+      perCall(CASE.timerFloor, CALLS, () => idleTimer.ref().unref(), { floor: true }),
+      perCall(CASE.timerPerCall, CALLS, () => clearTimeout(setTimeout(noop, 30_000))),
       perCall(CASE.smallCall, CALLS, () => tools.invoke(addCall), { floor: true }),
       perCall(CASE.smallCount, CALLS, () => countTokens(smallJson)),
     ];

@@ -163,6 +163,15 @@ export default defineBenchmark({
         met: value < 3000,
       });
     }
+    const throwing = ns(THROWS.documented);
+    const throwFloor = ns(THROWS.floor);
+    if (throwing !== undefined && throwFloor !== undefined) {
+      goals.push({
+        goal: "a throwing tool at most 2 µs above creating and throwing the error itself (issue 15)",
+        measured: `${formatNs(throwing - throwFloor)} above`,
+        met: throwing - throwFloor <= 2000,
+      });
+    }
     const prebuilt = ns(THROWS.prebuilt);
     const prebuiltFloor = ns(THROWS.prebuiltFloor);
     if (prebuilt !== undefined) {
