@@ -72,63 +72,72 @@ function read(value: unknown, key: string): unknown {
   }
 }
 
-/** The causes of `error`, itself first, at most five deep. */
-function* causeChain(error: unknown): Generator<unknown> {
+/**
+ * The first value `pick` finds on `error` or its causes (itself first, at most five deep). A plain
+ * loop rather than a generator: it runs on every failing call, several times.
+ */
+function firstInCauses<T>(error: unknown, pick: (candidate: unknown) => T | undefined): T | undefined {
   let current = error;
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
-    yield current;
+    const found = pick(current);
+    if (found !== undefined) return found;
     current = read(current, "cause");
   }
+  return undefined;
+}
+
+function asHttpStatus(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599 ? value : undefined;
 }
 
 /** The HTTP status a thrown value carries on `status`, `statusCode` or `response.status`. */
 export function httpStatusOf(error: unknown): number | undefined {
-  for (const candidate of causeChain(error)) {
-    for (const value of [
-      read(candidate, "status"),
-      read(candidate, "statusCode"),
-      read(read(candidate, "response"), "status"),
-    ]) {
-      if (typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599) return value;
-    }
-  }
-  return undefined;
+  return firstInCauses(
+    error,
+    (candidate) =>
+      asHttpStatus(read(candidate, "status")) ??
+      asHttpStatus(read(candidate, "statusCode")) ??
+      asHttpStatus(read(read(candidate, "response"), "status")),
+  );
 }
 
 /** The Node or library error `code` a thrown value (or its cause) carries. */
 export function errorCodeOf(error: unknown): string | undefined {
-  for (const candidate of causeChain(error)) {
+  return firstInCauses(error, (candidate) => {
     const code = read(candidate, "code");
-    if (typeof code === "string") return code;
-  }
-  return undefined;
+    return typeof code === "string" ? code : undefined;
+  });
 }
 
 /** Milliseconds from a Retry-After header (seconds or HTTP date) or a `retryAfter` property. */
 export function retryAfterMsOf(error: unknown, now: () => number = Date.now): number | undefined {
-  for (const candidate of causeChain(error)) {
+  return firstInCauses(error, (candidate) => {
     const ms = read(candidate, "retryAfterMs");
     if (typeof ms === "number" && ms >= 0) return ms;
     const seconds = read(candidate, "retryAfter");
     if (typeof seconds === "number" && seconds >= 0) return seconds * 1000;
-    for (const headers of [read(candidate, "headers"), read(read(candidate, "response"), "headers")]) {
-      let raw: unknown;
-      if (headers && typeof (headers as { get?: unknown }).get === "function") {
-        try {
-          raw = (headers as { get(name: string): unknown }).get("retry-after");
-        } catch {
-          raw = undefined;
-        }
-      } else raw = read(headers, "retry-after") ?? read(headers, "Retry-After");
-      if (typeof raw === "string" || typeof raw === "number") {
-        const seconds = Number(raw);
-        if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-        const date = Date.parse(String(raw));
-        if (!Number.isNaN(date)) return Math.max(0, date - now());
-      }
+    return (
+      retryAfterHeaderMs(read(candidate, "headers"), now) ??
+      retryAfterHeaderMs(read(read(candidate, "response"), "headers"), now)
+    );
+  });
+}
+
+/** The Retry-After header (seconds or HTTP date) of a `Headers` object or a plain record, in milliseconds. */
+function retryAfterHeaderMs(headers: unknown, now: () => number): number | undefined {
+  let raw: unknown;
+  if (headers && typeof (headers as { get?: unknown }).get === "function") {
+    try {
+      raw = (headers as { get(name: string): unknown }).get("retry-after");
+    } catch {
+      raw = undefined;
     }
-  }
-  return undefined;
+  } else raw = read(headers, "retry-after") ?? read(headers, "Retry-After");
+  if (typeof raw !== "string" && typeof raw !== "number") return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(String(raw));
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now());
 }
 
 /**
