@@ -7,7 +7,9 @@ const schema = z.strictObject({
   retry: z
     .union([
       z.literal(false),
-      z.strictObject({ maxAttempts: z.int().min(1, "must be an integer of at least 1").optional() }),
+      z.strictObject({
+        maxAttempts: z.int("must be an integer of at least 1").min(1, "must be an integer of at least 1").optional(),
+      }),
     ])
     .optional(),
   label: z.string().optional(),
@@ -34,6 +36,31 @@ describe("parseOptions", () => {
     const nested = catchError(() => parseOptions("usingX", schema, { retry: { maxAttempt: 3 } }));
     expect(nested).toMatchObject({ option: "retry.maxAttempt", value: 3 });
     expect(nested.message).toBe("usingX: unknown option 'retry.maxAttempt'. Known options: maxAttempts.");
+  });
+
+  it("names the option inside a union alternative whose outer type matched", () => {
+    const error = catchError(() => parseOptions("usingX", schema, { retry: { maxAttempts: 2.5 } }));
+    expect(error).toMatchObject({ option: "retry.maxAttempts", value: 2.5 });
+    expect(error.message).toBe("usingX: option 'retry.maxAttempts' must be an integer of at least 1 (got 2.5).");
+    const outer = catchError(() => parseOptions("usingX", schema, { retry: true }));
+    expect(outer).toMatchObject({ option: "retry", value: true });
+    expect(outer.message).toMatch(/^usingX: option 'retry' .* \(got true\)\.$/);
+  });
+
+  it("never shows the value of a credential option, and scrubs secrets from other strings", () => {
+    const secrets = z.strictObject({
+      checkpointSecret: z.string().min(32, "must be at least 32 bytes").optional(),
+      label: z.string().max(3, "must be at most 3 characters").optional(),
+    });
+    const short = catchError(() => parseOptions("usingX", secrets, { checkpointSecret: "hunter2" }));
+    expect(short).toMatchObject({ code: "INVALID_OPTION", option: "checkpointSecret" });
+    expect(short.message).toBe(
+      "usingX: option 'checkpointSecret' must be at least 32 bytes (got a string of 7 characters).",
+    );
+    const key = "sk-proj-abcdefghijklmnopqrstuvwx";
+    const scrubbed = catchError(() => parseOptions("usingX", secrets, { label: key }));
+    expect(scrubbed.message).not.toContain(key);
+    expect(scrubbed.message).toMatch(/^usingX: option 'label' must be at most 3 characters \(got "\[REDACTED:/);
   });
 });
 
