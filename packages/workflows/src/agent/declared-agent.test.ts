@@ -48,7 +48,7 @@ describe("@Agent", () => {
       @Agent({ name: "x", instructions: "", resilience: { retry: { maxAttempts: 0 } } })
       class BadRetry {}
       return BadRetry;
-    }).toThrow(/^@Agent on BadRetry: `resilience`: retry.maxAttempts must be an integer of at least 1/);
+    }).toThrow(/^@Agent on BadRetry: .*resilience.*retry\.maxAttempts.* must be an integer of at least 1/);
     expect(() => {
       @Agent({ name: "x", instructions: "", chatClient: hello() } as never)
       class WithModel {}

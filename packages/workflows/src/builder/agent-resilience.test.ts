@@ -173,6 +173,6 @@ describe("per-agent resilience", () => {
         chatClient: refundOnce(),
         resilience: { attemptTimeoutMs: -1 },
       }),
-    ).toThrow(/^createAgent: `resilience`: attemptTimeoutMs must be a finite number of milliseconds/);
+    ).toThrow(/^createAgent: .*resilience.*attemptTimeoutMs.* must be .*a finite number of milliseconds/);
   });
 });
