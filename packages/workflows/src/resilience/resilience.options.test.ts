@@ -1,5 +1,6 @@
 import { InvalidOptionError, isTransientError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { backoffDelayMs } from "./backoff.js";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import {
@@ -239,7 +240,7 @@ describe("resiliencePlugin", () => {
     ["a non-function random", { random: 0.5 }, "random", 0.5, "must be a function (got 0.5)."],
   ];
   it.each(invalid)("rejects %s with a clear message when the plugin is created", (_, options, option, value, says) => {
-    const error = thrown(() => resiliencePlugin(options as ResilienceOptions));
+    const error = invalidOption(() => resiliencePlugin(options as ResilienceOptions));
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect(error).toMatchObject({ code: "INVALID_OPTION", option, value });
     expect(error.message).toMatch(/^usingResilience: /);
@@ -259,15 +260,6 @@ describe("resiliencePlugin", () => {
     ).not.toThrow();
   });
 });
-
-function thrown(fn: () => unknown): InvalidOptionError {
-  try {
-    fn();
-  } catch (error) {
-    return error as InvalidOptionError;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("backoffDelayMs", () => {
   const settings = { baseDelayMs: 200, maxDelayMs: 5_000, jitter: 0 };
