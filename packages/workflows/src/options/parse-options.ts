@@ -89,16 +89,33 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
 }
 
 function knownKeys(schema: z.ZodType, path: readonly string[]): string[] {
-  let current: unknown = schema;
-  for (const key of path) current = shapeOf(current)?.[key];
-  return Object.keys(shapeOf(current) ?? {});
+  return Object.keys(shapeOf(path.reduce(childAt, schema as unknown)) ?? {});
+}
+
+interface SchemaNode {
+  readonly def?: { type?: string; innerType?: unknown; element?: unknown; options?: unknown[] };
+  readonly shape?: Record<string, unknown>;
+}
+
+/** The schema itself below optional, default, nullable and readonly wrappers. */
+function unwrap(schema: unknown): SchemaNode | undefined {
+  let s = schema as SchemaNode | undefined;
+  while (s?.def?.innerType !== undefined) s = s.def.innerType as SchemaNode;
+  return s;
+}
+
+/** The schema of `key` inside `schema`: an object's property, an array's element, or either in a union. */
+function childAt(schema: unknown, key: string): unknown {
+  const s = unwrap(schema);
+  if (s?.def?.type === "array") return s.def.element;
+  if (s?.def?.type === "union") return s.def.options?.map((o) => childAt(o, key)).find((c) => c !== undefined);
+  return s?.shape?.[key];
 }
 
 function shapeOf(schema: unknown): Record<string, unknown> | undefined {
-  let s = schema as { def?: { type?: string; innerType?: unknown; options?: unknown[] }; shape?: unknown } | undefined;
-  while (s?.def?.innerType !== undefined) s = s.def.innerType as typeof s; // optional, default, nullable
-  if (s?.def?.type === "union") s = s.def.options?.find((o) => shapeOf(o) !== undefined) as typeof s;
-  return typeof s?.shape === "object" && s.shape !== null ? (s.shape as Record<string, unknown>) : undefined;
+  const s = unwrap(schema);
+  if (s?.def?.type === "union") return s.def.options?.map(shapeOf).find((shape) => shape !== undefined);
+  return typeof s?.shape === "object" && s.shape !== null ? s.shape : undefined;
 }
 
 /**
