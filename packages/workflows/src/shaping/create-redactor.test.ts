@@ -184,10 +184,9 @@ describe("createRedactor", () => {
     expect(refused({ patterns: [{ name: "id", pattern: "EMP-" }] }).message).toMatch(
       /option 'patterns\.0\.pattern' must be a RegExp/,
     );
-    expect(refused({ patterns: [{ name: "id", pattern: /x/, replacement: 1 }] })).toMatchObject({
-      option: "patterns.0.replacement",
-      value: 1,
-    });
+    const replacement = refused({ patterns: [{ name: "id", pattern: /x/, replacement: 1 }] });
+    expect(replacement).toMatchObject({ option: "patterns.0.replacement", value: 1 });
+    expect(replacement.message).toMatch(/'patterns\.0\.replacement' must be a string or a function \(got 1\)/);
     expect(refused({ patterns: [{ name: "id", pattern: /x/, replacment: "-" }] }).message).toMatch(
       /unknown option 'patterns\.0\.replacment'\. Known options: name, pattern, replacement\./,
     );

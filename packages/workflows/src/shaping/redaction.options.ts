@@ -75,13 +75,14 @@ export const DEFAULT_REDACTION_OPTIONS: ResolvedRedactionOptions = Object.freeze
 });
 
 const STRINGS_OR_PATTERNS = "must be an array of strings and regular expressions";
+const STRING_OR_FUNCTION = "must be a string or a function";
 
 const redactionPatternSchema = z.strictObject(
   {
     name: z.string("must be a non-empty string").min(1, "must be a non-empty string"),
     pattern: z.instanceof(RegExp, { error: "must be a RegExp, like /EMP-[0-9]{6}/g" }),
     replacement: z
-      .union([z.string(), functionOption<(match: string) => string>()], "must be a string or a function")
+      .union([z.string(), functionOption<(match: string) => string>(STRING_OR_FUNCTION)], STRING_OR_FUNCTION)
       .optional(),
   },
   "must be { name, pattern: RegExp, replacement? }",
