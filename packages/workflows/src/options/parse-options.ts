@@ -1,6 +1,7 @@
 import { InvalidOptionError } from "@needlework/core";
 import { scrubSecrets } from "@needlework/core/internal";
 import type { z } from "zod";
+import { plural } from "../text/plural.js";
 
 /**
  * Validates an options object against its zod schema and returns the parsed value, or throws one
@@ -126,7 +127,7 @@ const CREDENTIAL_OPTION = /secret|password|passphrase|credential|api_?key|privat
 
 function describe(value: unknown, option: string): string {
   if (typeof value === "string") {
-    if (CREDENTIAL_OPTION.test(option)) return `a string of ${value.length} characters`;
+    if (CREDENTIAL_OPTION.test(option)) return `a string of ${plural(value.length, "character")}`;
     return scrubSecrets(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value));
   }
   if (typeof value === "function") return "a function";

@@ -116,7 +116,8 @@ describe("resiliencePlugin", () => {
       { retries: 3 },
       "retries",
       3,
-      "unknown option 'retries'. Known options: retry, attemptTimeoutMs, totalTimeoutMs, circuitBreaker, bulkhead, isTransient, random.",
+      "unknown option 'retries'. Known options: retry, attemptTimeoutMs, totalTimeoutMs, circuitBreaker, " +
+        "bulkhead, isTransient, random.",
     ],
     [
       "an unknown nested key",
