@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import type { AgentRunResult, AgentRunStatus, ToolCallRecord } from "../agent-run-result.js";
-import type { ResolvedAgentOptions } from "../agent.options.js";
+import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
 import {
   answerNowNote,
@@ -441,9 +441,7 @@ export class AgentRun {
   private idempotencyKeyOf(call: RoundCall): string {
     const keys = (this.state.idempotencyKeys ??= {});
     // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
-    return Object.prototype.hasOwnProperty.call(keys, call.key)
-      ? keys[call.key]!
-      : (keys[call.key] = `${this.state.runId}:${call.callId}`);
+    return Object.hasOwn(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {
