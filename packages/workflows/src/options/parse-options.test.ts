@@ -37,7 +37,12 @@ describe("parseOptions", () => {
     const nested = invalidOption(() => parseOptions("usingX", schema, { retry: { maxAttempt: 3 } }));
     expect(nested).toMatchObject({ option: "retry.maxAttempt", value: 3 });
     expect(nested.message).toBe("usingX: unknown option 'retry.maxAttempt'. Known options: maxAttempts.");
-    const list = z.strictObject({ rules: z.array(z.strictObject({ name: z.string() })).readonly().optional() });
+    const list = z.strictObject({
+      rules: z
+        .array(z.strictObject({ name: z.string() }))
+        .readonly()
+        .optional(),
+    });
     expect(invalidOption(() => parseOptions("usingX", list, { rules: [{ name: "a", nmae: "b" }] })).message).toBe(
       "usingX: unknown option 'rules.0.nmae'. Known options: name.",
     );
