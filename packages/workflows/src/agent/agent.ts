@@ -3,14 +3,9 @@ import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/co
 import { nextId } from "@needlework/core/internal";
 import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
-import {
-  type AgentDeps,
-  type ApprovalDecisions,
-  type CreateAgentOptions,
-  resolveAgentOptions,
-  type ResumeOptions,
-  type RunOptions,
-} from "./agent.options.js";
+import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
+import { resolveAgentOptions } from "./agent-options.schema.js";
+import type { ApprovalDecisions } from "./policies/approval-options.js";
 import { callsNeedingApproval, checkDecisions } from "./policies/approvals.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./persistence/checkpoint.js";
 import { CheckpointError } from "./persistence/checkpoint-error.js";

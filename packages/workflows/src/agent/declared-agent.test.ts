@@ -38,17 +38,17 @@ describe("@Agent", () => {
       @Agent({ name: "", instructions: "" })
       class Nameless {}
       return Nameless;
-    }).toThrow("@Agent on Nameless: `name` must be a non-empty string.");
+    }).toThrow("@Agent on Nameless: option 'name' must be a non-empty string (got \"\").");
     expect(() => {
       @Agent({ name: "x", instructions: "", maxIterations: 0 })
       class ZeroTurns {}
       return ZeroTurns;
-    }).toThrow("@Agent on ZeroTurns: `maxIterations` must be a positive integer, not 0.");
+    }).toThrow("@Agent on ZeroTurns: option 'maxIterations' must be an integer of at least 1 (got 0).");
     expect(() => {
       @Agent({ name: "x", instructions: "", resilience: { retry: { maxAttempts: 0 } } })
       class BadRetry {}
       return BadRetry;
-    }).toThrow(/^@Agent on BadRetry: `resilience`: retry.maxAttempts must be an integer of at least 1/);
+    }).toThrow("@Agent on BadRetry: option 'resilience.retry.maxAttempts' must be an integer of at least 1 (got 0).");
     expect(() => {
       @Agent({ name: "x", instructions: "", chatClient: hello() } as never)
       class WithModel {}
@@ -58,7 +58,7 @@ describe("@Agent", () => {
       @Agent({ name: "x", instructions: "", maxTurns: 3 } as never)
       class Typo {}
       return Typo;
-    }).toThrow(/@Agent on Typo: unknown option 'maxTurns'/);
+    }).toThrow(/^@Agent on Typo: unknown option 'maxTurns'\. Known options: name, instructions, /);
   });
 });
 

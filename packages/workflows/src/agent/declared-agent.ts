@@ -1,6 +1,7 @@
 import { checkClassDecoratorContext } from "@needlework/core/internal";
 import type { Agent as AgentInstance } from "./agent.js";
-import { type AgentDefinition, resolveAgentDefinition } from "./agent.options.js";
+import type { AgentDefinition } from "./agent.options.js";
+import { resolveAgentDefinition } from "./agent-options.schema.js";
 
 /**
  * A class declared with `@Agent(...)`: a marker that carries an agent definition. It is never

@@ -1,5 +1,6 @@
 import { NeedleworkError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { checkpointOf, harness } from "../../test/agent-fixtures.js";
 import { AgentHookError, type IterationEndInfo, type IterationStartInfo, type ToolCallInfo } from "./hooks.js";
 
@@ -115,8 +116,8 @@ describe("loop hooks", () => {
   });
 
   it("rejects a hook that is not a function when the agent is created", () => {
-    expect(() => harness().agent([], { onToolCall: "log" as never })).toThrow(
-      "createAgent: `onToolCall` must be a function (it may be async).",
-    );
+    const error = invalidOption(() => harness().agent([], { onToolCall: "log" as never }));
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "onToolCall", value: "log" });
+    expect(error.message).toBe("createAgent: option 'onToolCall' must be a function (it may be async) (got \"log\").");
   });
 });

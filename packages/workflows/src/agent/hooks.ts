@@ -102,9 +102,6 @@ export interface AgentHooks {
  */
 export type AgentHookName = keyof AgentHooks;
 
-/** The hook option names, for validation. @internal */
-export const HOOK_NAMES: readonly AgentHookName[] = ["onIterationStart", "onToolCall", "onIterationEnd"];
-
 function describeCause(cause: unknown): string {
   if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
   try {

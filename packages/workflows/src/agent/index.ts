@@ -1,17 +1,13 @@
 export { createAgent } from "./agent.js";
 export { Agent, type DeclaredAgentClass, declaredAgentOf } from "./declared-agent.js";
-export {
-  AGENT_DEFAULTS,
-  type AgentDefinition,
-  type AgentDeps,
-  type ApprovalDecision,
-  type ApprovalDecisions,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  type CreateAgentOptions,
-  type ResumeOptions,
-  type RunOptions,
-} from "./agent.options.js";
+export { AGENT_DEFAULTS } from "./agent-defaults.js";
+export type { AgentDefinition, AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
+export type {
+  ApprovalDecision,
+  ApprovalDecisions,
+  ApprovalPolicy,
+  ApprovalRequest,
+} from "./policies/approval-options.js";
 export type {
   AgentRunResult,
   AgentRunResultBase,

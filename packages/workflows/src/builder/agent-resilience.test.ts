@@ -1,5 +1,6 @@
 import { TransientError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { kitBehaviour, kitBuilder, kitLog } from "../../test/agent-kit-fixtures.js";
 import { Agent } from "../agent/declared-agent.js";
 import { ScriptedChatClient } from "../agent/chat/scripted-chat-client.js";
@@ -167,13 +168,17 @@ describe("per-agent resilience", () => {
 
   it("bad agent resilience options fail at createAgent with the option named", () => {
     const factory = kitBuilder().usingResilience().buildAgentFactory();
-    expect(() =>
+    const error = invalidOption(() =>
       factory.createAgent({
         name: "a",
         instructions: "",
         chatClient: refundOnce(),
         resilience: { attemptTimeoutMs: -1 },
       }),
-    ).toThrow(/^createAgent: `resilience`: attemptTimeoutMs must be a finite number of milliseconds/);
+    );
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "resilience.attemptTimeoutMs", value: -1 });
+    expect(error.message).toMatch(
+      /^createAgent: option 'resilience\.attemptTimeoutMs' must be false or a finite number of milliseconds, above 0/,
+    );
   });
 });

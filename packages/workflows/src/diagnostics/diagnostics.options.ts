@@ -1,4 +1,7 @@
+import { z } from "zod";
 import type { DiagnosticsTracer } from "../observability/otel-types.js";
+import { functionOption, integerAtLeast } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 import type { DiagnosticsLogger } from "./diagnostics-logger.js";
 
@@ -60,58 +63,56 @@ export interface ResolvedDiagnosticsOptions {
   readonly random: () => number;
 }
 
-const KNOWN = new Set(["sink", "maxRecords", "logger", "tracer", "latencySamples", "clock", "random"]);
+const LOGGER =
+  "must have info, warn and error methods (and optionally debug) taking (obj, msg): a pino logger or console";
+const TRACER = 'must be an OpenTelemetry tracer (trace.getTracer("my-app")) or "global"';
 
-function fail(message: string): never {
-  throw new TypeError(`usingDiagnostics: ${message}`);
+function isLogger(value: unknown): value is DiagnosticsLogger {
+  if (typeof value !== "object" || value === null) return false;
+  const logger = value as Record<string, unknown>;
+  const methods = ["info", "warn", "error"] as const;
+  return (
+    methods.every((m) => typeof logger[m] === "function") &&
+    (logger["debug"] === undefined || typeof logger["debug"] === "function")
+  );
 }
 
-function integer(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min)
-    fail(`\`${name}\` must be an integer >= ${min}, not ${String(value)}.`);
-  return value;
-}
+const diagnosticsOptionsSchema = z.strictObject(
+  {
+    sink: functionOption<(record: DiagnosticRecord) => void | Promise<void>>().optional(),
+    maxRecords: integerAtLeast(0).optional(),
+    logger: z.custom<DiagnosticsLogger>(isLogger, LOGGER).optional(),
+    tracer: z
+      .union(
+        [
+          z.literal("global"),
+          z.custom<DiagnosticsTracer>(
+            (v) => typeof (v as { startSpan?: unknown } | null)?.startSpan === "function",
+            TRACER,
+          ),
+        ],
+        TRACER,
+      )
+      .optional(),
+    latencySamples: integerAtLeast(1).optional(),
+    clock: functionOption<() => number>().optional(),
+    random: functionOption<() => number>().optional(),
+  },
+  "must be an object ({ sink?, maxRecords?, logger?, tracer?, ... })",
+);
 
-function optionalFunction<T>(name: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== "function") fail(`\`${name}\` must be a function.`);
-  return value;
-}
+true satisfies SchemaMatches<typeof diagnosticsOptionsSchema, DiagnosticsOptions>;
 
 /** Checks options and fills in defaults; a bad option fails when the builder method is called. @internal */
 export function resolveDiagnosticsOptions(options: DiagnosticsOptions = {}): ResolvedDiagnosticsOptions {
-  if (typeof options !== "object" || options === null)
-    fail("pass an options object ({ sink?, maxRecords?, logger?, tracer? }).");
-  for (const key of Object.keys(options))
-    if (!KNOWN.has(key)) fail(`unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  const { logger, tracer } = options;
-  if (logger !== undefined) {
-    const methods = ["info", "warn", "error"] as const;
-    if (
-      typeof logger !== "object" ||
-      logger === null ||
-      !methods.every((m) => typeof logger[m] === "function") ||
-      (logger.debug !== undefined && typeof logger.debug !== "function")
-    ) {
-      fail(
-        "`logger` must have info, warn and error methods (and optionally debug) taking (obj, msg): a pino logger or console.",
-      );
-    }
-  }
-  if (
-    tracer !== undefined &&
-    tracer !== "global" &&
-    typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== "function"
-  ) {
-    fail('`tracer` must be an OpenTelemetry tracer (trace.getTracer("my-app")) or "global".');
-  }
+  const o = parseOptions("usingDiagnostics", diagnosticsOptionsSchema, options);
   return {
-    sink: optionalFunction("sink", options.sink),
-    maxRecords: integer("maxRecords", options.maxRecords, DIAGNOSTICS_DEFAULTS.maxRecords, 0),
-    logger,
-    tracer,
-    latencySamples: integer("latencySamples", options.latencySamples, DIAGNOSTICS_DEFAULTS.latencySamples, 1),
-    clock: optionalFunction("clock", options.clock) ?? Date.now,
-    random: optionalFunction("random", options.random) ?? Math.random,
+    sink: o.sink,
+    maxRecords: o.maxRecords ?? DIAGNOSTICS_DEFAULTS.maxRecords,
+    logger: o.logger,
+    tracer: o.tracer,
+    latencySamples: o.latencySamples ?? DIAGNOSTICS_DEFAULTS.latencySamples,
+    clock: o.clock ?? Date.now,
+    random: o.random ?? Math.random,
   };
 }

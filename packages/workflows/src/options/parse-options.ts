@@ -1,11 +1,14 @@
 import { InvalidOptionError } from "@needlework/core";
+import { scrubSecrets } from "@needlework/core/internal";
 import type { z } from "zod";
+import { plural } from "../text/plural.js";
 
 /**
  * Validates an options object against its zod schema and returns the parsed value, or throws one
  * {@link InvalidOptionError} for the first problem, naming the owner (`usingResilience`), the dotted
  * option path and the value given. Schemas should be `z.strictObject` so a misspelt key is refused
- * with the list of known keys instead of being ignored.
+ * with the list of known keys instead of being ignored. Call it once, where the options are given
+ * (a builder method, a plugin factory, `createAgent`), never per tool call.
  *
  * @example
  * ```ts
@@ -17,8 +20,7 @@ import type { z } from "zod";
 export function parseOptions<S extends z.ZodType>(owner: string, schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map(String);
+  const { issue, path } = mostSpecific(parsed.error.issues[0]!, []);
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0]!;
     const option = [...path, key].join(".");
@@ -33,7 +35,49 @@ export function parseOptions<S extends z.ZodType>(owner: string, schema: S, valu
   const option = path.join(".");
   const given = valueAt(value, path);
   const where = option === "" ? "options" : `option '${option}'`;
-  throw new InvalidOptionError(option, given, `${owner}: ${where} ${issue.message} (got ${describe(given)}).`);
+  throw new InvalidOptionError(option, given, `${owner}: ${where} ${issue.message} (got ${describe(given, option)}).`);
+}
+
+/**
+ * Compile-time check that an options schema and the public options interface agree: `true` when both
+ * have the same keys and every value the interface allows has the schema's input type. Nested objects
+ * need their own check. Use it as `true satisfies SchemaMatches<typeof schema, Options>;`.
+ *
+ * @example
+ * ```ts
+ * const schema = z.strictObject({ limit: z.int().optional() });
+ * true satisfies SchemaMatches<typeof schema, { readonly limit?: number }>;
+ * ```
+ * @internal
+ */
+export type SchemaMatches<S extends z.ZodType, T> = [T] extends [z.input<S>]
+  ? [Exclude<keyof T, keyof z.input<S>> | Exclude<keyof z.input<S>, keyof T>] extends [never]
+    ? true
+    : false
+  : false;
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue that says what is wrong. A union's own issue says only that no alternative matched
+ * (`retry: false | { ... }` given `{ maxAttempts: 2.5 }`); when the value has the outer type of
+ * exactly one alternative, that alternative's first issue, below it, names the option.
+ */
+function mostSpecific(issue: Issue, prefix: readonly PropertyKey[]): { issue: Issue; path: string[] } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === "invalid_union") {
+    const matched = issue.errors.filter((issues) => issues.some((i) => !rejectsOuterType(i)));
+    if (matched.length === 1) return mostSpecific(matched[0]![0]!, path);
+  }
+  return { issue, path: path.map(String) };
+}
+
+/** An issue about the value itself (not one of its keys) being of the wrong kind. */
+function rejectsOuterType(issue: Issue): boolean {
+  return (
+    issue.path.length === 0 &&
+    (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")
+  );
 }
 
 function valueAt(value: unknown, path: readonly string[]): unknown {
@@ -46,20 +90,46 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
 }
 
 function knownKeys(schema: z.ZodType, path: readonly string[]): string[] {
-  let current: unknown = schema;
-  for (const key of path) current = shapeOf(current)?.[key];
-  return Object.keys(shapeOf(current) ?? {});
+  return Object.keys(shapeOf(path.reduce(childAt, schema as unknown)) ?? {});
+}
+
+interface SchemaNode {
+  readonly def?: { type?: string; innerType?: unknown; element?: unknown; options?: unknown[] };
+  readonly shape?: Record<string, unknown>;
+}
+
+/** The schema itself below optional, default, nullable and readonly wrappers. */
+function unwrap(schema: unknown): SchemaNode | undefined {
+  let s = schema as SchemaNode | undefined;
+  while (s?.def?.innerType !== undefined) s = s.def.innerType as SchemaNode;
+  return s;
+}
+
+/** The schema of `key` inside `schema`: an object's property, an array's element, or either in a union. */
+function childAt(schema: unknown, key: string): unknown {
+  const s = unwrap(schema);
+  if (s?.def?.type === "array") return s.def.element;
+  if (s?.def?.type === "union") return s.def.options?.map((o) => childAt(o, key)).find((c) => c !== undefined);
+  return s?.shape?.[key];
 }
 
 function shapeOf(schema: unknown): Record<string, unknown> | undefined {
-  let s = schema as { def?: { type?: string; innerType?: unknown; options?: unknown[] }; shape?: unknown } | undefined;
-  while (s?.def?.innerType !== undefined) s = s.def.innerType as typeof s; // optional, default, nullable
-  if (s?.def?.type === "union") s = s.def.options?.find((o) => shapeOf(o) !== undefined) as typeof s;
-  return typeof s?.shape === "object" && s.shape !== null ? (s.shape as Record<string, unknown>) : undefined;
+  const s = unwrap(schema);
+  if (s?.def?.type === "union") return s.def.options?.map(shapeOf).find((shape) => shape !== undefined);
+  return typeof s?.shape === "object" && s.shape !== null ? s.shape : undefined;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+/**
+ * Options that hold a credential: a message never shows their value, however short (a too-short
+ * `checkpointSecret` is still someone's key). Other strings pass core's secret detectors.
+ */
+const CREDENTIAL_OPTION = /secret|password|passphrase|credential|api_?key|private_?key/i;
+
+function describe(value: unknown, option: string): string {
+  if (typeof value === "string") {
+    if (CREDENTIAL_OPTION.test(option)) return `a string of ${plural(value.length, "character")}`;
+    return scrubSecrets(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value));
+  }
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object" && value !== null) return "an object";

@@ -1,5 +1,6 @@
-import { isTransientError } from "@needlework/core";
+import { InvalidOptionError, isTransientError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { backoffDelayMs } from "./backoff.js";
 import { resiliencePlugin } from "./resilience.plugin.js";
 import {
@@ -105,94 +106,159 @@ describe("resiliencePlugin", () => {
     expect(typeof middleware).toBe("function");
   });
 
-  const invalid: Array<[string, unknown, RegExp]> = [
-    ["a non-object", 3, /options must be an object \(got 3\)/],
-    ["an unknown key", { retries: 3 }, /unknown option 'retries' \(known: retry, attemptTimeoutMs/],
+  const MS = "a finite number of milliseconds";
+  const TIMEOUT = `false or ${MS}, above 0 and at most 2147483647`;
+  // [case, options, the option named, the value reported, what the message says it must be]
+  const invalid: Array<[string, unknown, string, unknown, string]> = [
+    ["a non-object", 3, "", 3, "options must be an object (got 3)."],
+    [
+      "an unknown key",
+      { retries: 3 },
+      "retries",
+      3,
+      "unknown option 'retries'. Known options: retry, attemptTimeoutMs, totalTimeoutMs, circuitBreaker, " +
+        "bulkhead, isTransient, random.",
+    ],
     [
       "an unknown nested key",
       { retry: { attempts: 3 } },
-      /unknown option 'retry\.attempts' \(known: maxAttempts, baseDelayMs, maxDelayMs, jitter\)/,
+      "retry.attempts",
+      3,
+      "unknown option 'retry.attempts'. Known options: maxAttempts, baseDelayMs, maxDelayMs, jitter.",
     ],
-    ["retry: true", { retry: true }, /retry must be an object or false \(got true\)/],
-    ["maxAttempts 0", { retry: { maxAttempts: 0 } }, /retry\.maxAttempts must be an integer of at least 1 \(got 0\)/],
+    ["retry: true", { retry: true }, "retry", true, "must be an object or false (got true)."],
+    [
+      "maxAttempts 0",
+      { retry: { maxAttempts: 0 } },
+      "retry.maxAttempts",
+      0,
+      "must be an integer of at least 1 (got 0).",
+    ],
     [
       "fractional maxAttempts",
       { retry: { maxAttempts: 2.5 } },
-      /retry\.maxAttempts must be an integer of at least 1 \(got 2\.5\)/,
+      "retry.maxAttempts",
+      2.5,
+      "must be an integer of at least 1 (got 2.5).",
     ],
     [
       "infinite maxAttempts",
       { retry: { maxAttempts: Infinity } },
-      /retry\.maxAttempts must be an integer of at least 1 \(got Infinity\)/,
+      "retry.maxAttempts",
+      Infinity,
+      "must be an integer of at least 1 (got Infinity).",
     ],
-    [
-      "a negative delay",
-      { retry: { baseDelayMs: -1 } },
-      /retry\.baseDelayMs must be a finite number of milliseconds, 0 or more/,
-    ],
-    [
-      "a NaN delay",
-      { retry: { maxDelayMs: Number.NaN } },
-      /retry\.maxDelayMs must be a finite number of milliseconds.*\(got NaN\)/,
-    ],
-    [
-      "a string delay",
-      { retry: { maxDelayMs: "5s" } },
-      /retry\.maxDelayMs must be a finite number of milliseconds.*\(got "5s"\)/,
-    ],
+    ["a negative delay", { retry: { baseDelayMs: -1 } }, "retry.baseDelayMs", -1, `must be ${MS}, 0 or more`],
+    ["a NaN delay", { retry: { maxDelayMs: Number.NaN } }, "retry.maxDelayMs", Number.NaN, `must be ${MS}`],
+    ["a string delay", { retry: { maxDelayMs: "5s" } }, "retry.maxDelayMs", "5s", `must be ${MS}`],
     [
       "base above max",
       { retry: { baseDelayMs: 10_000 } },
-      /retry\.baseDelayMs \(10000\) must not exceed retry\.maxDelayMs \(5000\)/,
+      "retry.baseDelayMs",
+      10_000,
+      "must not exceed retry.maxDelayMs (5000) (got 10000).",
+    ],
+    [
+      "base above max, both given",
+      { retry: { baseDelayMs: 300, maxDelayMs: 200 } },
+      "retry.maxDelayMs",
+      200,
+      "must not be below retry.baseDelayMs (300) (got 200).",
+    ],
+    [
+      "max below the default base",
+      { retry: { maxDelayMs: 100 } },
+      "retry.maxDelayMs",
+      100,
+      "must not be below retry.baseDelayMs (200) (got 100).",
     ],
     [
       "jitter above 1",
       { retry: { jitter: 2 } },
-      /retry\.jitter must be a number from 0 \(no jitter\) to 1 \(full jitter\) \(got 2\)/,
+      "retry.jitter",
+      2,
+      "must be a number from 0 (no jitter) to 1 (full jitter) (got 2).",
     ],
-    [
-      "a zero attempt timeout",
-      { attemptTimeoutMs: 0 },
-      /attemptTimeoutMs must be a finite number of milliseconds, above 0/,
-    ],
+    ["a zero attempt timeout", { attemptTimeoutMs: 0 }, "attemptTimeoutMs", 0, `must be ${TIMEOUT} (got 0).`],
     [
       "an infinite total timeout",
       { totalTimeoutMs: Infinity },
-      /totalTimeoutMs must be a finite number of milliseconds.*\(got Infinity\)/,
+      "totalTimeoutMs",
+      Infinity,
+      `must be ${TIMEOUT} (got Infinity).`,
     ],
-    ["a timeout setTimeout cannot hold", { totalTimeoutMs: 2 ** 31 }, /at most 2147483647/],
+    ["a timeout setTimeout cannot hold", { totalTimeoutMs: 2 ** 31 }, "totalTimeoutMs", 2 ** 31, "at most 2147483647"],
     [
       "attempt timeout above total",
       { attemptTimeoutMs: 5_000, totalTimeoutMs: 1_000 },
-      /attemptTimeoutMs \(5000\) must not exceed totalTimeoutMs \(1000\)/,
+      "totalTimeoutMs",
+      1_000,
+      "must not be below attemptTimeoutMs (5000): one attempt cannot outlast the whole call (got 1000).",
     ],
     [
       "attempt timeout above the default total",
       { attemptTimeoutMs: 200_000 },
-      /attemptTimeoutMs \(200000\) must not exceed totalTimeoutMs \(120000\)/,
+      "attemptTimeoutMs",
+      200_000,
+      "must not exceed totalTimeoutMs (120000): one attempt cannot outlast the whole call (got 200000).",
+    ],
+    [
+      "total timeout below the default attempt timeout",
+      { totalTimeoutMs: 1_000 },
+      "totalTimeoutMs",
+      1_000,
+      "must not be below attemptTimeoutMs (30000)",
     ],
     [
       "zero consecutive failures",
       { circuitBreaker: { consecutiveFailures: 0 } },
-      /circuitBreaker\.consecutiveFailures must be an integer of at least 1/,
+      "circuitBreaker.consecutiveFailures",
+      0,
+      "must be an integer of at least 1 (got 0).",
     ],
     [
       "a negative half-open delay",
       { circuitBreaker: { halfOpenAfterMs: -5 } },
-      /circuitBreaker\.halfOpenAfterMs must be a finite number/,
+      "circuitBreaker.halfOpenAfterMs",
+      -5,
+      `must be ${MS}`,
     ],
-    ["a zero bulkhead limit", { bulkhead: { limit: 0 } }, /bulkhead\.limit must be an integer of at least 1 \(got 0\)/],
+    [
+      "a zero bulkhead limit",
+      { bulkhead: { limit: 0 } },
+      "bulkhead.limit",
+      0,
+      "must be an integer of at least 1 (got 0).",
+    ],
     [
       "an unbounded bulkhead queue",
       { bulkhead: { queue: Infinity } },
-      /bulkhead\.queue must be an integer of at least 0 \(got Infinity\)/,
+      "bulkhead.queue",
+      Infinity,
+      "must be an integer of at least 0 (got Infinity).",
     ],
-    ["a non-function classifier", { isTransient: true }, /isTransient must be a function \(got true\)/],
-    ["a non-function random", { random: 0.5 }, /random must be a function \(got 0\.5\)/],
+    ["a non-function classifier", { isTransient: true }, "isTransient", true, "must be a function (got true)."],
+    ["a non-function random", { random: 0.5 }, "random", 0.5, "must be a function (got 0.5)."],
   ];
-  it.each(invalid)("rejects %s with a clear message when the plugin is created", (_, options, message) => {
-    expect(() => resiliencePlugin(options as ResilienceOptions)).toThrow(message);
-    expect(() => resiliencePlugin(options as ResilienceOptions)).toThrow(/^usingResilience: /);
+  it.each(invalid)("rejects %s with a clear message when the plugin is created", (_, options, option, value, says) => {
+    const error = invalidOption(() => resiliencePlugin(options as ResilienceOptions));
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option, value });
+    expect(error.message).toMatch(/^usingResilience: /);
+    if (option !== "" && !says.startsWith("unknown")) expect(error.message).toContain(`option '${option}' `);
+    expect(error.message).toContain(says);
+  });
+
+  it("accepts every boundary value", () => {
+    expect(() =>
+      resiliencePlugin({
+        retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 1 },
+        attemptTimeoutMs: 2_147_483_647,
+        totalTimeoutMs: 2_147_483_647,
+        circuitBreaker: { consecutiveFailures: 1, halfOpenAfterMs: 0 },
+        bulkhead: { limit: 1, queue: 0 },
+      }),
+    ).not.toThrow();
   });
 });
 

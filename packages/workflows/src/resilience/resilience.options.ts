@@ -1,4 +1,7 @@
 import { isTransientError } from "@needlework/core";
+import { z } from "zod";
+import { functionOption, integerAtLeast, requireOrder } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 
 /**
  * Retry settings of {@link ResilienceOptions}. Delays grow exponentially from `baseDelayMs`, are
@@ -149,160 +152,123 @@ export interface ResolvedResilienceOptions {
 
 /** setTimeout fires at once for longer delays (Node clamps them to 1 ms), so larger values are refused. */
 const MAX_TIMER_MS = 2_147_483_647;
-const PREFIX = "usingResilience:";
-const TOP_KEYS = [
-  "retry",
-  "attemptTimeoutMs",
-  "totalTimeoutMs",
-  "circuitBreaker",
-  "bulkhead",
-  "isTransient",
-  "random",
-] as const;
-const RETRY_KEYS = ["maxAttempts", "baseDelayMs", "maxDelayMs", "jitter"] as const;
-const BREAKER_KEYS = ["consecutiveFailures", "halfOpenAfterMs"] as const;
-const BULKHEAD_KEYS = ["limit", "queue"] as const;
 
-function show(value: unknown): string {
-  if (typeof value === "number" || typeof value === "boolean" || value === undefined || value === null)
-    return String(value);
-  if (typeof value === "string") return JSON.stringify(value);
-  return typeof value;
+function milliseconds(what: string, { above0 }: { above0: boolean }) {
+  const message = `must be ${what}, ${above0 ? "above 0" : "0 or more"} and at most ${MAX_TIMER_MS}`;
+  const ms = z.number(message).max(MAX_TIMER_MS, message);
+  return above0 ? ms.positive(message) : ms.nonnegative(message);
 }
 
-function plainObject(value: unknown, path: string, keys: readonly string[]): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(
-      `${PREFIX} ${path} must be an object${path === "options" ? "" : " or false"} (got ${show(value)}).`,
-    );
-  }
-  for (const key of Object.keys(value)) {
-    if (!keys.includes(key))
-      throw new TypeError(
-        `${PREFIX} unknown option '${path === "options" ? key : `${path}.${key}`}' (known: ${keys.join(", ")}).`,
-      );
-  }
-  return value as Record<string, unknown>;
-}
+const delayMs = milliseconds("a finite number of milliseconds", { above0: false });
+const timeoutMs = z.union(
+  [z.literal(false), milliseconds("false or a finite number of milliseconds", { above0: true })],
+  `must be false or a finite number of milliseconds, above 0 and at most ${MAX_TIMER_MS}`,
+);
+const offOr = <S extends z.ZodType>(section: S) => z.union([z.literal(false), section], "must be an object or false");
+const JITTER = "must be a number from 0 (no jitter) to 1 (full jitter)";
 
-function delay(value: unknown, path: string, fallback: number, { positive = false } = {}): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== "number" ||
-    !Number.isFinite(value) ||
-    value < 0 ||
-    (positive && value === 0) ||
-    value > MAX_TIMER_MS
-  ) {
-    throw new RangeError(
-      `${PREFIX} ${path} must be a finite number of milliseconds, ${positive ? "above 0" : "0 or more"} and at most ${MAX_TIMER_MS} (got ${show(value)}).`,
-    );
-  }
-  return value;
-}
-
-function integer(value: unknown, path: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new RangeError(`${PREFIX} ${path} must be an integer of at least ${min} (got ${show(value)}).`);
-  }
-  return value;
-}
-
-function timeout(value: unknown, path: string, fallback: number): number | undefined {
-  if (value === false) return undefined;
-  return delay(value, path, fallback, { positive: true });
-}
-
-function fn<T>(value: unknown, path: string, fallback: T): T {
-  if (value === undefined) return fallback;
-  if (typeof value !== "function") throw new TypeError(`${PREFIX} ${path} must be a function (got ${show(value)}).`);
-  return value as T;
-}
+const retrySchema = z.strictObject({
+  maxAttempts: integerAtLeast(1).optional(),
+  baseDelayMs: delayMs.optional(),
+  maxDelayMs: delayMs.optional(),
+  jitter: z.number(JITTER).min(0, JITTER).max(1, JITTER).optional(),
+});
+const circuitBreakerSchema = z.strictObject({
+  consecutiveFailures: integerAtLeast(1).optional(),
+  halfOpenAfterMs: delayMs.optional(),
+});
+const bulkheadSchema = z.strictObject({ limit: integerAtLeast(1).optional(), queue: integerAtLeast(0).optional() });
 
 /**
- * Validates `options` and fills in the defaults. Throws a `TypeError` or `RangeError` naming the
- * option and what it must be: unknown keys, negative or non-finite delays, `maxAttempts` below 1 or
- * not an integer, `attemptTimeoutMs` above `totalTimeoutMs`, and so on.
+ * The schema of {@link ResilienceOptions}; `createAgent({ resilience })` nests it. Besides each
+ * value, it checks that the backoff range and the timeouts fit together once defaults are applied.
+ * @internal
+ */
+export const resilienceOptionsSchema = z
+  .strictObject(
+    {
+      retry: offOr(retrySchema).optional(),
+      attemptTimeoutMs: timeoutMs.optional(),
+      totalTimeoutMs: timeoutMs.optional(),
+      circuitBreaker: offOr(circuitBreakerSchema).optional(),
+      bulkhead: offOr(bulkheadSchema).optional(),
+      isTransient: functionOption<(error: unknown) => boolean>().optional(),
+      random: functionOption<() => number>().optional(),
+    },
+    "must be an object",
+  )
+  .superRefine((o, ctx) => {
+    const d = DEFAULT_RESILIENCE_OPTIONS;
+    if (o.retry !== false) {
+      requireOrder(
+        ctx,
+        { path: ["retry", "baseDelayMs"], given: o.retry?.baseDelayMs, fallback: d.retry.baseDelayMs },
+        { path: ["retry", "maxDelayMs"], given: o.retry?.maxDelayMs, fallback: d.retry.maxDelayMs },
+      );
+    }
+    if (o.attemptTimeoutMs !== false && o.totalTimeoutMs !== false) {
+      requireOrder(
+        ctx,
+        { path: ["attemptTimeoutMs"], given: o.attemptTimeoutMs, fallback: d.attemptTimeoutMs },
+        { path: ["totalTimeoutMs"], given: o.totalTimeoutMs, fallback: d.totalTimeoutMs },
+        ": one attempt cannot outlast the whole call",
+      );
+    }
+  });
+
+true satisfies SchemaMatches<typeof resilienceOptionsSchema, ResilienceOptions>;
+true satisfies SchemaMatches<typeof retrySchema, RetryOptions>;
+true satisfies SchemaMatches<typeof circuitBreakerSchema, CircuitBreakerOptions>;
+true satisfies SchemaMatches<typeof bulkheadSchema, BulkheadOptions>;
+
+/**
+ * Validates `options` (once, when the plugin is created) and fills in the defaults. Throws an
+ * `InvalidOptionError` naming the option, what it must be and the value given: unknown keys,
+ * negative or non-finite delays, `maxAttempts` below 1 or not an integer, `attemptTimeoutMs` above
+ * `totalTimeoutMs`, and so on.
  *
  * @example
  * ```ts
- * resolveResilienceOptions({ retry: { maxAttempts: 0 } }); // RangeError: usingResilience: retry.maxAttempts must be ...
+ * resolveResilienceOptions({ retry: { maxAttempts: 0 } });
+ * // InvalidOptionError: usingResilience: option 'retry.maxAttempts' must be an integer of at least 1 (got 0).
  * ```
  * @internal
  */
 export function resolveResilienceOptions(options: ResilienceOptions | undefined): ResolvedResilienceOptions {
-  const o = plainObject(options ?? {}, "options", TOP_KEYS);
+  const o = parseOptions("usingResilience", resilienceOptionsSchema, options);
   const d = DEFAULT_RESILIENCE_OPTIONS;
-
-  let retry: { -readonly [K in keyof RetryOptions]-?: number } = {
-    maxAttempts: 1,
-    baseDelayMs: 0,
-    maxDelayMs: 0,
-    jitter: 0,
-  };
-  if (o["retry"] !== false) {
-    const r = plainObject(o["retry"] ?? {}, "retry", RETRY_KEYS);
-    retry = {
-      maxAttempts: integer(r["maxAttempts"], "retry.maxAttempts", d.retry.maxAttempts, 1),
-      baseDelayMs: delay(r["baseDelayMs"], "retry.baseDelayMs", d.retry.baseDelayMs),
-      maxDelayMs: delay(r["maxDelayMs"], "retry.maxDelayMs", d.retry.maxDelayMs),
-      jitter: d.retry.jitter,
-    };
-    if (r["jitter"] !== undefined) {
-      const j = r["jitter"];
-      if (typeof j !== "number" || !(j >= 0 && j <= 1))
-        throw new RangeError(
-          `${PREFIX} retry.jitter must be a number from 0 (no jitter) to 1 (full jitter) (got ${show(j)}).`,
-        );
-      retry.jitter = j;
-    }
-    if (retry.baseDelayMs > retry.maxDelayMs) {
-      throw new RangeError(
-        `${PREFIX} retry.baseDelayMs (${retry.baseDelayMs}) must not exceed retry.maxDelayMs (${retry.maxDelayMs}).`,
-      );
-    }
-  }
-
-  const attemptTimeoutMs = timeout(o["attemptTimeoutMs"], "attemptTimeoutMs", d.attemptTimeoutMs);
-  const totalTimeoutMs = timeout(o["totalTimeoutMs"], "totalTimeoutMs", d.totalTimeoutMs);
-  if (attemptTimeoutMs !== undefined && totalTimeoutMs !== undefined && attemptTimeoutMs > totalTimeoutMs) {
-    throw new RangeError(
-      `${PREFIX} attemptTimeoutMs (${attemptTimeoutMs}) must not exceed totalTimeoutMs (${totalTimeoutMs}): one attempt cannot outlast the whole call.`,
-    );
-  }
-
-  let circuitBreaker: Required<CircuitBreakerOptions> | undefined;
-  if (o["circuitBreaker"] !== false) {
-    const c = plainObject(o["circuitBreaker"] ?? {}, "circuitBreaker", BREAKER_KEYS);
-    circuitBreaker = {
-      consecutiveFailures: integer(
-        c["consecutiveFailures"],
-        "circuitBreaker.consecutiveFailures",
-        d.circuitBreaker.consecutiveFailures,
-        1,
-      ),
-      halfOpenAfterMs: delay(c["halfOpenAfterMs"], "circuitBreaker.halfOpenAfterMs", d.circuitBreaker.halfOpenAfterMs),
-    };
-  }
-
-  let bulkhead: Required<BulkheadOptions> | undefined;
-  if (o["bulkhead"] !== undefined && o["bulkhead"] !== false) {
-    const b = plainObject(o["bulkhead"], "bulkhead", BULKHEAD_KEYS);
-    bulkhead = {
-      limit: integer(b["limit"], "bulkhead.limit", DEFAULT_BULKHEAD_OPTIONS.limit, 1),
-      queue: integer(b["queue"], "bulkhead.queue", DEFAULT_BULKHEAD_OPTIONS.queue, 0),
-    };
-  }
-
+  const retry =
+    o.retry === false
+      ? { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 0 }
+      : {
+          maxAttempts: o.retry?.maxAttempts ?? d.retry.maxAttempts,
+          baseDelayMs: o.retry?.baseDelayMs ?? d.retry.baseDelayMs,
+          maxDelayMs: o.retry?.maxDelayMs ?? d.retry.maxDelayMs,
+          jitter: o.retry?.jitter ?? d.retry.jitter,
+        };
+  const breaker = o.circuitBreaker;
+  const bulkhead = o.bulkhead;
   return {
     ...retry,
-    attemptTimeoutMs,
-    totalTimeoutMs,
-    circuitBreaker,
-    bulkhead,
-    isTransient: fn(o["isTransient"], "isTransient", d.isTransient),
-    random: fn(o["random"], "random", d.random),
+    attemptTimeoutMs: o.attemptTimeoutMs === false ? undefined : (o.attemptTimeoutMs ?? d.attemptTimeoutMs),
+    totalTimeoutMs: o.totalTimeoutMs === false ? undefined : (o.totalTimeoutMs ?? d.totalTimeoutMs),
+    circuitBreaker:
+      breaker === false
+        ? undefined
+        : {
+            consecutiveFailures: breaker?.consecutiveFailures ?? d.circuitBreaker.consecutiveFailures,
+            halfOpenAfterMs: breaker?.halfOpenAfterMs ?? d.circuitBreaker.halfOpenAfterMs,
+          },
+    // Off by default: only `bulkhead: {...}` turns it on.
+    bulkhead:
+      bulkhead === undefined || bulkhead === false
+        ? undefined
+        : {
+            limit: bulkhead.limit ?? DEFAULT_BULKHEAD_OPTIONS.limit,
+            queue: bulkhead.queue ?? DEFAULT_BULKHEAD_OPTIONS.queue,
+          },
+    isTransient: o.isTransient ?? d.isTransient,
+    random: o.random ?? d.random,
   };
 }
 

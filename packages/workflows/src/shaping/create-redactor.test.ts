@@ -1,7 +1,8 @@
 import { safeJsonStringify } from "@needlework/core";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { createRedactor } from "./create-redactor.js";
-import { DEFAULT_REDACTION_OPTIONS } from "./redaction.options.js";
+import { DEFAULT_REDACTION_OPTIONS, type RedactionOptions } from "./redaction.options.js";
 import { DETECTOR_NAMES } from "./redaction-detectors.js";
 import { keyWords, secretFieldTest } from "./secret-fields.js";
 
@@ -172,9 +173,29 @@ describe("createRedactor", () => {
   });
 
   it("rejects bad options with a message naming the option", () => {
-    expect(() => createRedactor({ detectors: ["emails" as never] })).toThrow(/unknown detector "emails"/);
-    expect(() => createRedactor({ patterns: [{ name: "", pattern: /x/ }] })).toThrow(/non-empty name/);
-    expect(() => createRedactor({ allow: [1 as never] })).toThrow(/allow must be/);
-    expect(() => createRedactor({ fieldName: ["x"] } as never)).toThrow(/unknown option 'fieldName'/);
+    const refused = (options: unknown) => invalidOption(() => createRedactor(options as RedactionOptions));
+    const detector = refused({ detectors: ["emails"] });
+    expect(detector).toMatchObject({ code: "INVALID_OPTION", option: "detectors.0", value: "emails" });
+    expect(detector.message).toMatch(
+      /^usingRedaction: option 'detectors\.0' must be one of private_key, .*\(got "emails"\)\.$/,
+    );
+    expect(refused({ patterns: [{ name: "", pattern: /x/ }] })).toMatchObject({ option: "patterns.0.name", value: "" });
+    expect(refused({ patterns: [{ name: "", pattern: /x/ }] }).message).toMatch(/must be a non-empty string/);
+    expect(refused({ patterns: [{ name: "id", pattern: "EMP-" }] }).message).toMatch(
+      /option 'patterns\.0\.pattern' must be a RegExp/,
+    );
+    const replacement = refused({ patterns: [{ name: "id", pattern: /x/, replacement: 1 }] });
+    expect(replacement).toMatchObject({ option: "patterns.0.replacement", value: 1 });
+    expect(replacement.message).toMatch(/'patterns\.0\.replacement' must be a string or a function \(got 1\)/);
+    expect(refused({ patterns: [{ name: "id", pattern: /x/, replacment: "-" }] }).message).toMatch(
+      /unknown option 'patterns\.0\.replacment'\. Known options: name, pattern, replacement\./,
+    );
+    expect(refused({ allow: [1] })).toMatchObject({ option: "allow.0", value: 1 });
+    expect(refused({ allow: "me@example.com" }).message).toMatch(/option 'allow' must be an array of strings and/);
+    expect(refused({ fieldNames: [null] })).toMatchObject({ option: "fieldNames.0", value: null });
+    expect(refused({ redactFieldNames: "yes" })).toMatchObject({ option: "redactFieldNames", value: "yes" });
+    expect(refused({ fieldName: ["x"] }).message).toMatch(
+      /^usingRedaction: unknown option 'fieldName'\. Known options: /,
+    );
   });
 });

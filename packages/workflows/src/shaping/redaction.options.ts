@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { functionOption, stringOrRegExp } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import { DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
 
 /**
@@ -71,52 +74,60 @@ export const DEFAULT_REDACTION_OPTIONS: ResolvedRedactionOptions = Object.freeze
   allow: Object.freeze([]) as readonly (string | RegExp)[],
 });
 
-const KNOWN = new Set(["detectors", "patterns", "fieldNames", "redactFieldNames", "allow"]);
+const STRINGS_OR_PATTERNS = "must be an array of strings and regular expressions";
+const STRING_OR_FUNCTION = "must be a string or a function";
 
-const stringsOrPatterns = (value: unknown): boolean =>
-  Array.isArray(value) && value.every((v) => typeof v === "string" || v instanceof RegExp);
+const redactionPatternSchema = z.strictObject(
+  {
+    name: z.string("must be a non-empty string").min(1, "must be a non-empty string"),
+    pattern: z.instanceof(RegExp, { error: "must be a RegExp, like /EMP-[0-9]{6}/g" }),
+    replacement: z
+      .union([z.string(), functionOption<(match: string) => string>(STRING_OR_FUNCTION)], STRING_OR_FUNCTION)
+      .optional(),
+  },
+  "must be { name, pattern: RegExp, replacement? }",
+);
+
+const redactionOptionsSchema = z.strictObject(
+  {
+    detectors: z
+      .array(
+        z.enum(DETECTOR_NAMES, `must be one of ${DETECTOR_NAMES.join(", ")}`),
+        "must be an array of detector names",
+      )
+      .readonly()
+      .optional(),
+    patterns: z
+      .array(redactionPatternSchema, "must be an array of { name, pattern, replacement? }")
+      .readonly()
+      .optional(),
+    fieldNames: z.array(stringOrRegExp, STRINGS_OR_PATTERNS).readonly().optional(),
+    redactFieldNames: z.boolean("must be true or false").optional(),
+    allow: z.array(stringOrRegExp, STRINGS_OR_PATTERNS).readonly().optional(),
+  },
+  "must be an object",
+);
+
+true satisfies SchemaMatches<typeof redactionOptionsSchema, RedactionOptions>;
+true satisfies SchemaMatches<typeof redactionPatternSchema, RedactionPattern>;
 
 /**
- * Validates options and applies the defaults; throws a `TypeError` naming the bad option.
+ * Validates options and applies the defaults; throws an `InvalidOptionError` naming the bad option.
+ * `usingRedaction()` and `createRedactor()` call it once, when they are called.
  * @internal
  */
 export function resolveRedactionOptions(options: RedactionOptions = {}): ResolvedRedactionOptions {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key))
-      throw new TypeError(`usingRedaction: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  }
-  const resolved: ResolvedRedactionOptions = {
-    detectors: options.detectors ?? DEFAULT_REDACTION_OPTIONS.detectors,
-    patterns: options.patterns ?? DEFAULT_REDACTION_OPTIONS.patterns,
-    fieldNames: options.fieldNames ?? DEFAULT_REDACTION_OPTIONS.fieldNames,
-    redactFieldNames: options.redactFieldNames ?? DEFAULT_REDACTION_OPTIONS.redactFieldNames,
-    allow: options.allow ?? DEFAULT_REDACTION_OPTIONS.allow,
+  const o = parseOptions("usingRedaction", redactionOptionsSchema, options);
+  const d = DEFAULT_REDACTION_OPTIONS;
+  return {
+    detectors: o.detectors ?? d.detectors,
+    // Without `replacement: undefined` keys, which RedactionPattern (exact optional types) does not allow.
+    patterns:
+      o.patterns?.map(({ name, pattern, replacement }) =>
+        replacement === undefined ? { name, pattern } : { name, pattern, replacement },
+      ) ?? d.patterns,
+    fieldNames: o.fieldNames ?? d.fieldNames,
+    redactFieldNames: o.redactFieldNames ?? d.redactFieldNames,
+    allow: o.allow ?? d.allow,
   };
-  if (!Array.isArray(resolved.detectors))
-    throw new TypeError(`usingRedaction: detectors must be an array of ${DETECTOR_NAMES.join(", ")}.`);
-  for (const name of resolved.detectors) {
-    if (!DETECTOR_NAMES.includes(name))
-      throw new TypeError(
-        `usingRedaction: unknown detector ${JSON.stringify(name)} (known: ${DETECTOR_NAMES.join(", ")}).`,
-      );
-  }
-  if (!Array.isArray(resolved.patterns))
-    throw new TypeError("usingRedaction: patterns must be an array of { name, pattern: RegExp, replacement? }.");
-  for (const p of resolved.patterns) {
-    if (typeof p?.name !== "string" || p.name === "" || !(p.pattern instanceof RegExp)) {
-      throw new TypeError(
-        "usingRedaction: each pattern needs a non-empty name and a RegExp pattern, like { name: 'employee_id', pattern: /EMP-[0-9]{6}/g }.",
-      );
-    }
-    if (p.replacement !== undefined && typeof p.replacement !== "string" && typeof p.replacement !== "function") {
-      throw new TypeError(`usingRedaction: the replacement of pattern '${p.name}' must be a string or a function.`);
-    }
-  }
-  if (!stringsOrPatterns(resolved.fieldNames))
-    throw new TypeError("usingRedaction: fieldNames must be an array of strings and regular expressions.");
-  if (!stringsOrPatterns(resolved.allow))
-    throw new TypeError("usingRedaction: allow must be an array of strings and regular expressions.");
-  if (typeof resolved.redactFieldNames !== "boolean")
-    throw new TypeError("usingRedaction: redactFieldNames must be a boolean.");
-  return resolved;
 }

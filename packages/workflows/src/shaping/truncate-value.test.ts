@@ -1,7 +1,9 @@
+import { InvalidOptionError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { countTokens } from "./tokenizer.js";
 import { truncateText, truncateValue } from "./truncate-value.js";
-import { DEFAULT_TRUNCATION_OPTIONS } from "./truncation.options.js";
+import { DEFAULT_TRUNCATION_OPTIONS, type TruncationOptions } from "./truncation.options.js";
 
 const rows = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -232,12 +234,21 @@ describe("truncateValue", () => {
   });
 
   it("rejects bad options with a message naming the option", () => {
-    expect(() => truncateValue(1, { maxTokens: 5 })).toThrow(/maxTokens must be an integer >= 16/);
-    expect(() => truncateValue(1, { encoding: "p50k_base" as never })).toThrow(
-      /encoding must be one of o200k_base, cl100k_base/,
+    const refused = (options: unknown) => invalidOption(() => truncateValue(1, options as TruncationOptions));
+    expect(refused({ maxTokens: 5 })).toMatchObject({ code: "INVALID_OPTION", option: "maxTokens", value: 5 });
+    expect(refused({ maxTokens: 5 }).message).toBe(
+      "usingTruncation: option 'maxTokens' must be an integer of at least 16 (got 5).",
     );
-    expect(() => truncateValue(1, { maxListItems: -1 })).toThrow(/maxListItems/);
-    expect(() => truncateValue(1, { maxToken: 5 } as never)).toThrow(/unknown option 'maxToken'/);
+    expect(refused({ encoding: "p50k_base" })).toMatchObject({ option: "encoding", value: "p50k_base" });
+    expect(refused({ encoding: "p50k_base" }).message).toMatch(
+      /option 'encoding' must be one of o200k_base, cl100k_base \(got "p50k_base"\)/,
+    );
+    expect(refused({ maxListItems: -1 })).toMatchObject({ option: "maxListItems", value: -1 });
+    expect(refused({ maxMessageTokens: 15 })).toMatchObject({ option: "maxMessageTokens", value: 15 });
+    expect(refused({ preserveKeys: ["id", 1] })).toMatchObject({ option: "preserveKeys.1", value: 1 });
+    expect(refused({ preserveKeys: "id" }).message).toMatch(/'preserveKeys' must be an array of strings and regular/);
+    expect(refused({ maxToken: 5 }).message).toMatch(/^usingTruncation: unknown option 'maxToken'\. Known options: /);
+    expect(() => truncateText("x", { maxTokens: 5 })).toThrow(InvalidOptionError);
   });
 
   it("keeps extra preserveKeys before others", () => {

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { integerAtLeast, stringOrRegExp } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./tokenizer.js";
 
 /**
@@ -66,43 +69,32 @@ export const DEFAULT_TRUNCATION_OPTIONS: ResolvedTruncationOptions = Object.free
   preserveKeys: Object.freeze([]) as readonly (string | RegExp)[],
 });
 
-const KNOWN = new Set(["maxTokens", "encoding", "maxListItems", "maxMessageTokens", "preserveKeys"]);
+const truncationOptionsSchema = z.strictObject(
+  {
+    maxTokens: integerAtLeast(MIN_MAX_TOKENS).optional(),
+    encoding: z.enum(TOKEN_ENCODINGS, `must be one of ${TOKEN_ENCODINGS.join(", ")}`).optional(),
+    maxListItems: integerAtLeast(0).optional(),
+    maxMessageTokens: integerAtLeast(MIN_MAX_TOKENS).optional(),
+    preserveKeys: z.array(stringOrRegExp, "must be an array of strings and regular expressions").readonly().optional(),
+  },
+  "must be an object",
+);
 
-function checkInteger(name: string, value: unknown, min: number): void {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new TypeError(`usingTruncation: ${name} must be an integer >= ${min}, not ${String(value)}.`);
-  }
-}
+true satisfies SchemaMatches<typeof truncationOptionsSchema, TruncationOptions>;
 
 /**
- * Validates options and applies the defaults; throws a `TypeError` naming the bad option.
+ * Validates options and applies the defaults; throws an `InvalidOptionError` naming the bad option.
+ * `usingTruncation()` calls it once, when the plugin is created.
  * @internal
  */
 export function resolveTruncationOptions(options: TruncationOptions = {}): ResolvedTruncationOptions {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key))
-      throw new TypeError(`usingTruncation: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  }
-  const resolved: ResolvedTruncationOptions = {
-    maxTokens: options.maxTokens ?? DEFAULT_TRUNCATION_OPTIONS.maxTokens,
-    encoding: options.encoding ?? DEFAULT_TRUNCATION_OPTIONS.encoding,
-    maxListItems: options.maxListItems ?? DEFAULT_TRUNCATION_OPTIONS.maxListItems,
-    maxMessageTokens: options.maxMessageTokens ?? DEFAULT_TRUNCATION_OPTIONS.maxMessageTokens,
-    preserveKeys: options.preserveKeys ?? DEFAULT_TRUNCATION_OPTIONS.preserveKeys,
+  const o = parseOptions("usingTruncation", truncationOptionsSchema, options);
+  const d = DEFAULT_TRUNCATION_OPTIONS;
+  return {
+    maxTokens: o.maxTokens ?? d.maxTokens,
+    encoding: o.encoding ?? d.encoding,
+    maxListItems: o.maxListItems ?? d.maxListItems,
+    maxMessageTokens: o.maxMessageTokens ?? d.maxMessageTokens,
+    preserveKeys: o.preserveKeys ?? d.preserveKeys,
   };
-  checkInteger("maxTokens", resolved.maxTokens, MIN_MAX_TOKENS);
-  checkInteger("maxListItems", resolved.maxListItems, 0);
-  checkInteger("maxMessageTokens", resolved.maxMessageTokens, MIN_MAX_TOKENS);
-  if (!TOKEN_ENCODINGS.includes(resolved.encoding)) {
-    throw new TypeError(
-      `usingTruncation: encoding must be one of ${TOKEN_ENCODINGS.join(", ")}, not ${JSON.stringify(resolved.encoding)}.`,
-    );
-  }
-  if (
-    !Array.isArray(resolved.preserveKeys) ||
-    !resolved.preserveKeys.every((k) => typeof k === "string" || k instanceof RegExp)
-  ) {
-    throw new TypeError("usingTruncation: preserveKeys must be an array of strings and regular expressions.");
-  }
-  return resolved;
 }

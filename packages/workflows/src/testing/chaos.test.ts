@@ -10,6 +10,7 @@ import {
 import * as testing from "@needlework/workflows/testing";
 import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { invalidOption } from "../../test/invalid-option.js";
 import { z } from "zod";
 import { usingAgentFramework } from "../builder/index.js";
 import { resiliencePlugin } from "../resilience/index.js";
@@ -301,18 +302,41 @@ describe("chaos", () => {
   });
 
   it("rejects options that cannot work, naming the option", () => {
-    const bad: [unknown, RegExp][] = [
-      [{ rate: 1.5, faults: { exception: true } }, /rate must be a number from 0/],
-      [{ rate: Number.NaN, faults: { exception: true } }, /rate must be/],
-      [{ rate: 0.1, faults: {} }, /at least one fault/],
-      [{ rate: 0.1, faults: { explode: true } }, /unknown fault 'explode'/],
-      [{ rate: 0.1, faults: { latency: { ms: -1 } } }, /faults.latency.ms must be/],
-      [{ rate: 0.1, faults: { latency: { ms: 10, maxMs: 5 } } }, /maxMs \(5\) must not be below/],
-      [{ rate: 0.1, faults: { exception: "boom" } }, /faults.exception must be true or a function/],
-      [{ rate: 0.1, faults: { transient: { as: "sometimes" } } }, /transient.as must be/],
-      [{ rate: 0.1, faults: { result: true }, random: 0.5 }, /random must be a function/],
-      [{ rate: 0.1, faults: { result: true }, inject: "during" }, /inject must be/],
+    // [options, the option named, what the message says]
+    const bad: [unknown, string, RegExp][] = [
+      [
+        { rate: 1.5, faults: { exception: true } },
+        "rate",
+        /'rate' must be a number from 0 \(never\) to 1 .*\(got 1\.5\)/,
+      ],
+      [{ rate: Number.NaN, faults: { exception: true } }, "rate", /'rate' must be a number from 0/],
+      [{ faults: { exception: true } }, "rate", /'rate' must be .*\(got undefined\)/],
+      [{ rate: 0.1, faults: {} }, "faults", /'faults' must configure at least one fault/],
+      [
+        { rate: 0.1, faults: { explode: true } },
+        "faults.explode",
+        /unknown option 'faults\.explode'\. Known options: latency, /,
+      ],
+      [{ rate: 0.1, faults: { latency: { ms: -1 } } }, "faults.latency.ms", /must be a number of milliseconds from 0/],
+      [
+        { rate: 0.1, faults: { latency: { ms: 10, maxMs: 5 } } },
+        "faults.latency.maxMs",
+        /'faults\.latency\.maxMs' must not be below faults\.latency\.ms \(10\) \(got 5\)/,
+      ],
+      [{ rate: 0.1, faults: { exception: "boom" } }, "faults.exception", /must be true or a function \(got "boom"\)/],
+      [{ rate: 0.1, faults: { transient: { as: "sometimes" } } }, "faults.transient.as", /must be "throw" or "result"/],
+      [{ rate: 0.1, faults: { transient: { error: 1 } } }, "faults.transient.error", /must be a function returning/],
+      [{ rate: 0.1, faults: { result: true }, random: 0.5 }, "random", /'random' must be a function/],
+      [{ rate: 0.1, faults: { result: true }, enabled: "yes" }, "enabled", /must be a boolean or a function \(call\)/],
+      [{ rate: 0.1, faults: { result: true }, inject: "during" }, "inject", /'inject' must be "before" or "after"/],
+      [{ rate: 0.1, faults: { result: true }, onFault: {} }, "onFault", /'onFault' must be a function/],
+      [{ rate: 0.1, faults: { result: true }, seed: 7 }, "seed", /unknown option 'seed'/],
     ];
-    for (const [options, message] of bad) expect(() => chaos(options as ChaosOptions)).toThrow(message);
+    for (const [options, option, message] of bad) {
+      const error = invalidOption(() => chaos(options as ChaosOptions));
+      expect(error).toMatchObject({ code: "INVALID_OPTION", option });
+      expect(error.message).toMatch(/^chaos: /);
+      expect(error.message).toMatch(message);
+    }
   });
 });

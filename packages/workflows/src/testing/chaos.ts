@@ -1,4 +1,7 @@
 import { abortReason, type ToolCallContext, type ToolMiddleware, ToolResult, TransientError } from "@needlework/core";
+import { z } from "zod";
+import { functionOption, requireOrder } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 
 /**
@@ -153,7 +156,6 @@ export interface ChaosPlugin extends AgentFrameworkPlugin {
   readonly stats: ChaosStats;
 }
 
-const PREFIX = "chaos:";
 const KINDS: readonly ChaosFaultKind[] = ["latency", "exception", "transient", "result"];
 /** setTimeout fires at once for longer delays (Node clamps them), so larger values are refused. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -184,74 +186,57 @@ const BAD_RESULTS: readonly (() => unknown)[] = [
   () => new Date(Number.NaN),
 ];
 
-function show(value: unknown): string {
-  return typeof value === "number" || typeof value === "boolean" || value === undefined || value === null
-    ? String(value)
-    : typeof value;
-}
+const MS = `must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`;
+const milliseconds = z.number(MS).min(0, MS).max(MAX_TIMER_MS, MS);
+const TRUE_OR_FUNCTION = "must be true or a function";
+const trueOrFunction = z.union([z.literal(true), functionOption<() => unknown>(TRUE_OR_FUNCTION)], TRUE_OR_FUNCTION);
+const RATE = "must be a number from 0 (never) to 1 (every call)";
+const ENABLED = "must be a boolean or a function (call) => boolean";
 
-function checkMs(value: unknown, path: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new RangeError(
-      `${PREFIX} ${path} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (got ${show(value)}).`,
-    );
-  }
-  return value;
-}
+const latencySchema = z.strictObject({ ms: milliseconds, maxMs: milliseconds.optional() }, "must be { ms, maxMs? }");
+const transientSchema = z.strictObject({
+  as: z.enum(["throw", "result"], 'must be "throw" or "result"').optional(),
+  error: functionOption<() => unknown>("must be a function returning the value to throw").optional(),
+});
+const faultsSchema = z
+  .strictObject(
+    {
+      latency: latencySchema.optional(),
+      exception: trueOrFunction.optional(),
+      transient: z
+        .union([z.literal(true), transientSchema], 'must be true or { as?: "throw" | "result", error?: () => unknown }')
+        .optional(),
+      result: trueOrFunction.optional(),
+    },
+    "must be an object such as { exception: true, latency: { ms: 100 } }",
+  )
+  .refine(
+    (faults) => KINDS.some((kind) => faults[kind] !== undefined),
+    "must configure at least one fault (latency, exception, transient or result)",
+  );
 
-function trueOrFunction(value: unknown, path: string): void {
-  if (value !== undefined && value !== true && typeof value !== "function")
-    throw new TypeError(`${PREFIX} faults.${path} must be true or a function (got ${show(value)}).`);
-}
+const chaosOptionsSchema = z
+  .strictObject(
+    {
+      rate: z.number(RATE).min(0, RATE).max(1, RATE),
+      faults: faultsSchema,
+      random: functionOption<() => number>("must be a function returning a number in [0, 1)").optional(),
+      enabled: z.union([z.boolean(), functionOption<(call: ToolCallContext) => boolean>(ENABLED)], ENABLED).optional(),
+      inject: z.enum(["before", "after"], 'must be "before" or "after"').optional(),
+      onFault: functionOption<(event: ChaosEvent) => void>().optional(),
+    },
+    "must be { rate, faults: { latency?, exception?, transient?, result? } }",
+  )
+  .superRefine(({ faults: { latency } }, ctx) => {
+    if (latency === undefined) return;
+    const ms = { path: ["faults", "latency", "ms"], given: latency.ms, fallback: latency.ms };
+    requireOrder(ctx, ms, { path: ["faults", "latency", "maxMs"], given: latency.maxMs, fallback: latency.ms });
+  });
 
-/** Validates options; returns the configured kinds in a fixed order. */
-function checkOptions(options: ChaosOptions): ChaosFaultKind[] {
-  if (typeof options !== "object" || options === null)
-    throw new TypeError(`${PREFIX} pass { rate, faults: { latency?, exception?, transient?, result? } }.`);
-  const { rate, faults, random, enabled, inject, onFault } = options;
-  if (typeof rate !== "number" || !(rate >= 0 && rate <= 1))
-    throw new RangeError(`${PREFIX} rate must be a number from 0 (never) to 1 (every call) (got ${show(rate)}).`);
-  if (typeof faults !== "object" || faults === null)
-    throw new TypeError(`${PREFIX} faults must be an object such as { exception: true, latency: { ms: 100 } }.`);
-  for (const key of Object.keys(faults))
-    if (!KINDS.includes(key as ChaosFaultKind))
-      throw new TypeError(`${PREFIX} unknown fault '${key}' (known: ${KINDS.join(", ")}).`);
-  if (faults.latency !== undefined) {
-    if (typeof faults.latency !== "object" || faults.latency === null)
-      throw new TypeError(`${PREFIX} faults.latency must be { ms, maxMs? }.`);
-    const min = checkMs(faults.latency.ms, "faults.latency.ms");
-    if (faults.latency.maxMs !== undefined && checkMs(faults.latency.maxMs, "faults.latency.maxMs") < min) {
-      throw new RangeError(
-        `${PREFIX} faults.latency.maxMs (${faults.latency.maxMs}) must not be below faults.latency.ms (${min}).`,
-      );
-    }
-  }
-  trueOrFunction(faults.exception, "exception");
-  trueOrFunction(faults.result, "result");
-  const transient = faults.transient;
-  if (transient !== undefined && transient !== true) {
-    if (typeof transient !== "object" || transient === null)
-      throw new TypeError(
-        `${PREFIX} faults.transient must be true or { as?: "throw" | "result", error?: () => unknown }.`,
-      );
-    if (transient.as !== undefined && transient.as !== "throw" && transient.as !== "result")
-      throw new TypeError(`${PREFIX} faults.transient.as must be "throw" or "result".`);
-    if (transient.error !== undefined && typeof transient.error !== "function")
-      throw new TypeError(`${PREFIX} faults.transient.error must be a function returning the value to throw.`);
-  }
-  if (random !== undefined && typeof random !== "function")
-    throw new TypeError(`${PREFIX} random must be a function returning a number in [0, 1).`);
-  if (enabled !== undefined && typeof enabled !== "boolean" && typeof enabled !== "function")
-    throw new TypeError(`${PREFIX} enabled must be a boolean or a function (call) => boolean.`);
-  if (inject !== undefined && inject !== "before" && inject !== "after")
-    throw new TypeError(`${PREFIX} inject must be "before" or "after".`);
-  if (onFault !== undefined && typeof onFault !== "function")
-    throw new TypeError(`${PREFIX} onFault must be a function.`);
-  const kinds = KINDS.filter((kind) => faults[kind] !== undefined);
-  if (kinds.length === 0)
-    throw new TypeError(`${PREFIX} configure at least one fault (latency, exception, transient or result).`);
-  return kinds;
-}
+true satisfies SchemaMatches<typeof chaosOptionsSchema, ChaosOptions>;
+true satisfies SchemaMatches<typeof faultsSchema, ChaosFaults>;
+true satisfies SchemaMatches<typeof latencySchema, ChaosLatencyFault>;
+true satisfies SchemaMatches<typeof transientSchema, ChaosTransientFault>;
 
 /** A draw from `random` clamped into [0, 1), so a faulty source cannot pick outside the lists. */
 function unit(random: () => number): number {
@@ -301,7 +286,10 @@ export function chaos(options: ChaosOptions): ChaosMiddleware {
  * ```
  */
 export function createChaos(options: ChaosOptions): ChaosMiddleware {
-  const kinds = checkOptions(options);
+  parseOptions("chaos", chaosOptionsSchema, options);
+  // The caller's own objects from here on, not the parsed copy: fault factories are called as
+  // methods (`faults.exception()`), so their `this` stays what the caller wrote.
+  const kinds = KINDS.filter((kind) => options.faults[kind] !== undefined);
   const { rate, faults, onFault } = options;
   const random = options.random ?? Math.random;
   const enabled = options.enabled ?? true;

@@ -1,7 +1,29 @@
+import type { ErrorMapRule, UnhandledFailureFormatter } from "@needlework/core";
+import { z } from "zod";
+import { functionOption } from "../options/option-schemas.js";
+import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { type ToolResultMiddlewareOptions, toolResultMiddleware } from "./tool-result.middleware.js";
 
-const KNOWN = new Set(["style", "formatter", "errorMap"]);
+const toolResultOptionsSchema = z.strictObject(
+  {
+    style: z.enum(["envelope", "needlr"], 'must be "envelope" or "needlr"').optional(),
+    formatter: functionOption<UnhandledFailureFormatter>().optional(),
+    errorMap: z
+      .array(
+        z.custom<ErrorMapRule>((rule) => {
+          const r = rule as Partial<ErrorMapRule> | null;
+          return typeof r?.code === "string" && typeof r.message === "string" && r.match !== undefined;
+        }, "must be a rule { match, code, message }"),
+        "must be an array of { match, code, message } rules",
+      )
+      .readonly()
+      .optional(),
+  },
+  "must be an object",
+);
+
+true satisfies SchemaMatches<typeof toolResultOptionsSchema, ToolResultMiddlewareOptions>;
 
 /** The plugin behind `usingToolResultMiddleware()`: carries the chosen output `style` for the agent. */
 export interface ToolResultPlugin extends AgentFrameworkPlugin {
@@ -19,19 +41,8 @@ export interface ToolResultPlugin extends AgentFrameworkPlugin {
  * ```
  */
 export function toolResultPlugin(options: ToolResultMiddlewareOptions = {}): ToolResultPlugin {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key))
-      throw new TypeError(`usingToolResultMiddleware: unknown option '${key}' (known: ${[...KNOWN].join(", ")}).`);
-  }
-  if (options.style !== undefined && options.style !== "envelope" && options.style !== "needlr") {
-    throw new TypeError(
-      `usingToolResultMiddleware: style must be "envelope" or "needlr", not ${JSON.stringify(options.style)}.`,
-    );
-  }
-  if (options.formatter !== undefined && typeof options.formatter !== "function")
-    throw new TypeError("usingToolResultMiddleware: formatter must be a function.");
-  if (options.errorMap !== undefined && !Array.isArray(options.errorMap))
-    throw new TypeError("usingToolResultMiddleware: errorMap must be an array of { match, code, message } rules.");
+  // Checked only: the middleware gets the caller's own options, so `formatter` keeps its `this`.
+  parseOptions("usingToolResultMiddleware", toolResultOptionsSchema, options);
   return {
     name: "tool-result",
     options,

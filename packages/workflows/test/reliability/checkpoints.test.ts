@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointOf, harness } from "../agent-fixtures.js";
+import { invalidOption } from "../invalid-option.js";
 import { createAgent, ScriptedChatClient } from "../../src/agent/index.js";
 import { canonicalJson } from "../../src/agent/persistence/canonical-json.js";
 import type { AgentCheckpoint } from "../../src/agent/persistence/checkpoint.js";
@@ -49,6 +50,17 @@ describe("checkpoints at the edges", () => {
         ),
       ).toThrow(/checkpointSecret.*at least 32 bytes/);
     }
+    const secret = "hunter2-but-too-short";
+    const error = invalidOption(() =>
+      createAgent(
+        { invoker: h.invoker },
+        { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), checkpointSecret: secret },
+      ),
+    );
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "checkpointSecret" });
+    expect(error.message).toMatch(/^createAgent: option 'checkpointSecret' must be at least 32 bytes, not 21: /);
+    expect(error.message).not.toContain(secret);
+    expect(error.message).toMatch(/\(got a string of 21 characters\)\.$/);
     expect(() =>
       createAgent(
         { invoker: h.invoker },

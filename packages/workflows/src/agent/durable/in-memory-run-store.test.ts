@@ -47,6 +47,6 @@ describe("InMemoryRunStore", () => {
         { invoker },
         { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), store: {} as never },
       ),
-    ).toThrow(/`store` must be an AgentStore/);
+    ).toThrow(/^createAgent: option 'store' must be an AgentStore \{ journal, deadLetters, resumedCheckpoints \}/);
   });
 });

@@ -1,6 +1,7 @@
 import { createToolInvoker, formatToolOutcome, isAbortError } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
+import { invalidOption } from "../../../test/invalid-option.js";
 import {
   assertStatus,
   CrmTools,
@@ -12,7 +13,7 @@ import {
   untilAborted,
 } from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
-import { AGENT_DEFAULTS } from "../agent.options.js";
+import { AGENT_DEFAULTS } from "../agent-defaults.js";
 import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -274,15 +275,24 @@ describe("createAgent options", () => {
   });
 
   it.each([
-    [{ maxIterations: 0 }, /maxIterations` must be a positive integer/],
-    [{ maxConcurrency: 1.5 }, /maxConcurrency` must be a positive integer/],
-    [{ roundPolicy: "yolo" }, /roundPolicy` must be one of/],
-    [{ guardrail: "strict" }, /guardrail` must be a function/],
-    [{ finalAnswer: { statusField: "s" } }, /finalAnswer` must be/],
-    [{ maxIteration: 3 }, /unknown option 'maxIteration'/],
-    [{ name: " " }, /name` must be a non-empty string/],
-    [{ chatClient: {} }, /chatClient` must implement complete/],
-  ])("rejects %j", (extra, message) => {
-    expect(() => createAgent({ invoker }, { ...base, ...(extra as object) })).toThrow(message);
+    [{ maxIterations: 0 }, "maxIterations", /'maxIterations' must be an integer of at least 1 \(got 0\)/],
+    [{ maxConcurrency: 1.5 }, "maxConcurrency", /'maxConcurrency' must be an integer of at least 1 \(got 1\.5\)/],
+    [{ roundPolicy: "yolo" }, "roundPolicy", /'roundPolicy' must be one of best-effort, all-or-nothing, fail-fast/],
+    [{ guardrail: "strict" }, "guardrail", /'guardrail' must be a function \(text\) => boolean .*, or false/],
+    [{ finalAnswer: { statusField: "s" } }, "finalAnswer.schema", /'finalAnswer\.schema' must be a zod schema/],
+    [{ maxIteration: 3 }, "maxIteration", /unknown option 'maxIteration'\. Known options: name, /],
+    [{ name: " " }, "name", /'name' must be a non-empty string \(got " "\)/],
+    [{ chatClient: {} }, "chatClient", /'chatClient' must implement complete\(request\)/],
+    [{ deadLetters: [] }, "deadLetters", /'deadLetters' must be a DeadLetterQueue with append and list/],
+    [{ resumedCheckpoints: {} }, "resumedCheckpoints", /'resumedCheckpoints' must be a ResumedCheckpointStore/],
+    [{ approvalPolicy: true }, "approvalPolicy", /'approvalPolicy' must be a function/],
+    [{ clock: 0 }, "clock", /'clock' must be a function/],
+    [{ checkpointMaxAgeMs: -1 }, "checkpointMaxAgeMs", /must be an integer of at least 1/],
+    [{ functions: [{}] }, "functions.0", /must be a tool class/],
+  ])("rejects %j", (extra, option, message) => {
+    const error = invalidOption(() => createAgent({ invoker }, { ...base, ...(extra as object) }));
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option });
+    expect(error.message).toMatch(/^createAgent: /);
+    expect(error.message).toMatch(message);
   });
 });

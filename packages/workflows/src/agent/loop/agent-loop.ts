@@ -7,7 +7,7 @@ import type {
   StoppedRunResult,
   ToolCallRecord,
 } from "../agent-run-result.js";
-import type { ResolvedAgentOptions } from "../agent.options.js";
+import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { callsNeedingApproval } from "../policies/approvals.js";
 import {
   answerNowNote,

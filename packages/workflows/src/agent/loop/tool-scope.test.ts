@@ -174,8 +174,11 @@ describe("function groups", () => {
       "createAgent: agent 'typo': function group 'order' matches no tool class (groups on offer: billing, crm, orders). Fix the name, or add the tool class to the factory.",
     );
     expect(() => factory.createAgent({ name: "x", instructions: "", chatClient, functionGroups: [""] })).toThrow(
-      /`functionGroups` must be an array of group names/,
+      /option 'functionGroups\.0' must be a non-empty group name \(as in @AgentFunctionGroup\("orders"\)\)/,
     );
+    expect(() =>
+      factory.createAgent({ name: "x", instructions: "", chatClient, functionGroups: "orders" as never }),
+    ).toThrow(/option 'functionGroups' must be an array of group names/);
   });
 
   it("a listed class the factory does not offer is an error too", () => {

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "../agent.options.js";
+import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./approval-options.js";
 import { parsedArguments } from "../persistence/canonical-json.js";
 import type { PendingApproval } from "../persistence/checkpoint.js";
 import { CheckpointError } from "../persistence/checkpoint-error.js";

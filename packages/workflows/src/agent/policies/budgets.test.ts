@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { invalidOption } from "../../../test/invalid-option.js";
 import { assertStatus, harness, HttpError, toolReply } from "../../../test/agent-fixtures.js";
 import { resiliencePlugin } from "../../resilience/index.js";
 import { toolResultMiddleware } from "../../tool-result/index.js";
@@ -118,13 +119,21 @@ describe("tokenBudget", () => {
   it("pins its defaults and checks its options", () => {
     expect(TOKEN_BUDGET_DEFAULTS).toEqual({ pressureThreshold: 0.8 });
     const make = (tokenBudget: unknown) => () => harness().agent([], { tokenBudget: tokenBudget as never });
-    expect(make({ maxTokens: 0 })).toThrow("createAgent: `tokenBudget.maxTokens` must be a positive integer, not 0.");
-    expect(make({ maxTokens: 100, pressureThreshold: 1 })).toThrow(
-      /`tokenBudget.pressureThreshold` must be a share of maxTokens above 0 and below 1/,
+    expect(make({ maxTokens: 0 })).toThrow(
+      "createAgent: option 'tokenBudget.maxTokens' must be an integer of at least 1 (got 0).",
+    );
+    expect(invalidOption(make({ maxTokens: 100, pressureThreshold: 1 }))).toMatchObject({
+      code: "INVALID_OPTION",
+      option: "tokenBudget.pressureThreshold",
+      value: 1,
+    });
+    expect(make({ maxTokens: 100, pressureThreshold: 0 })).toThrow(
+      /'tokenBudget\.pressureThreshold' must be a share of maxTokens above 0 and below 1/,
     );
     expect(make({ maxTokens: 100, threshold: 0.5 })).toThrow(
-      "createAgent: unknown option 'tokenBudget.threshold' (known: maxTokens, pressureThreshold).",
+      "createAgent: unknown option 'tokenBudget.threshold'. Known options: maxTokens, pressureThreshold.",
     );
+    expect(make(100)).toThrow(/option 'tokenBudget' must be \{ maxTokens, pressureThreshold\? \} \(got 100\)/);
   });
 
   it("tells the model once to wrap up when usage crosses the pressure threshold", async () => {

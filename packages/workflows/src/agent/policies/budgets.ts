@@ -61,28 +61,6 @@ export function emptyBudget(): BudgetState {
   return { toolCalls: 0, roundsInIteration: 0, pressureNoted: false };
 }
 
-/** Validates `tokenBudget`; `fail` throws with the caller's prefix. @internal */
-export function resolveTokenBudget(
-  value: TokenBudget | undefined,
-  fail: (problem: string) => never,
-): ResolvedTokenBudget | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null)
-    return fail("`tokenBudget` must be { maxTokens, pressureThreshold? }.");
-  for (const key of Object.keys(value))
-    if (key !== "maxTokens" && key !== "pressureThreshold")
-      fail(`unknown option 'tokenBudget.${key}' (known: maxTokens, pressureThreshold).`);
-  const { maxTokens, pressureThreshold = TOKEN_BUDGET_DEFAULTS.pressureThreshold } = value;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1)
-    fail(`\`tokenBudget.maxTokens\` must be a positive integer, not ${String(maxTokens)}.`);
-  if (typeof pressureThreshold !== "number" || !(pressureThreshold > 0 && pressureThreshold < 1)) {
-    fail(
-      `\`tokenBudget.pressureThreshold\` must be a share of maxTokens above 0 and below 1 (e.g. 0.8), not ${String(pressureThreshold)}.`,
-    );
-  }
-  return { maxTokens, pressureThreshold };
-}
-
 /**
  * Why the model may no longer call tools (and is asked to answer instead), or `undefined` while it may.
  * @internal

@@ -65,7 +65,10 @@ describe("stall detection", () => {
     const off = h.agent([...repeat(round, 5), { text: "o1 is pending." }], { stallThreshold: false });
     expect((await off.agent.run("x")).status).toBe("completed");
     expect(() => h.agent([], { stallThreshold: 0 })).toThrow(
-      "createAgent: `stallThreshold` must be a positive integer, not 0.",
+      "createAgent: option 'stallThreshold' must be an integer of at least 1 (got 0).",
+    );
+    expect(() => h.agent([], { stallThreshold: true as never })).toThrow(
+      "createAgent: option 'stallThreshold' must be an integer of at least 1, or false (got true).",
     );
   });
 
