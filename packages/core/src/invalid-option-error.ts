@@ -14,7 +14,7 @@ import { NeedleworkError, type NeedleworkErrorOptions } from "./errors.js";
 export class InvalidOptionError extends NeedleworkError {
   /** Dotted path of the option, starting below the options object (`retry.maxAttempts`). */
   readonly option: string;
-  /** The value that was given for it. */
+  /** The value that was given for it; for an option holding a credential (`checkpointSecret`), `[REDACTED:secret]`. */
   readonly value: unknown;
 
   constructor(option: string, value: unknown, message: string, options: NeedleworkErrorOptions = {}) {

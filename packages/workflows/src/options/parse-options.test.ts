@@ -63,7 +63,9 @@ describe("parseOptions", () => {
       label: z.string().max(3, "must be at most 3 characters").optional(),
     });
     const short = invalidOption(() => parseOptions("usingX", secrets, { checkpointSecret: "hunter2" }));
-    expect(short).toMatchObject({ code: "INVALID_OPTION", option: "checkpointSecret" });
+    // Nor keeps it on the error, where a logger serialising the error would print it.
+    expect(short).toMatchObject({ code: "INVALID_OPTION", option: "checkpointSecret", value: "[REDACTED:secret]" });
+    expect(JSON.stringify({ ...short, message: short.message })).not.toContain("hunter2");
     expect(short.message).toBe(
       "usingX: option 'checkpointSecret' must be at least 32 bytes (got a string of 7 characters).",
     );

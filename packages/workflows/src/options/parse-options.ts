@@ -28,14 +28,15 @@ export function parseOptions<S extends z.ZodType>(owner: string, schema: S, valu
     const list = known.length > 0 ? ` Known options: ${known.join(", ")}.` : "";
     throw new InvalidOptionError(
       option,
-      valueAt(value, [...path, key]),
+      keepable(valueAt(value, [...path, key]), option),
       `${owner}: unknown option '${option}'.${list}`,
     );
   }
   const option = path.join(".");
   const given = valueAt(value, path);
   const where = option === "" ? "options" : `option '${option}'`;
-  throw new InvalidOptionError(option, given, `${owner}: ${where} ${issue.message} (got ${describe(given, option)}).`);
+  const message = `${owner}: ${where} ${issue.message} (got ${describe(given, option)}).`;
+  throw new InvalidOptionError(option, keepable(given, option), message);
 }
 
 /**
@@ -124,6 +125,12 @@ function shapeOf(schema: unknown): Record<string, unknown> | undefined {
  * `checkpointSecret` is still someone's key). Other strings pass core's secret detectors.
  */
 const CREDENTIAL_OPTION = /secret|password|passphrase|credential|api_?key|private_?key/i;
+
+/** The value an error may keep: never a credential's, which a logger serialising the error would print. */
+function keepable(value: unknown, option: string): unknown {
+  return typeof value === "string" && CREDENTIAL_OPTION.test(option) ? REDACTED_CREDENTIAL : value;
+}
+const REDACTED_CREDENTIAL = "[REDACTED:secret]";
 
 function describe(value: unknown, option: string): string {
   if (typeof value === "string") {
