@@ -67,7 +67,7 @@ export class DeadlineScheduler {
 
   /** Calls `fire` once `ms` milliseconds from now have passed, unless cancelled first. */
   after(ms: number, fire: () => void): Deadline {
-    return this.at(performance.now() + (ms > 0 ? ms : 0), fire);
+    return this.at(performance.now() + Math.max(ms, 0), fire);
   }
 
   /** Calls `fire` once the clock (`performance.now()`) reaches `at`, unless cancelled first. */
