@@ -10,7 +10,10 @@ export interface TimerWatch {
   readonly delays: readonly number[];
   /** Resolves with the first delay after the previous match that satisfies `match`. */
   next(match: (ms: number) => boolean): Promise<number>;
-  /** Timers scheduled outside Node's HTTP client that have neither fired nor been cleared. */
+  /**
+   * Timers scheduled outside Node's HTTP client that have neither fired nor been cleared and hold
+   * the process open: resilience keeps one timer armed but `unref`'d between calls, which is not counted.
+   */
   pending(): number;
   dispose(): void;
 }
@@ -66,7 +69,7 @@ export function watchTimers(): TimerWatch {
         scan();
       });
     },
-    pending: () => own.size,
+    pending: () => [...own].filter((t) => typeof t !== "object" || (t as { hasRef(): boolean }).hasRef()).length,
     dispose() {
       if (globalThis.setTimeout === watchedSet) globalThis.setTimeout = originalSet;
       if (globalThis.clearTimeout === watchedClear) globalThis.clearTimeout = originalClear;
