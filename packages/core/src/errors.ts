@@ -40,7 +40,12 @@ export class NeedleworkError extends Error {
 
   /** True for any needlework error, from any installed copy of the package. */
   static isInstance(value: unknown): value is NeedleworkError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+    if (typeof value !== "object" || value === null) return false;
+    try {
+      return (value as Record<symbol, unknown>)[MARKER] === true;
+    } catch {
+      return false; // a hostile thrown value (a proxy, a throwing getter) is no needlework error
+    }
   }
 }
 

@@ -179,5 +179,10 @@ export const ToolResult = {
 
 /** True when `value` was made by a {@link ToolResult} factory (from any installed copy). */
 export function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return (value as Record<symbol, unknown>)[MARKER] === true;
+  } catch {
+    return false; // a hostile value (a proxy, a throwing getter) is no ToolResult
+  }
 }

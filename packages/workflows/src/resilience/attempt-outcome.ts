@@ -40,12 +40,16 @@ export function isTransientFailure(value: unknown): value is FailToolResult {
  * failure, any other value a success. @internal
  */
 export function breakerVerdict(outcome: AttemptOutcome): BreakerVerdict {
-  if (outcome.kind === "value") return isTransientFailure(outcome.value) ? "failure" : "success";
   if (outcome.kind === "ended") return "uncounted";
-  const error = outcome.error;
-  if (!NeedleworkError.isInstance(error)) return "failure";
-  const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
-  return counts ? "failure" : "uncounted";
+  try {
+    if (outcome.kind === "value") return isTransientFailure(outcome.value) ? "failure" : "success";
+    const error = outcome.error;
+    if (!NeedleworkError.isInstance(error)) return "failure";
+    const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
+    return counts ? "failure" : "uncounted";
+  } catch {
+    return "failure"; // a hostile value (a proxy, a throwing getter) that cannot even be inspected
+  }
 }
 
 /** The stable code and class name of a failure, for events. @internal */

@@ -99,35 +99,39 @@ export class ResilientCall implements AttemptOwner {
   }
 
   /** Runs one attempt; never rejects. */
-  async attempt(): Promise<AttemptOutcome> {
-    if (this.endedWith) return this.endedWith;
-    const release = this.policies.bulkhead ? await this.acquireSlot() : noRelease;
-    if (typeof release !== "function") return release;
+  attempt(): Promise<AttemptOutcome> {
+    if (this.endedWith) return Promise.resolve(this.endedWith);
+    return this.policies.bulkhead ? this.attemptWithSlot() : this.admitted(noRelease);
+  }
+
+  private async attemptWithSlot(): Promise<AttemptOutcome> {
+    const release = await this.acquireSlot();
+    return typeof release === "function" ? this.admitted(release) : release;
+  }
+
+  /** Holding a bulkhead slot (or needing none): checks the deadline and the breaker, then runs the body. */
+  private admitted(release: () => void): Promise<AttemptOutcome> {
     const now = performance.now();
     if (this.endedWith || this.deadline <= now) {
       release();
       if (!this.endedWith) this.onTotalTimeout(); // the slot came exactly at the deadline
-      return this.endedWith!;
+      return Promise.resolve(this.endedWith!);
     }
-    const breaker = this.policies.breaker;
-    if (!breaker) return this.body(release, now);
-    let admission = breaker.admit();
-    while (typeof admission === "object") {
-      // Another call is the half-open circuit's trial: wait for it to end (or this call to end), then ask again.
-      await Promise.race([admission, this.endedPromise()]);
-      if (this.endedWith) {
-        release();
-        return this.endedWith;
-      }
-      admission = breaker.admit();
-    }
+    const admission = this.policies.breaker?.admit() ?? "closed";
+    if (typeof admission === "object") return this.afterTrial(admission, release);
     if (admission === "open") {
       release(); // the breaker refused the call: the body never started
-      return asError(this.circuitOpen());
+      return Promise.resolve(asError(this.circuitOpen()));
     }
-    const outcome = await this.body(release, now);
-    breaker.record(admission, breakerVerdict(outcome));
-    return outcome;
+    return this.body(release, now, admission);
+  }
+
+  /** Another call is the half-open circuit's trial: waits for it (or this call's end), then asks again. */
+  private async afterTrial(trial: Promise<void>, release: () => void): Promise<AttemptOutcome> {
+    await Promise.race([trial, this.endedPromise()]);
+    if (!this.endedWith) return this.admitted(release);
+    release();
+    return this.endedWith;
   }
 
   /** Waits `ms` between attempts; the caller's abort cuts it short. */
@@ -207,9 +211,9 @@ export class ResilientCall implements AttemptOwner {
 
   /**
    * Runs the tool body once. The body holds its bulkhead slot until it really settles, even when
-   * its caller was answered earlier (a timeout, an abort).
+   * its caller was answered earlier (a timeout, an abort); the breaker counts the attempt's answer.
    */
-  private body(release: () => void, now: number): Promise<AttemptOutcome> {
+  private body(release: () => void, now: number, admission: "closed" | "trial"): Promise<AttemptOutcome> {
     const view = (this.view = new AttemptCall(this.call, this));
     let running: Promise<unknown>;
     try {
@@ -227,6 +231,7 @@ export class ResilientCall implements AttemptOwner {
         this.attemptDeadline?.cancel();
         this.attemptDeadline = undefined;
         view.release();
+        this.policies.breaker?.record(admission, breakerVerdict(outcome));
         resolve(outcome);
       };
       this.answerAttempt = answer;
