@@ -16,12 +16,12 @@ const stacks: Record<string, () => ToolInvoker> = {
   full: () => fullStack(BREAKER_NEVER_OPENS).tools,
 };
 const make = stacks[stackName];
-if (!make || !["ok", "throws", "invalid"].includes(path)) {
-  console.error(`usage: profile-driver.ts <${Object.keys(stacks).join("|")}> <ok|throws|invalid> [seconds]`);
+if (!make || !["ok", "throws", "prebuilt", "invalid"].includes(path)) {
+  console.error(`usage: profile-driver.ts <${Object.keys(stacks).join("|")}> <ok|throws|prebuilt|invalid> [seconds]`);
   process.exit(1);
 }
 const invoker = make();
-const call = { name: path === "throws" ? "fail" : "add", arguments: path === "invalid" ? BAD_INPUT : ADD_INPUT };
+const call = { name: path === "throws" ? "fail" : path === "prebuilt" ? "failPrebuilt" : "add", arguments: path === "invalid" ? BAD_INPUT : ADD_INPUT };
 console.log(await invoker.invoke(call));
 
 const until = performance.now() + Number(seconds) * 1000;

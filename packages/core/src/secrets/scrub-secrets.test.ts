@@ -35,3 +35,16 @@ describe("outcomes", () => {
     );
   });
 });
+
+describe("the memo of clean texts", () => {
+  it("returns a clean text as it is every time, and scrubs a text with a secret every time", () => {
+    const clean = "An unexpected error occurred (TypeError). The call was not retried.";
+    expect(scrubSecrets(clean)).toBe(clean);
+    expect(scrubSecrets(clean)).toBe(clean);
+    const secret = "login failed: password=hunter2";
+    for (let i = 0; i < 3; i++) expect(scrubSecrets(secret)).toBe("login failed: password=[REDACTED:secret]");
+    // Many distinct clean texts (the memo empties itself when full) never change what is returned.
+    for (let i = 0; i < 1_000; i++) expect(scrubSecrets(`step ${i} failed`)).toBe(`step ${i} failed`);
+    expect(scrubSecrets(secret)).toBe("login failed: password=[REDACTED:secret]");
+  });
+});

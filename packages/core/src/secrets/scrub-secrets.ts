@@ -1,3 +1,4 @@
+import { remember } from "../remember.js";
 import { BUILT_IN_DETECTORS } from "./text-detectors.js";
 
 /** No built-in detector matches fewer characters ("a@b.co"): shorter text needs no scan. @internal */
@@ -19,11 +20,18 @@ const steps = BUILT_IN_DETECTORS.map((d) => {
  * ```
  */
 export function scrubSecrets(text: string): string {
-  if (text.length < SHORTEST_SECRET) return text;
+  if (text.length < SHORTEST_SECRET || knownClean.has(text)) return text;
   let out = text;
   for (const step of steps) out = step.apply(out, step.mark);
+  if (out === text && text.length <= KNOWN_CLEAN_MAX_LENGTH) remember(knownClean, text);
   return out;
 }
+
+// Failure messages and suggestions repeat (one per error type and tool), and every failing call
+// scrubs them, so short texts found clean are remembered in a bounded set. A text with a secret in
+// it is never kept.
+const knownClean = new Set<string>();
+const KNOWN_CLEAN_MAX_LENGTH = 512;
 
 const MAX_DEPTH = 16;
 
