@@ -155,17 +155,11 @@ describe("built-in detectors", () => {
 });
 
 describe("the phone detector on adversarial digits", () => {
-  it("grows linearly on spaced single digits (ten times the text takes far less than a hundred times as long)", () => {
+  // Its speed on such text is measured in bench/ (redaction-adversarial), not here.
+  it("finds a number after spaced single digits, and none in them", () => {
     const phone = BUILT_IN_DETECTORS.find((d) => d.name === "phone")!;
-    const time = (text: string): number => {
-      const started = performance.now();
-      phone.apply(text, () => "[X]");
-      return performance.now() - started;
-    };
-    time("1 ".repeat(5_000)); // warm up
-    const small = Math.max(time("1 ".repeat(20_000)), 1);
-    const large = time("1 ".repeat(200_000));
-    expect(large / small).toBeLessThan(60);
+    const spaced = "1 ".repeat(200_000);
+    expect(phone.apply(spaced, () => "[X]")).toBe(spaced);
     expect(phone.apply("call 1 2 3 4 5 6 7 8 9 or (415) 555-2671", () => "[X]")).toBe("call 1 2 3 4 5 6 7 8 9 or [X]");
   });
 });
