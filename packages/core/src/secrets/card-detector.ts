@@ -1,4 +1,4 @@
-import { DigitRuns, RING, slot } from "./digit-runs.js";
+import { DigitRuns, ringSlots, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detectors.js";
 import { SpanRewriter } from "./text-scan.js";
 
@@ -6,7 +6,6 @@ import { SpanRewriter } from "./text-scan.js";
 
 const SPACE = 32;
 const DASH = 45;
-const HAS_DIGIT = /[0-9]/;
 /** Where a card number may start (its first digit): a run of 4 digits and a separator, or of 13 to 19. */
 const CARD_START = /(?<![0-9])[0-9](?=[0-9]{3}[ -][0-9]|[0-9]{12,18}(?![0-9]))/g;
 
@@ -22,10 +21,10 @@ const doubled = (d: number): number => (d < 5 ? d * 2 : d * 2 - 9);
  */
 class CardRuns extends DigitRuns {
   /** Luhn sum of the run's digits when its last digit is not doubled, and when it is. */
-  private readonly sumLastKept = new Int32Array(RING);
-  private readonly sumLastDoubled = new Int32Array(RING);
+  private readonly sumLastKept = ringSlots();
+  private readonly sumLastDoubled = ringSlots();
   /** The digit every digit of the run is, or -1 when they differ. */
-  private readonly uniformDigit = new Int8Array(RING);
+  private readonly uniformDigit = ringSlots();
 
   /**
    * Whether the digits of runs `first` to `last` pass the Luhn check as one number (what separates
@@ -90,14 +89,20 @@ function lastCardRun(runs: CardRuns, first: number): number {
   return fourth >= 1 && fourth <= 7 ? first + 3 : -1;
 }
 
+/** The ring between calls (see `DigitRuns`); undefined while a call uses it. */
+let idleRuns: CardRuns | undefined;
+
 /** Card numbers that pass the Luhn check, in one run of digits or grouped. @internal */
 export const cardDetector: TextDetector = {
   name: "card",
   label: "card",
   apply: (text, mark) => {
-    if (!HAS_DIGIT.test(text)) return text;
+    CARD_START.lastIndex = 0;
+    if (!CARD_START.test(text)) return text; // no card can start anywhere: nothing to read
     const out = new SpanRewriter(text);
-    const runs = new CardRuns(text);
+    // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
+    const runs = (idleRuns ?? new CardRuns()).reset(text, CARD_START.lastIndex - 1);
+    idleRuns = undefined;
     for (let first = 0; runs.hasStart(first, CARD_START); first++) {
       const last = lastCardRun(runs, first);
       if (last === -1 || !runs.luhnValid(first, last)) continue;
@@ -106,6 +111,7 @@ export const cardDetector: TextDetector = {
       out.replace(start, end, mark(text.slice(start, end)));
       first = last;
     }
+    idleRuns = runs.reset(""); // keep the ring, not the text
     return out.result();
   },
 };

@@ -17,6 +17,9 @@ export const RING = 16;
 /** Where run `k` is kept in a ring's arrays (RING is a power of two). @internal */
 export const slot = (k: number): number => k & (RING - 1);
 
+/** An array of {@link RING} numbers, for what a ring keeps of each run. @internal */
+export const ringSlots = (): number[] => new Array<number>(RING).fill(0);
+
 const NEXT_DIGIT = /[0-9]/g;
 const DIGITS = /[0-9]*/y;
 /** Where digits are looked for by hand before a native search: the next one is usually this close. */
@@ -41,18 +44,32 @@ function digitRunEnd(text: string, from: number): number {
 /**
  * The runs of digits of a text, in order, each read once. Runs are numbered from 0; the last
  * {@link RING} read stay readable, so a caller asks for run `k` only while it needs no run before
- * `k - 15`. Subclasses keep more about each run by overriding {@link readNext}.
+ * `k - 15`. Subclasses keep more about each run by overriding {@link readNext}. A detector keeps
+ * one between calls and {@link reset}s it for each text: texts are often short (the strings of a
+ * record), and allocating a ring for each cost more than reading it.
  * @internal
  */
 export class DigitRuns {
-  private readonly starts = new Int32Array(RING);
-  private readonly ends = new Int32Array(RING);
+  private readonly starts = ringSlots();
+  private readonly ends = ringSlots();
   /** How many runs have been read. */
   protected read = 0;
   /** Where the next run is looked for. */
   private at = 0;
+  private current = "";
 
-  constructor(readonly text: string) {}
+  /** The text being read. */
+  get text(): string {
+    return this.current;
+  }
+
+  /** Starts over on `text`, looking for the first run at `from`. Returns the ring itself. */
+  reset(text: string, from = 0): this {
+    this.current = text;
+    this.read = 0;
+    this.at = from;
+    return this;
+  }
 
   /** Reads runs up to run `k`; false when the text has no run `k`. */
   has(k: number): boolean {

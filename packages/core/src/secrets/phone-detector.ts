@@ -1,4 +1,4 @@
-import { DigitRuns, RING, slot } from "./digit-runs.js";
+import { DigitRuns, ringSlots, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detectors.js";
 import { isWordChar, SpanRewriter } from "./text-scan.js";
 
@@ -10,7 +10,6 @@ const DASH = 45;
 const DOT = 46;
 const OPEN = 40;
 const CLOSE = 41;
-const HAS_DIGIT = /[0-9]/;
 /** The join of two groups by 2 or 3 separator characters: not one separator of a date or an IP. */
 const SEVERAL = 1;
 const MAX_SEPARATORS = 3;
@@ -44,8 +43,8 @@ type Kind = (typeof Kind)[keyof typeof Kind];
  * before, worked out once when the run is read.
  */
 class PhoneRuns extends DigitRuns {
-  private readonly kinds = new Int8Array(RING);
-  private readonly joins = new Int32Array(RING);
+  private readonly kinds = ringSlots();
+  private readonly joins = ringSlots();
 
   /** How run `k` stands: plain, after a `+`, or in brackets. */
   kind(k: number): Kind {
@@ -170,6 +169,9 @@ function lastPhoneRun(runs: PhoneRuns, first: number): number {
   return last;
 }
 
+/** The ring between calls (see `DigitRuns`); undefined while a call uses it. */
+let idleRuns: PhoneRuns | undefined;
+
 /**
  * Phone numbers: from the leftmost start, the longest, so `item 2 (415) 555-2671` keeps `item 2`
  * and `+1 415 555 2671` goes whole. @internal
@@ -178,9 +180,12 @@ export const phoneDetector: TextDetector = {
   name: "phone",
   label: "phone",
   apply: (text, mark) => {
-    if (!HAS_DIGIT.test(text)) return text;
+    PHONE_START.lastIndex = 0;
+    if (!PHONE_START.test(text)) return text; // no number can start anywhere: nothing to read
     const out = new SpanRewriter(text);
-    const runs = new PhoneRuns(text);
+    // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
+    const runs = (idleRuns ?? new PhoneRuns()).reset(text, PHONE_START.lastIndex - 1);
+    idleRuns = undefined;
     for (let first = 0; runs.hasStart(first, PHONE_START); first++) {
       const last = runs.mayStartAt(first) ? lastPhoneRun(runs, first) : -1;
       if (last === -1) continue;
@@ -189,6 +194,7 @@ export const phoneDetector: TextDetector = {
       out.replace(start, end, mark(text.slice(start, end)));
       first = last;
     }
+    idleRuns = runs.reset(""); // keep the ring, not the text
     return out.result();
   },
 };

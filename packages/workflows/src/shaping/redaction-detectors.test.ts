@@ -154,6 +154,24 @@ describe("built-in detectors", () => {
   });
 });
 
+describe("the card and phone detectors", () => {
+  it("give the right result when called again from within mark (each call reads with its own ring)", () => {
+    for (const [name, text, number] of [
+      ["card", "pay 4111 1111 1111 1111 or 5500 0055 5555 5559", "4111111111111111"],
+      ["phone", "call 415-555-2671 or (415) 555-2672", "+1 415 555 2671"],
+    ] as const) {
+      const detector = BUILT_IN_DETECTORS.find((d) => d.name === name)!;
+      const inner: string[] = [];
+      const out = detector.apply(text, () => {
+        inner.push(detector.apply(`x ${number} y`, () => "[Y]"));
+        return "[X]";
+      });
+      expect(out, name).toMatch(/^[a-z]+ \[X\] or \[X\]$/);
+      expect(inner, name).toEqual(["x [Y] y", "x [Y] y"]);
+    }
+  });
+});
+
 describe("the phone detector on adversarial digits", () => {
   // Its speed on such text is measured in bench/ (redaction-adversarial), not here.
   it("finds a number after spaced single digits, and none in them", () => {
