@@ -1,4 +1,4 @@
-import { DigitRuns, ringSlots, slot } from "./digit-runs.js";
+import { DigitRuns, nextStart, ringSlots, type StartPattern, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detectors.js";
 import { SpanRewriter } from "./text-scan.js";
 
@@ -6,8 +6,14 @@ import { SpanRewriter } from "./text-scan.js";
 
 const SPACE = 32;
 const DASH = 45;
-/** Where a card number may start (its first digit): a run of 4 digits and a separator, or of 13 to 19. */
-const CARD_START = /(?<![0-9])[0-9](?=[0-9]{3}[ -][0-9]|[0-9]{12,18}(?![0-9]))/g;
+/**
+ * Where a card number may start: its first 4 digits, then loosely the shapes of `lastCardRun`
+ * (4-4-4-x or 4-6-4 after one repeated separator, or a run of 13 to 19 digits).
+ */
+const CARD_START: StartPattern = {
+  pattern: /(?<![0-9])[0-9]{4}(?=([ -])[0-9]{4}\1[0-9]{4}\1[0-9]|([ -])[0-9]{6}\2[0-9]{4}|[0-9]{9,15}(?![0-9]))/g,
+  length: 4,
+};
 
 /** Shortest and longest card number, in digits. */
 const CARD_DIGITS = { min: 13, max: 19 } as const;
@@ -97,11 +103,11 @@ export const cardDetector: TextDetector = {
   name: "card",
   label: "card",
   apply: (text, mark) => {
-    CARD_START.lastIndex = 0;
-    if (!CARD_START.test(text)) return text; // no card can start anywhere: nothing to read
+    const from = nextStart(text, 0, CARD_START);
+    if (from === -1) return text; // no card can start anywhere: nothing to read
     const out = new SpanRewriter(text);
     // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
-    const runs = (idleRuns ?? new CardRuns()).reset(text, CARD_START.lastIndex - 1);
+    const runs = (idleRuns ?? new CardRuns()).reset(text, from);
     idleRuns = undefined;
     for (let first = 0; runs.hasStart(first, CARD_START); first++) {
       const last = lastCardRun(runs, first);

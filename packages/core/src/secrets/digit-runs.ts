@@ -42,6 +42,24 @@ function digitRunEnd(text: string, from: number): number {
 }
 
 /**
+ * Where a number may start, found by a native search: a global regex whose match is the first
+ * `length` characters of a number that may start there (a fixed number, so that the match gives
+ * the start; the rest of what is required goes in a lookahead). A pattern that begins with more
+ * than one required character is also much faster to search for than one that begins with one.
+ * @internal
+ */
+export interface StartPattern {
+  readonly pattern: RegExp;
+  readonly length: number;
+}
+
+/** Where `start` next matches in `text` at or after `from`, or -1. @internal */
+export function nextStart(text: string, from: number, start: StartPattern): number {
+  start.pattern.lastIndex = from;
+  return start.pattern.test(text) ? start.pattern.lastIndex - start.length : -1;
+}
+
+/**
  * The runs of digits of a text, in order, each read once. Runs are numbered from 0; the last
  * {@link RING} read stay readable, so a caller asks for run `k` only while it needs no run before
  * `k - 15`. Subclasses keep more about each run by overriding {@link readNext}. A detector keeps
@@ -79,14 +97,13 @@ export class DigitRuns {
 
   /**
    * Like {@link has}, for run `k` as the start of a number: when it is not read yet, the runs
-   * before the next match of `starts` (a global regex whose match is the first character of a
-   * number that may start there) are skipped unread, as no number starts in them.
+   * before the next place `start` matches are skipped unread, as no number starts in them.
    */
-  hasStart(k: number, starts: RegExp): boolean {
+  hasStart(k: number, start: StartPattern): boolean {
     if (this.read > k) return true;
-    starts.lastIndex = this.at;
-    if (!starts.test(this.text)) return false;
-    this.at = starts.lastIndex - 1;
+    const at = nextStart(this.text, this.at, start);
+    if (at === -1) return false;
+    this.at = at;
     return this.has(k);
   }
 

@@ -1,4 +1,4 @@
-import { DigitRuns, ringSlots, slot } from "./digit-runs.js";
+import { DigitRuns, nextStart, ringSlots, type StartPattern, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detectors.js";
 import { isWordChar, SpanRewriter } from "./text-scan.js";
 
@@ -15,12 +15,15 @@ const SEVERAL = 1;
 const MAX_SEPARATORS = 3;
 const isSeparator = (c: number): boolean => c === SPACE || c === DOT || c === DASH;
 /**
- * Where a phone number may start (its first character), looser than the rules below: a `+` and 8
- * digits, at most five separators or brackets apart; or three groups of digits, the first of 2 to 4
- * (bracketed or not), each after separators. Runs before a match start no number.
+ * Where a phone number may start, looser than the rules below: a `+` and a digit, with 7 more
+ * digits at most five separators or brackets apart; or a bracket or a digit and a digit, the start
+ * of three groups of digits (the first of 2 to 4) joined by separators.
  */
-const PHONE_START =
-  /(?<![\w+])(?:\+(?=(?:[ .()-]{0,5}[0-9]){8})|\((?=[0-9]{2,4}\)[ .-]{0,3}[0-9]{2,4}[ .-]{1,3}[0-9])|[0-9](?=[0-9]{1,3}[ .-]{1,3}[0-9]{2,4}[ .-]{1,3}[0-9]))/g;
+const PHONE_START: StartPattern = {
+  pattern:
+    /(?<![\w+])(?:\+[0-9](?=(?:[ .()-]{0,5}[0-9]){7})|\([0-9](?=[0-9]{1,3}\)[ .-]{0,3}[0-9]{2,4}[ .-]{1,3}[0-9])|[0-9]{2}(?=[0-9]{0,2}[ .-]{1,3}[0-9]{2,4}[ .-]{1,3}[0-9]))/g,
+  length: 2,
+};
 
 /**
  * What a phone number holds. International, after a `+`: 8 to 15 digits (E.164) in groups of up to
@@ -180,11 +183,11 @@ export const phoneDetector: TextDetector = {
   name: "phone",
   label: "phone",
   apply: (text, mark) => {
-    PHONE_START.lastIndex = 0;
-    if (!PHONE_START.test(text)) return text; // no number can start anywhere: nothing to read
+    const from = nextStart(text, 0, PHONE_START);
+    if (from === -1) return text; // no number can start anywhere: nothing to read
     const out = new SpanRewriter(text);
     // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
-    const runs = (idleRuns ?? new PhoneRuns()).reset(text, PHONE_START.lastIndex - 1);
+    const runs = (idleRuns ?? new PhoneRuns()).reset(text, from);
     idleRuns = undefined;
     for (let first = 0; runs.hasStart(first, PHONE_START); first++) {
       const last = runs.mayStartAt(first) ? lastPhoneRun(runs, first) : -1;
