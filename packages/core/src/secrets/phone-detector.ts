@@ -17,11 +17,11 @@ const isSeparator = (c: number): boolean => c === SPACE || c === DOT || c === DA
 /**
  * Where a phone number may start, looser than the rules below: a `+` and a digit, with 7 more
  * digits at most five separators or brackets apart; or a bracket or a digit and a digit, the start
- * of three groups of digits (the first of 2 to 4) joined by separators.
+ * of three groups of digits (the first of 2 to 4) joined by separators, but not of an ISO date.
  */
 const PHONE_START: StartPattern = {
   pattern:
-    /(?<![\w+])(?:\+[0-9](?=(?:[ .()-]{0,5}[0-9]){7})|\([0-9](?=[0-9]{1,3}\)[ .-]{0,3}[0-9]{2,4}[ .-]{1,3}[0-9])|[0-9]{2}(?=[0-9]{0,2}[ .-]{1,3}[0-9]{2,4}[ .-]{1,3}[0-9]))/g,
+    /(?<![\w+])(?:\+[0-9](?=(?:[ .()-]{0,5}[0-9]){7})|\([0-9](?=[0-9]{1,3}\)[ .-]{0,3}[0-9]{2,4}[ .-]{1,3}[0-9])|[0-9]{2}(?![0-9]{2}-[0-9]{2}-[0-9]{2})(?=[0-9]{0,2}[ .-]{1,3}[0-9]{2,4}[ .-]{1,3}[0-9]))/g,
   length: 2,
 };
 
