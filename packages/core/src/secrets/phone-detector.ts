@@ -4,6 +4,7 @@ import { isWordChar, SpanRewriter } from "./text-scan.js";
 
 // Why a scanner over digit runs rather than a regex: see digit-runs.ts.
 
+const HAS_DIGIT = /[0-9]/;
 const SPACE = 32;
 const PLUS = 43;
 const DASH = 45;
@@ -183,6 +184,7 @@ export const phoneDetector: TextDetector = {
   name: "phone",
   label: "phone",
   apply: (text, mark) => {
+    if (!HAS_DIGIT.test(text)) return text; // a faster search than the start pattern's
     const from = nextStart(text, 0, PHONE_START);
     if (from === -1) return text; // no number can start anywhere: nothing to read
     const out = new SpanRewriter(text);
