@@ -154,18 +154,30 @@ describe("built-in detectors", () => {
   });
 });
 
+describe("the card and phone detectors", () => {
+  it("give the right result when called again from within mark (each call reads with its own ring)", () => {
+    for (const [name, text, number] of [
+      ["card", "pay 4111 1111 1111 1111 or 5500 0055 5555 5559", "4111111111111111"],
+      ["phone", "call 415-555-2671 or (415) 555-2672", "+1 415 555 2671"],
+    ] as const) {
+      const detector = BUILT_IN_DETECTORS.find((d) => d.name === name)!;
+      const inner: string[] = [];
+      const out = detector.apply(text, () => {
+        inner.push(detector.apply(`x ${number} y`, () => "[Y]"));
+        return "[X]";
+      });
+      expect(out, name).toMatch(/^[a-z]+ \[X\] or \[X\]$/);
+      expect(inner, name).toEqual(["x [Y] y", "x [Y] y"]);
+    }
+  });
+});
+
 describe("the phone detector on adversarial digits", () => {
-  it("grows linearly on spaced single digits (ten times the text takes far less than a hundred times as long)", () => {
+  // Its speed on such text is measured in bench/ (redaction-adversarial), not here.
+  it("finds a number after spaced single digits, and none in them", () => {
     const phone = BUILT_IN_DETECTORS.find((d) => d.name === "phone")!;
-    const time = (text: string): number => {
-      const started = performance.now();
-      phone.apply(text, () => "[X]");
-      return performance.now() - started;
-    };
-    time("1 ".repeat(5_000)); // warm up
-    const small = Math.max(time("1 ".repeat(20_000)), 1);
-    const large = time("1 ".repeat(200_000));
-    expect(large / small).toBeLessThan(60);
+    const spaced = "1 ".repeat(200_000);
+    expect(phone.apply(spaced, () => "[X]")).toBe(spaced);
     expect(phone.apply("call 1 2 3 4 5 6 7 8 9 or (415) 555-2671", () => "[X]")).toBe("call 1 2 3 4 5 6 7 8 9 or [X]");
   });
 });
