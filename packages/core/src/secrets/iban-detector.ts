@@ -1,5 +1,5 @@
 import { IBAN_LENGTHS, ibanValid } from "./secret-checks.js";
-import type { TextDetector } from "./text-detectors.js";
+import type { TextDetector } from "./text-detector.js";
 import { SpanRewriter } from "./text-scan.js";
 
 // IBANs are checked at each candidate in place, not in a regex's replace callback. A candidate the

@@ -1,5 +1,5 @@
 import { DigitRuns, nextStart, ringSlots, type StartPattern, slot } from "./digit-runs.js";
-import type { TextDetector } from "./text-detectors.js";
+import type { TextDetector } from "./text-detector.js";
 import { isWordChar, SpanRewriter } from "./text-scan.js";
 
 // Why a scanner over digit runs rather than a regex: see digit-runs.ts.

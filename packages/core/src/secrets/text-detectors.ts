@@ -1,6 +1,7 @@
 import { cardDetector } from "./card-detector.js";
 import { ibanDetector } from "./iban-detector.js";
 import { phoneDetector } from "./phone-detector.js";
+import type { Mark, TextDetector } from "./text-detector.js";
 import { SpanRewriter } from "./text-scan.js";
 
 /**
@@ -24,20 +25,7 @@ export type DetectorName =
   | "ssn"
   | "phone";
 
-/**
- * Replaces a detected secret: returns the marker (`[REDACTED:email]`), or the secret itself when the
- * allow-list accepts it.
- * @internal
- */
-export type Mark = (secret: string) => string;
-
-/** One text detector: rewrites `text`, calling `mark` for each secret it finds. @internal */
-export interface TextDetector {
-  readonly name: string;
-  /** The name in the marker, `[REDACTED:<label>]`. */
-  readonly label: string;
-  readonly apply: (text: string, mark: Mark) => string;
-}
+export type { Mark, TextDetector } from "./text-detector.js";
 
 // Every pattern here runs in linear time: every quantifier is bounded; a repeated group holds only
 // one-character alternatives (never another quantifier), so there is one way to match a given text;
