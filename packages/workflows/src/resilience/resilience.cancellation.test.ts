@@ -6,6 +6,18 @@ import { countedController, never, useResilienceHarness } from "../../test/suppo
 const { handle, setup } = useResilienceHarness();
 
 describe("resilience: cancellation", () => {
+  it("a caller aborted while the tool body starts is answered at once, though the body ignores its signal", async () => {
+    const { controller, signal } = countedController();
+    handle("plain", () => {
+      controller.abort(); // the abort lands while the body is starting, before any deadline is set
+      return never();
+    });
+    const call = setup()("plain", { signal });
+    await call.settled; // no timer advanced: answered without waiting for the 30 s attempt timeout
+    expect(call.state.error).toMatchObject({ name: "AbortError" });
+    expect(heldTimers()).toBe(0);
+  });
+
   it("the caller's abort during a backoff wait rejects at once with an AbortError and leaves no timer or listener", async () => {
     const { controller, signal, listeners } = countedController();
     let calls = 0;

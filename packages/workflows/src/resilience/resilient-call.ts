@@ -244,6 +244,7 @@ export class ResilientCall implements AttemptOwner {
         (value) => settled(asValue(value)),
         (error: unknown) => settled(asError(error)),
       );
+      if (this.endedWith) return answer(this.endedWith); // the call ended while the body started
       if (attemptEnd < this.deadline)
         this.attemptDeadline = this.env.scheduler.at(attemptEnd, () => answer(this.attemptTimedOut(view, limit!)));
       else if (this.deadline !== Infinity)
