@@ -21,7 +21,10 @@ if (!make || !["ok", "throws", "prebuilt", "invalid"].includes(path)) {
   process.exit(1);
 }
 const invoker = make();
-const call = { name: path === "throws" ? "fail" : path === "prebuilt" ? "failPrebuilt" : "add", arguments: path === "invalid" ? BAD_INPUT : ADD_INPUT };
+const call = {
+  name: path === "throws" ? "fail" : path === "prebuilt" ? "failPrebuilt" : "add",
+  arguments: path === "invalid" ? BAD_INPUT : ADD_INPUT,
+};
 console.log(await invoker.invoke(call));
 
 const until = performance.now() + Number(seconds) * 1000;
