@@ -1,10 +1,8 @@
-import { DigitRuns, nextStart, ringSlots, type StartPattern, slot } from "./digit-runs.js";
+import { DigitRuns, digitRunDetector, ringSlots, type StartPattern, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detector.js";
-import { SpanRewriter } from "./text-scan.js";
 
 // Why a scanner over digit runs rather than a regex: see digit-runs.ts.
 
-const HAS_DIGIT = /[0-9]/;
 const SPACE = 32;
 const DASH = 45;
 /**
@@ -96,30 +94,15 @@ function lastCardRun(runs: CardRuns, first: number): number {
   return fourth >= 1 && fourth <= 7 ? first + 3 : -1;
 }
 
-/** The ring between calls (see `DigitRuns`); undefined while a call uses it. */
-let idleRuns: CardRuns | undefined;
-
 /** Card numbers that pass the Luhn check, in one run of digits or grouped. @internal */
-export const cardDetector: TextDetector = {
+export const cardDetector: TextDetector = digitRunDetector<CardRuns>({
   name: "card",
-  label: "card",
-  apply: (text, mark) => {
-    if (!HAS_DIGIT.test(text)) return text; // a faster search than the start pattern's
-    const from = nextStart(text, 0, CARD_START);
-    if (from === -1) return text; // no card can start anywhere: nothing to read
-    const out = new SpanRewriter(text);
-    // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
-    const runs = (idleRuns ?? new CardRuns()).reset(text, from);
-    idleRuns = undefined;
-    for (let first = 0; runs.hasStart(first, CARD_START); first++) {
-      const last = lastCardRun(runs, first);
-      if (last === -1 || !runs.luhnValid(first, last)) continue;
-      const start = runs.start(first);
-      const end = runs.end(last);
-      out.replace(start, end, mark(text.slice(start, end)));
-      first = last;
-    }
-    idleRuns = runs.reset(""); // keep the ring, not the text
-    return out.result();
+  start: CARD_START,
+  createRuns: () => new CardRuns(),
+  lastRun: (runs, first) => {
+    const last = lastCardRun(runs, first);
+    return last !== -1 && runs.luhnValid(first, last) ? last : -1;
   },
-};
+  spanStart: (runs, first) => runs.start(first),
+  spanEnd: (runs, last) => runs.end(last),
+});

@@ -1,10 +1,9 @@
-import { DigitRuns, nextStart, ringSlots, type StartPattern, slot } from "./digit-runs.js";
+import { DigitRuns, digitRunDetector, ringSlots, type StartPattern, slot } from "./digit-runs.js";
 import type { TextDetector } from "./text-detector.js";
-import { isWordChar, SpanRewriter } from "./text-scan.js";
+import { isWordChar } from "./text-scan.js";
 
 // Why a scanner over digit runs rather than a regex: see digit-runs.ts.
 
-const HAS_DIGIT = /[0-9]/;
 const SPACE = 32;
 const PLUS = 43;
 const DASH = 45;
@@ -173,33 +172,15 @@ function lastPhoneRun(runs: PhoneRuns, first: number): number {
   return last;
 }
 
-/** The ring between calls (see `DigitRuns`); undefined while a call uses it. */
-let idleRuns: PhoneRuns | undefined;
-
 /**
  * Phone numbers: from the leftmost start, the longest, so `item 2 (415) 555-2671` keeps `item 2`
  * and `+1 415 555 2671` goes whole. @internal
  */
-export const phoneDetector: TextDetector = {
+export const phoneDetector: TextDetector = digitRunDetector<PhoneRuns>({
   name: "phone",
-  label: "phone",
-  apply: (text, mark) => {
-    if (!HAS_DIGIT.test(text)) return text; // a faster search than the start pattern's
-    const from = nextStart(text, 0, PHONE_START);
-    if (from === -1) return text; // no number can start anywhere: nothing to read
-    const out = new SpanRewriter(text);
-    // The ring kept between calls, taken while in use: a call made from within `mark` makes its own.
-    const runs = (idleRuns ?? new PhoneRuns()).reset(text, from);
-    idleRuns = undefined;
-    for (let first = 0; runs.hasStart(first, PHONE_START); first++) {
-      const last = runs.mayStartAt(first) ? lastPhoneRun(runs, first) : -1;
-      if (last === -1) continue;
-      const start = runs.numberStart(first);
-      const end = runs.numberEnd(last);
-      out.replace(start, end, mark(text.slice(start, end)));
-      first = last;
-    }
-    idleRuns = runs.reset(""); // keep the ring, not the text
-    return out.result();
-  },
-};
+  start: PHONE_START,
+  createRuns: () => new PhoneRuns(),
+  lastRun: (runs, first) => (runs.mayStartAt(first) ? lastPhoneRun(runs, first) : -1),
+  spanStart: (runs, first) => runs.numberStart(first),
+  spanEnd: (runs, last) => runs.numberEnd(last),
+});
