@@ -49,15 +49,13 @@ export function createResilienceMiddleware(
       for (let attempt = 1; ; attempt++) {
         call.attempt = attempt;
         const outcome = await resilient.attempt();
-        // The common case: the tool answered (a failed result that is not transient is an answer too).
-        if (outcome.kind === "value" && !isTransientFailure(outcome.value)) return outcome.value;
         const decision = decideAfterAttempt(
           outcome,
           {
             attempt,
             idempotent: resilient.idempotent,
             callerAborted: callerSignal?.aborted === true,
-            timeLeftMs: resilient.deadline === Infinity ? Infinity : resilient.deadline - performance.now(),
+            deadline: resilient.deadline,
           },
           options,
         );

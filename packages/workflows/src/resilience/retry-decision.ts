@@ -22,8 +22,8 @@ export interface DecisionInput {
   readonly attempt: number;
   readonly idempotent: boolean;
   readonly callerAborted: boolean;
-  /** Milliseconds left before the total timeout (`Infinity` without one). */
-  readonly timeLeftMs: number;
+  /** When the total timeout passes (`performance.now()` time), or `Infinity`; the clock is read only for a retry. */
+  readonly deadline: number;
 }
 
 function classify(isTransient: (error: unknown) => boolean, error: unknown): boolean {
@@ -69,7 +69,8 @@ export function decideAfterAttempt(
   let waitMs = backoffDelayMs(input.attempt, options, options.random);
   const retryAfterMs = retryAfterOf(reason);
   if (retryAfterMs !== undefined && retryAfterMs > waitMs) waitMs = retryAfterMs;
-  const tooLate = input.timeLeftMs === Infinity ? waitMs > options.maxDelayMs : waitMs >= input.timeLeftMs;
+  const tooLate =
+    input.deadline === Infinity ? waitMs > options.maxDelayMs : waitMs >= input.deadline - performance.now();
   return tooLate ? give(outcome) : { kind: "retry", waitMs, reason };
 }
 
