@@ -117,11 +117,17 @@ describe("docs code blocks", () => {
     expect(importOrderProblems(collectDocBlocks(root))).toEqual([]);
   });
 
-  it("every ```ts run block runs as written, on Node without the test setup (which imports reflect-metadata)", async () => {
-    const programs = collectDocBlocks(root).filter((block) => block.flags.includes("run"));
-    expect(programs.length).toBeGreaterThanOrEqual(10);
-    const runDir = join(root, "examples", "node_modules", ".cache", `doc-programs-${process.pid}`);
-    const failures = await runDocPrograms(programs, runDir, checkDir);
-    expect(failures, failures.map((f) => `${f.where}\n${f.output}`).join("\n\n")).toEqual([]);
-  }, 300_000);
+  // swc with decorator metadata is a tsc/swc build; tsx is esbuild's default (standard decorators, no
+  // metadata), what getting-started names first. Every page must run as written under both.
+  it.each(["swc", "tsx"] as const)(
+    "every ```ts run block runs as written under %s, on Node without the test setup (which imports reflect-metadata)",
+    async (toolchain) => {
+      const programs = collectDocBlocks(root).filter((block) => block.flags.includes("run"));
+      expect(programs.length).toBeGreaterThanOrEqual(10);
+      const runDir = join(root, "examples", "node_modules", ".cache", `doc-programs-${toolchain}-${process.pid}`);
+      const failures = await runDocPrograms(programs, runDir, checkDir, toolchain);
+      expect(failures, failures.map((f) => `${f.where}\n${f.output}`).join("\n\n")).toEqual([]);
+    },
+    300_000,
+  );
 });

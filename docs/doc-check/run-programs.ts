@@ -6,6 +6,17 @@ import type { DocBlock } from "./extract.js";
 
 const execFileAsync = promisify(execFile);
 
+/** A new project's compiler options, without `experimentalDecorators` or `emitDecoratorMetadata`. */
+const TSX_TSCONFIG = {
+  compilerOptions: { target: "es2022", module: "nodenext", moduleResolution: "nodenext", strict: true },
+};
+
+/**
+ * How a doc program is compiled: `swc` as a tsc/swc build with legacy decorators and decorator metadata,
+ * `tsx` as esbuild does by default (standard TC39 decorators, no metadata), the way a new user runs a page.
+ */
+export type DocToolchain = "swc" | "tsx";
+
 /** A doc program that did not run: where it is and what it printed. */
 export interface ProgramFailure {
   readonly where: string;
@@ -13,23 +24,32 @@ export interface ProgramFailure {
 }
 
 /**
- * Runs each ```ts run block as its own program, exactly as written: swc compiles it (decorator metadata on)
- * and a fresh Node process runs it, with no setup file, so an import-order bug fails here as it would for a user.
+ * Runs each ```ts run block as its own program, exactly as written, compiled by `toolchain` (see
+ * {@link DocToolchain}), in a fresh Node process with no setup file, so an import-order bug or a class that
+ * only works with decorator metadata fails here as it would for a user.
  * Relative imports (./order-tools.js) find the modules of docs/doc-check/modules. `workDir` must lie where
  * module resolution finds the packages (examples/node_modules/...). Packages run from their built dist/.
  *
  * @example
- * const failures = await runDocPrograms(blocks.filter((b) => b.flags.includes("run")), workDir, checkDir);
+ * const failures = await runDocPrograms(blocks.filter((b) => b.flags.includes("run")), workDir, checkDir, "tsx");
  */
 export async function runDocPrograms(
   blocks: readonly DocBlock[],
   workDir: string,
   checkDir: string,
+  toolchain: DocToolchain,
   concurrency = 4,
 ): Promise<ProgramFailure[]> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   try {
+    // The folder lies under node_modules, where Node stops looking for a package scope: say ESM here. For
+    // tsx, a tsconfig with no decorator options, so esbuild compiles standard decorators as a new project's
+    // `tsc --init` would have it.
+    writeFileSync(join(workDir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
+    if (toolchain === "tsx")
+      writeFileSync(join(workDir, "tsconfig.json"), `${JSON.stringify(TSX_TSCONFIG, null, 2)}\n`);
+    const loader = toolchain === "swc" ? join(checkDir, "swc-hooks.mjs") : "tsx";
     for (const file of readdirSync(join(checkDir, "modules")))
       cpSync(join(checkDir, "modules", file), join(workDir, file));
     const programs = blocks.map((block, i) => {
@@ -42,7 +62,7 @@ export async function runDocPrograms(
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         try {
-          await execFileAsync(process.execPath, ["--import", join(checkDir, "swc-hooks.mjs"), next.file], {
+          await execFileAsync(process.execPath, ["--import", loader, next.file], {
             cwd: workDir,
             encoding: "utf8",
             timeout: 60_000,

@@ -23,7 +23,7 @@ const PostNote = z.object({ crm: Crm, contactId: z.string(), body: z.string() })
  * outside it (a raw try/catch, or needlework's pipeline). Each write passes the call's idempotency
  * key downstream, so a runtime retry of a timed-out write cannot apply it twice: hence `idempotent`.
  */
-@AgentFunctionGroup()
+@AgentFunctionGroup({ inject: [CrmDirectory] })
 export class CrmTools {
   constructor(private readonly crms: CrmDirectory) {}
 

@@ -29,7 +29,9 @@ export class OrderRepository {
 }
 
 /** The seed's `GetOrderStatus`, in TypeScript. */
-@AgentFunctionGroup()
+// `inject` names the constructor's dependencies, so the class works under any compiler (tsx, esbuild
+// and Vite emit no decorator metadata for tsyringe to read).
+@AgentFunctionGroup({ inject: [OrderRepository] })
 export class OrderTools {
   constructor(private readonly orders: OrderRepository) {}
 

@@ -24,18 +24,19 @@ export interface NeedleworkErrorOptions {
 export class NeedleworkError extends Error {
   /** Stable, machine-readable code. */
   readonly code: string;
+  // `declare`: set only when known, so a logged error does not print `toolName: undefined`.
   /** The tool concerned, when known. */
-  readonly toolName: string | undefined;
+  declare readonly toolName?: string;
   /** The call concerned, when known. */
-  readonly callId: string | undefined;
-  private readonly [MARKER] = true;
+  declare readonly callId?: string;
 
   constructor(code: string, message: string, options: NeedleworkErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    // Not enumerable, as on Error.prototype: the stack's first line already names the class.
+    Object.defineProperty(this, "name", { value: new.target.name, writable: true, configurable: true });
     this.code = code;
-    this.toolName = options.toolName;
-    this.callId = options.callId;
+    if (options.toolName !== undefined) (this as { toolName?: string }).toolName = options.toolName;
+    if (options.callId !== undefined) (this as { callId?: string }).callId = options.callId;
   }
 
   /** True for any needlework error, from any installed copy of the package. */
@@ -48,6 +49,9 @@ export class NeedleworkError extends Error {
     }
   }
 }
+
+// The marker lives on the prototype, not on each error: it stays out of logs and `{ ...error }`.
+Object.defineProperty(NeedleworkError.prototype, MARKER, { value: true });
 
 /**
  * Thrown when an `@AgentFunction` or `@AgentFunctionGroup` is applied with options that cannot work.

@@ -216,7 +216,7 @@ describe("constructor dependencies: `inject`, metadata, or a loud refusal", () =
     const register = () => registerAgentFunctions(rootContainer.createChildContainer(), Tools);
     expect(register).toThrow(ToolRegistrationError);
     expect(register).toThrow(
-      "Class Tools takes 1 constructor parameter(s), but nothing says what to inject: it has no `inject` option and no `design:paramtypes` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [OrderRepository] }) on Tools, or compile with tsc or swc with `experimentalDecorators` and `emitDecoratorMetadata` enabled.",
+      "Class Tools takes 1 constructor parameter(s), but nothing says what to inject: it has no `inject` option and no `design:paramtypes` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [...] }) on Tools (one tsyringe token per constructor parameter, e.g. `inject: [OrderRepository]`), or compile with tsc or swc with `experimentalDecorators` and `emitDecoratorMetadata` enabled.",
     );
     expect(() => createToolInvoker(rootContainer.createChildContainer(), { functions: [Tools] })).toThrow(
       ToolRegistrationError,

@@ -21,7 +21,7 @@ function checkResolvable(target: ToolClass, inject: readonly unknown[] | undefin
   if (Array.from({ length: target.length }, (_, i) => i).every((i) => i in tokens)) return;
   const name = target.name || "(anonymous class)";
   throw new ToolRegistrationError(
-    `Class ${name} takes ${target.length} constructor parameter(s), but nothing says what to inject: it has no \`inject\` option and no \`design:paramtypes\` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [OrderRepository] }) on ${name}, or compile with tsc or swc with \`experimentalDecorators\` and \`emitDecoratorMetadata\` enabled.`,
+    `Class ${name} takes ${target.length} constructor parameter(s), but nothing says what to inject: it has no \`inject\` option and no \`design:paramtypes\` metadata (tsx, esbuild, Vite and Bun emit none). Fix it either way: name the dependencies in order with @AgentFunctionGroup({ inject: [...] }) on ${name} (one tsyringe token per constructor parameter, e.g. \`inject: [OrderRepository]\`), or compile with tsc or swc with \`experimentalDecorators\` and \`emitDecoratorMetadata\` enabled.`,
   );
 }
 
