@@ -1,9 +1,10 @@
 // Installs the packed packages into fresh apps outside the repository, the way docs/getting-started.md tells a
 // user to install from a clone, and runs them: ESM and CommonJS compiled by tsc with legacy decorators (on this
 // Node 24 and on the machine's Node 20), standard decorators under tsx, and a consumer type-check under
-// TypeScript 7. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
+// TypeScript 7 and a strict one (no @types/node, skipLibCheck off), and a Vitest 5 project set up as
+// docs/getting-started.md says. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
 // third-party dependencies. One npm install serves every app: they are folders of one consumer project.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +65,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
       {
         name: "needlework-consumer",
         dependencies: { ...ours, ...peerVersions(packed) },
-        devDependencies: { typescript: "^7.0.0" },
+        devDependencies: { typescript: "^7.0.0", vitest: "^5.1.1" },
         // A packed package names its siblings by version (pnpm turns workspace:* into 0.1.0): point those at
         // the tarballs installed above instead of the registry, where nothing is published yet.
         overrides: Object.fromEntries(packed.map((p) => [p.name, `$${p.name}`])),
@@ -85,6 +86,31 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
       { type: "module" },
       { "consumer.ts": fixture("types/consumer.ts") },
       { ...legacyTsconfig("nodenext"), include: ["consumer.ts"] },
+    );
+    writeApp(
+      join(app, "types-strict"),
+      { type: "module" },
+      { "consumer.ts": fixture("types-strict/consumer.ts") },
+      {
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          strict: true,
+          types: [],
+          skipLibCheck: false,
+          experimentalDecorators: true,
+          noEmit: true,
+        },
+        include: ["consumer.ts"],
+      },
+    );
+    // Vitest 5 as `npm init` + `npm i -D vitest` leaves it: no vitest.config, the tsconfig of `tsc --init`
+    // (standard decorators). The docs' fix is added by the test below.
+    writeApp(
+      join(app, "vitest5"),
+      { type: "module", scripts: { test: "vitest run" } },
+      { "order.spec.ts": fixture("vitest5/order.spec.ts") },
+      { compilerOptions: { target: "es2022", module: "nodenext", strict: true, skipLibCheck: true } },
     );
     // Compile the two legacy-decorator apps with the repository's TypeScript, side by side.
     const tsc = repoBin("typescript/bin/tsc");
@@ -126,6 +152,30 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     const { stdout } = await run(process.execPath, [repoBin("tsx/dist/cli.mjs"), "app.ts"], join(app, "standard"));
     expect(stdout).toContain(EXPECTED_OUTCOME);
     expect(stdout).toContain(EXPECTED_RUN);
+  });
+
+  it.concurrent("type-checks a strict consumer: no @types/node, skipLibCheck false, no `ai` for the chat client", async () => {
+    const tsc7 = join(app, "node_modules", "typescript", "bin", "tsc");
+    await run(process.execPath, [tsc7, "-p", "."], join(app, "types-strict"));
+  });
+
+  it("runs a Vitest 5 test of a tool class once tsconfig has the docs' `experimentalDecorators`", async () => {
+    const dir = join(app, "vitest5");
+    const vitest = join(app, "node_modules", "vitest", "vitest.mjs");
+    // Outside this repository's own Vitest run: none of its VITEST_* variables may leak into the child.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST")));
+    // As installed: Oxc leaves the TC39 decorators in place and the file fails to load.
+    await expect(run(process.execPath, [vitest, "run"], dir, env)).rejects.toThrow(
+      /SyntaxError|Invalid or unexpected token/,
+    );
+    // As docs/getting-started.md says: experimentalDecorators in tsconfig.json, then clear Vitest's cache.
+    const tsconfigPath = join(dir, "tsconfig.json");
+    const tsconfig = JSON.parse(readFileSync(tsconfigPath, "utf8")) as { compilerOptions: Record<string, unknown> };
+    tsconfig.compilerOptions.experimentalDecorators = true;
+    writeFileSync(tsconfigPath, `${JSON.stringify(tsconfig, null, 2)}\n`);
+    await run(process.execPath, [vitest, "--clearCache"], dir, env);
+    const { stdout } = await run(process.execPath, [vitest, "run"], dir, env);
+    expect(stdout).toMatch(/1 passed/);
   });
 
   it.concurrent("type-checks a consumer of every package under TypeScript 7", async () => {

@@ -122,3 +122,7 @@ export {
   type UnhandledFailureFormatter,
   type UnhandledFailureOptions,
 } from "./tool-result.js";
+// The built-in secret detectors' names and the checksums they use: public, so the redaction options of
+// @needlework/workflows can name them without its types importing core's /internal entry.
+export { DETECTOR_NAMES, type DetectorName } from "./secrets/text-detectors.js";
+export { ibanValid, luhnValid } from "./secrets/secret-checks.js";

@@ -1,2 +1,3 @@
 // The checksums live in core beside the detectors that use them.
-export { IBAN_LENGTHS, ibanValid, luhnValid } from "@needlework/core/internal";
+export { ibanValid, luhnValid } from "@needlework/core";
+export { IBAN_LENGTHS } from "@needlework/core/internal";

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { type FileHandle, mkdir, open } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
@@ -49,10 +49,23 @@ export interface DeadLetterPage {
 }
 
 /**
+ * The part of an open file the queue appends through: what `open(path, "a+")` from `node:fs/promises`
+ * returns. Declared here, structurally, so the package's public types need no `@types/node`.
+ */
+export interface AppendHandle {
+  write(data: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<{ size: number }>;
+  truncate(length: number): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
  * Appends all of `data`: `write` may write less than asked (a short write), so the rest follows.
  * Returns the bytes written so far through `progress`, for the cut-back after a failure.
  */
-async function writeFully(handle: FileHandle, data: Buffer, progress: { done: number }): Promise<void> {
+async function writeFully(handle: AppendHandle, data: Uint8Array, progress: { done: number }): Promise<void> {
   while (progress.done < data.length) {
     const { bytesWritten } = await handle.write(data, progress.done, data.length - progress.done);
     if (bytesWritten <= 0)
@@ -61,7 +74,7 @@ async function writeFully(handle: FileHandle, data: Buffer, progress: { done: nu
   }
 }
 
-async function cutBack(handle: FileHandle, size: number, written: number): Promise<void> {
+async function cutBack(handle: AppendHandle, size: number, written: number): Promise<void> {
   try {
     if (written > 0 && (await handle.stat()).size === size + written) await handle.truncate(size);
     await handle.sync();
@@ -146,7 +159,7 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   }
 
   /** Opens the file for appending (O_APPEND, so concurrent processes never overwrite each other). @internal */
-  protected openForAppend(path: string): Promise<FileHandle> {
+  protected openForAppend(path: string): Promise<AppendHandle> {
     return open(path, "a+");
   }
 
@@ -190,7 +203,7 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   }
 
   private async *lines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
-    let handle: FileHandle;
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(this.path, "r");
     } catch (error) {
