@@ -1,4 +1,6 @@
-import type { AgentFunctionDescriptor, OutcomeObserver, ToolMiddleware } from "@needlework/core";
+import type { AgentFunctionDescriptor, ChatClient, OutcomeObserver, ToolMiddleware } from "@needlework/core";
+import type { AgentRunResult } from "./agent/agent-run-result.js";
+import type { RunInfo } from "./agent/agent.options.js";
 import type { DependencyContainer } from "tsyringe";
 
 /** Severity of a build diagnostic; `strict` builds turn warnings into errors. */
@@ -64,4 +66,12 @@ export interface AgentFrameworkPlugin {
    * entries, diagnostics records, trace attributes). Implemented by the redaction plugin.
    */
   redact?(value: unknown): unknown;
+  /**
+   * Wraps every run of the factory's agents, whichever of the six methods starts it (`run`,
+   * `stream`, `resume`, `resumeStream`, `resumeRun`, `resumeRunStream`). The diagnostics plugin
+   * traces and logs runs here. Later plugins wrap earlier ones.
+   */
+  wrapRun?(run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult>;
+  /** Wraps each agent's chat client (the diagnostics plugin: a `chat` span per model call). */
+  wrapChatClient?(client: ChatClient): ChatClient;
 }

@@ -1,27 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/core";
 import { nextId } from "@needlework/core/internal";
-import { type AgentRuntime, AgentRun, type RunState } from "./loop/agent-loop.js";
+import { type AgentRuntime, AgentRun } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
-import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
+import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunInfo, RunOptions } from "./agent.options.js";
 import { resolveAgentOptions } from "./agent-options.schema.js";
 import type { ApprovalDecisions } from "./policies/approval-options.js";
-import { callsNeedingApproval, checkDecisions } from "./policies/approvals.js";
-import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./persistence/checkpoint.js";
-import { CheckpointError } from "./persistence/checkpoint-error.js";
+import type { AgentCheckpoint } from "./persistence/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
 import {
   defaultResumedCheckpointDirectory,
   defaultResumedCheckpoints,
   FileResumedCheckpointStore,
 } from "./persistence/resumed-checkpoint-store.js";
-import { prepareRound } from "./loop/round-call.js";
-import { emptyLedger } from "./loop/run-ledger.js";
-import { emptyBudget } from "./policies/budgets.js";
-import { emptyStall } from "./policies/stall.js";
-import { approvalDenied } from "./loop/synthetic-outcomes.js";
 import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
-import { resumeJournaled, runJournaled } from "./durable/journaled-run.js";
+import { continueJournaled, resumeJournaled, runJournaled } from "./durable/journaled-run.js";
+import { approveRound, newRunState, type RunStart } from "./run-start.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
 import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
 
@@ -101,24 +95,12 @@ export interface Agent {
    * {@link RunStoreError} (`RUN_NOT_FOUND`, `RUN_AGENT_MISMATCH`) and `TypeError` without a `store`.
    */
   resumeRun(runId: string, options?: ResumeOptions): Promise<AgentRunResult>;
-}
-
-/** A run's first state: the system prompt and the user's message. */
-function newRunState(runId: string, instructions: string, input: string): RunState {
-  return {
-    runId,
-    messages: [
-      { role: "system", content: instructions },
-      { role: "user", content: input },
-    ],
-    iteration: 0,
-    corrected: false,
-    calls: [],
-    ledger: emptyLedger(),
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    budget: emptyBudget(),
-    stall: emptyStall(),
-  };
+  /**
+   * {@link Agent.resumeRun} as a stream: the replayed turns' events, then the live rest of the run.
+   * A finished run yields `run-start` and `run-end` with its recorded result. Store and journal
+   * errors reject `result` (and the iteration).
+   */
+  resumeRunStream(runId: string, options?: ResumeStreamOptions): AgentRunStream;
 }
 
 /**
@@ -162,8 +144,9 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
         })
       : scopeToolInvoker(pipeline, names);
   }
+  const chatClient = deps.wrapChatClient?.(resolved.chatClient) ?? resolved.chatClient;
   const runtime: AgentRuntime = {
-    options: resolved,
+    options: chatClient === resolved.chatClient ? resolved : { ...resolved, chatClient },
     invoker: offered,
     runtimeInvoker: pipeline,
     redact: deps.redact ?? ((value) => value),
@@ -181,105 +164,76 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
       ? defaultResumedCheckpoints
       : new FileResumedCheckpointStore(defaultResumedCheckpointDirectory()));
   const journal = resolved.store?.journal;
+  const wrapRun = deps.wrapRun ?? ((_run: RunInfo, body: () => Promise<AgentRunResult>) => body());
 
-  /** The one entry of `run()` and `stream()`: without a sink nothing is emitted. */
-  async function startRun(
-    input: string,
-    runId: string | undefined,
-    signal: AbortSignal | undefined,
-    sink: RunEventSink | undefined,
-  ): Promise<AgentRunResult> {
-    if (typeof input !== "string") {
-      throw new TypeError(`agent.${sink ? "stream" : "run"}: input must be the user's message as a string.`);
-    }
+  /**
+   * The one execution path behind all six starts: it checks the start, picks the state and the
+   * runtime (journaled with a `store`), and runs the loop inside `wrapRun` (diagnostics: one span
+   * and one run-end record per run). With a sink (a stream) the loop emits events; without, nothing.
+   */
+  async function execute(start: RunStart, signal: AbortSignal | undefined, sink?: RunEventSink) {
     if (signal?.aborted) throw abortReason(signal);
-    const state = newRunState(runId ?? nextId("run"), resolved.instructions, input);
-    if (journal !== undefined) return runJournaled(runtime, journal, state, input, signal, sink);
-    return new AgentRun(runtime, state, signal, sink).loop();
+    const info: RunInfo = { agent: resolved.name, resumed: start.kind !== "input", chatClient: resolved.chatClient };
+    return wrapRun(info, async () => {
+      if (start.kind === "input") {
+        const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
+        if (journal !== undefined) return runJournaled(runtime, journal, state, start.input, signal, sink);
+        return new AgentRun(runtime, state, signal, sink).loop();
+      }
+      if (start.kind === "journal") return resumeJournaled(runtime, journal!, start.runId, signal, newRunState, sink);
+      const approved = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
+      if (signal?.aborted) throw abortReason(signal);
+      if (journal !== undefined) return continueJournaled(runtime, journal, approved, signal, sink);
+      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset);
+    });
   }
 
-  /** Verifies and claims the checkpoint; the returned function continues the run. */
-  async function prepareResume(
-    input: AgentCheckpoint | string,
-    decisions: ApprovalDecisions,
-    signal: AbortSignal | undefined,
-    sink: RunEventSink | undefined,
-  ): Promise<() => Promise<AgentRunResult>> {
-    const checkpoint = verifyCheckpoint(input, runtime.key);
-    checkCheckpointScope(checkpoint, resolved.name, resolved.clock(), resolved.checkpointMaxAgeMs);
-    const calls = prepareRound(
-      checkpoint.pending.map((p) => ({ id: p.callId, name: p.tool, arguments: p.arguments })),
-      runtime.invoker,
-      resolved.roundPolicy,
-    );
-    // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
-    // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
-    const gatedNow = await callsNeedingApproval(calls, resolved.approvalPolicy);
-    const pending = checkpoint.pending.map((p, i) => ({
-      ...p,
-      requiresApproval: p.requiresApproval === true || gatedNow[i] === true,
-    }));
-    const decided = checkDecisions(pending, decisions);
-    if (signal?.aborted) throw abortReason(signal);
-    if (!(await resumedCheckpoints.claim(checkpoint.id))) {
-      throw new CheckpointError(
-        "CHECKPOINT_ALREADY_RESUMED",
-        `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
-      );
-    }
-    // A deep copy: the caller's checkpoint object must stay as it was signed.
-    const state = {
-      ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">),
-      runId: checkpoint.runId,
-    } as RunState;
-    // Checkpoints written before budgets and stall detection existed carry neither.
-    state.budget ??= emptyBudget();
-    state.stall ??= emptyStall();
-    const preset = new Map(
-      calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const),
-    );
-    return () => new AgentRun(runtime, state, signal, sink).resume(calls, preset);
+  /** The streamed form of a start: the same path, with the stream as its sink. */
+  function streamed(method: string, start: () => RunStart, options: AgentRunStreamOptions = {}): AgentRunStream {
+    const { signal, bufferSize } = options;
+    return createAgentRunStream((sink, runSignal) => execute(checked(method, start), runSignal, sink), {
+      ...(signal ? { signal } : {}),
+      ...(bufferSize === undefined ? {} : { bufferSize }),
+    });
   }
+
+  /** Argument checks every start shares; a bad start throws before anything runs. */
+  function checked(method: string, start: () => RunStart): RunStart {
+    const made = start();
+    if (made.kind === "input" && typeof made.input !== "string")
+      throw new TypeError(`agent.${method}: input must be the user's message as a string.`);
+    if (made.kind === "journal") {
+      if (journal === undefined) {
+        const why = `agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store })`;
+        throw new TypeError(`agent.${method}: ${why}.`);
+      }
+      if (typeof made.runId !== "string" || made.runId === "")
+        throw new TypeError(`agent.${method}: pass the runId of a journaled run.`);
+    }
+    return made;
+  }
+
+  const run = (method: string, start: () => RunStart, signal: AbortSignal | undefined) => {
+    try {
+      return execute(checked(method, start), signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
 
   return {
     name: resolved.name,
     description: resolved.description,
     tools: runtime.invoker,
     deadLetters: runtime.deadLetters,
-
-    run(input, runOptions = {}) {
-      return startRun(input, runOptions.runId, runOptions.signal, undefined);
-    },
-
-    async resume(input, decisions, resumeOptions = {}) {
-      return (await prepareResume(input, decisions, resumeOptions.signal, undefined))();
-    },
-
-    stream(input, streamOptions = {}) {
-      const { signal, runId, bufferSize } = streamOptions;
-      return createAgentRunStream((sink, runSignal) => startRun(input, runId, runSignal, sink), {
-        ...(signal ? { signal } : {}),
-        ...(bufferSize === undefined ? {} : { bufferSize }),
-      });
-    },
-
-    resumeStream(input, decisions, streamOptions = {}) {
-      const { signal, bufferSize } = streamOptions;
-      return createAgentRunStream(
-        async (sink, runSignal) => (await prepareResume(input, decisions, runSignal, sink))(),
-        {
-          ...(signal ? { signal } : {}),
-          ...(bufferSize === undefined ? {} : { bufferSize }),
-        },
-      );
-    },
-
-    resumeRun(runId, resumeOptions = {}) {
-      if (journal === undefined) {
-        const why = `agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store })`;
-        return Promise.reject(new TypeError(`agent.resumeRun: ${why}.`));
-      }
-      return resumeJournaled(runtime, journal, runId, resumeOptions.signal, newRunState);
-    },
+    run: (input, options = {}) => run("run", () => ({ kind: "input", input, runId: options.runId }), options.signal),
+    stream: (input, options = {}) =>
+      streamed("stream", () => ({ kind: "input", input, runId: options.runId }), options),
+    resume: (checkpoint, decisions, options = {}) =>
+      run("resume", () => ({ kind: "approval", checkpoint, decisions }), options.signal),
+    resumeStream: (checkpoint, decisions, options = {}) =>
+      streamed("resumeStream", () => ({ kind: "approval", checkpoint, decisions }), options),
+    resumeRun: (runId, options = {}) => run("resumeRun", () => ({ kind: "journal", runId }), options.signal),
+    resumeRunStream: (runId, options = {}) => streamed("resumeRunStream", () => ({ kind: "journal", runId }), options),
   };
 }

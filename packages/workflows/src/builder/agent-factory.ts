@@ -13,8 +13,10 @@ import {
   type CreateAgentOptions,
   type DeclaredAgentClass,
 } from "../agent/index.js";
+import type { AgentRunResult } from "../agent/agent-run-result.js";
+import type { RunInfo } from "../agent/agent.options.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
-import { findDiagnosticsPlugin } from "../diagnostics/diagnostics.plugin.js";
+import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
 import type { AgentFrameworkPlugin, BuildDiagnostic } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
@@ -114,7 +116,17 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const redact = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
   const formatOutcome = (outcome: ToolOutcome): string => formatToolOutcome(outcome, { style });
   const retryEvents = resilienceEventsOf(plugins);
-  const observing = findDiagnosticsPlugin(plugins); // usingDiagnostics(): traces and logs the factory's agents
+  // What plugins wrap around every agent's runs and model calls (diagnostics: spans and run-end logs);
+  // later plugins wrap earlier ones.
+  const runWrappers = plugins.filter((p) => typeof p.wrapRun === "function");
+  const wrapRun =
+    runWrappers.length === 0
+      ? undefined
+      : (run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> =>
+          runWrappers.reduce<() => Promise<AgentRunResult>>((inner, p) => () => p.wrapRun!(run, inner), body)();
+  const clientWrappers = plugins.filter((p) => typeof p.wrapChatClient === "function");
+  const wrapChatClient = (client: ChatClient): ChatClient =>
+    clientWrappers.reduce((inner, p) => p.wrapChatClient!(inner), client);
   // Agents' pipelines are cached: one set of layers per resilience options object (agents created
   // from one declaration share its circuit breakers and bulkheads, as agents on the factory's own
   // pipeline share the factory's), one invoker per set of layers and tool classes.
@@ -172,14 +184,23 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
         `factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`,
       );
     }
-    const build = (agentOptions: CreateAgentOptions): Agent =>
-      createAgent({ invoker, redact, formatOutcome, composeInvoker: compose, retryEvents }, agentOptions);
-    return observing ? observing.instrumentAgent({ ...options, chatClient }, build) : build({ ...options, chatClient });
+    return createAgent(
+      {
+        invoker,
+        redact,
+        formatOutcome,
+        composeInvoker: compose,
+        retryEvents,
+        wrapChatClient,
+        ...(wrapRun === undefined ? {} : { wrapRun }),
+      },
+      { ...options, chatClient },
+    );
   };
   return {
     tools: invoker,
     diagnostics,
-    metrics: observing?.metrics,
+    metrics: metricsOf(plugins),
     plugins,
     pipeline,
     describePipeline: () =>

@@ -1,6 +1,4 @@
-import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
-import type { Agent } from "../agent/agent.js";
-import type { CreateAgentOptions } from "../agent/agent.options.js";
+import type { ChatClient, OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
 import type { ModuleImporter } from "../observability/otel-api.js";
 import { Tracing } from "../observability/tracing.js";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
@@ -14,7 +12,7 @@ import {
   type ResolvedDiagnosticsOptions,
   resolveDiagnosticsOptions,
 } from "./diagnostics.options.js";
-import { instrumentAgent } from "./instrument-agent.js";
+import { runWrapper } from "./instrument-agent.js";
 
 /**
  * The plugin behind `usingDiagnostics()`; `metrics` holds what it collected.
@@ -36,8 +34,6 @@ export interface DiagnosticsPlugin extends AgentFrameworkPlugin {
    * before that are still made; await it in tests that count spans of calls the pipeline never ran.
    */
   ready(): Promise<void>;
-  /** Creates an agent whose runs and model calls are traced and logged. Used by `factory.createAgent`. */
-  instrumentAgent(options: CreateAgentOptions, create: (options: CreateAgentOptions) => Agent): Agent;
 }
 
 const identity = (value: unknown): unknown => value;
@@ -100,6 +96,8 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     }
   };
   const subscribed = new WeakSet<ResilienceEvents>();
+  // `redact` is known once the pipeline is set up: read it when a run ends, not now.
+  const wrapRun = runWrapper({ tracing, logger, redact: (value) => redact(value) });
 
   const emit = (draft: DraftRecord): void => {
     if (redact !== identity && (draft.message !== undefined || draft.error !== undefined)) {
@@ -161,21 +159,20 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
       return observer;
     },
     ready: () => tracing?.ready() ?? Promise.resolve(),
-    instrumentAgent: (agentOptions, create) => instrumentAgent(create, agentOptions, { tracing, logger, redact }),
+    ...(wrapRun === undefined ? {} : { wrapRun }),
+    ...(tracing === undefined ? {} : { wrapChatClient: (client: ChatClient) => tracing.instrumentChatClient(client) }),
   };
   return plugin;
 }
 
 /**
- * The outermost diagnostics plugin of a composition, if any: whose metrics `factory.metrics`
- * exposes and which instruments the factory's agents.
+ * The metrics of the outermost plugin that collects them (`usingDiagnostics()`), for `factory.metrics`.
  * @internal
  */
-export function findDiagnosticsPlugin(plugins: readonly AgentFrameworkPlugin[]): DiagnosticsPlugin | undefined {
+export function metricsOf(plugins: readonly AgentFrameworkPlugin[]): DiagnosticsMetrics | undefined {
   for (let i = plugins.length - 1; i >= 0; i--) {
-    const plugin = plugins[i] as Partial<DiagnosticsPlugin>;
-    if (plugin.name === "diagnostics" && typeof plugin.instrumentAgent === "function" && plugin.metrics !== undefined)
-      return plugin as DiagnosticsPlugin;
+    const { metrics } = plugins[i] as Partial<DiagnosticsPlugin>;
+    if (typeof metrics?.tools === "function") return metrics;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import {
   type ChatClient,
   type ChatResponse,
+  type ChatStreamPart,
   type ChatToolCall,
   createToolOutcome,
   type JsonValue,
@@ -9,6 +10,7 @@ import {
   toJsonSafe,
 } from "@needlework/core";
 import type { AgentRuntime } from "../loop/agent-loop.js";
+import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournaledCall, JournaledOutcome, JournaledRun, RunJournal } from "./run-journal.js";
 
@@ -18,7 +20,15 @@ export interface JournaledRuntime extends AgentRuntime {
   readonly replaying: () => boolean;
 }
 
-function snapshot(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
+/**
+ * `replay`: walk the recorded turns again, then go on live (`resumeRun`). `continue`: the run's
+ * state comes from elsewhere (an approval checkpoint); new turns are recorded after the recorded ones.
+ * @internal
+ */
+export type JournalMode = "replay" | "continue";
+
+/** An outcome as the journal keeps it: JSON-safe, with the text the model read. @internal */
+export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
   const { status, retriable, errorCode, message, suggestion, data, metadata } = outcome;
   return {
     callId,
@@ -56,6 +66,22 @@ function withCallIds(
   });
 }
 
+/** A recorded response as the parts of a stream. */
+function* partsOf(response: ChatResponse): Generator<ChatStreamPart> {
+  const { content, toolCalls = [] } = response.message;
+  if (content !== undefined && content !== "") yield { type: "text-delta", delta: content };
+  for (const toolCall of toolCalls) yield { type: "tool-call", toolCall };
+  yield finishOf(response);
+}
+
+function finishOf(response: ChatResponse): ChatStreamPart {
+  return {
+    type: "finish",
+    ...(response.usage ? { usage: response.usage } : {}),
+    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+  };
+}
+
 /** Waits for `signal` to abort, then rejects with its reason (a call the loop itself cancelled). */
 function untilAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {
@@ -79,35 +105,66 @@ export function journaledRuntime(
   journal: RunJournal,
   runId: string,
   history?: JournaledRun,
+  mode: JournalMode = "replay",
 ): JournaledRuntime {
-  const turns = history?.turns ?? [];
+  const turns = mode === "replay" ? (history?.turns ?? []) : [];
   const calls = new Map<string, JournaledCall>((history?.calls ?? []).map((c) => [c.callId, c]));
-  let turnIndex = 0;
-  const replaying = (): boolean => turnIndex < turns.length;
+  // Turn records are numbered in the run: a continued run goes on after the recorded ones.
+  const firstIndex = mode === "replay" ? 0 : (history?.turns ?? []).reduce((n, t) => Math.max(n, t.index + 1), 0);
+  let asked = 0;
+  const replaying = (): boolean => asked < turns.length;
   const { chatClient } = runtime.options;
+
+  /** The recorded answer of the next turn, when the journal has it. */
+  const replayed = (): { index: number; response: ChatResponse | undefined } => {
+    const recorded = turns[asked];
+    const index = firstIndex + asked++;
+    if (recorded === undefined) return { index, response: undefined };
+    const { role: _role, ...message } = recorded.message;
+    const response: ChatResponse = { message, ...(recorded.usage ? { usage: recorded.usage } : {}) };
+    return {
+      index,
+      response: recorded.finishReason === undefined ? response : { ...response, finishReason: recorded.finishReason },
+    };
+  };
+  /** Names the turn's calls deterministically and records the turn before the loop sees it. */
+  const record = async (index: number, response: ChatResponse): Promise<ChatResponse> => {
+    const toolCalls = withCallIds(response.message.toolCalls, runId, index);
+    const message = { ...response.message, ...(toolCalls ? { toolCalls } : {}) };
+    await journal.turn(runId, {
+      index,
+      message: { role: "assistant", ...message },
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+    });
+    return { ...response, message };
+  };
 
   const journaledChat: ChatClient = {
     ...(chatClient.provider === undefined ? {} : { provider: chatClient.provider }),
     async complete(request) {
-      const index = turnIndex++;
-      const recorded = turns[index];
-      if (recorded !== undefined) {
-        const { role: _role, ...message } = recorded.message;
-        const response: ChatResponse = { message, ...(recorded.usage ? { usage: recorded.usage } : {}) };
-        return recorded.finishReason === undefined ? response : { ...response, finishReason: recorded.finishReason };
-      }
-      const response = await chatClient.complete(request);
-      const toolCalls = withCallIds(response.message.toolCalls, runId, index);
-      const message = { ...response.message, ...(toolCalls ? { toolCalls } : {}) };
-      await journal.turn(runId, {
-        index,
-        message: { role: "assistant", ...message },
-        ...(response.usage ? { usage: response.usage } : {}),
-        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-      });
-      return { ...response, message };
+      const { index, response } = replayed();
+      return response ?? record(index, await chatClient.complete(request));
     },
   };
+  // A streamed run reads the model through its stream: deltas pass at once; tool calls wait for the
+  // finish part, so they reach the loop with the ids the journal recorded.
+  const stream = chatClient.stream?.bind(chatClient);
+  if (stream !== undefined) {
+    journaledChat.stream = async function* (request) {
+      const { index, response: recorded } = replayed();
+      if (recorded !== undefined) return yield* partsOf(recorded);
+      const assembled = new ChatResponseAssembler();
+      for await (const part of stream(request)) {
+        assembled.add(part);
+        if (part.type === "text-delta") yield part;
+      }
+      if (!assembled.finished) return; // cut off: nothing is recorded, and the loop refuses the turn
+      const response = await record(index, assembled.response());
+      for (const toolCall of response.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
+      yield finishOf(response);
+    };
+  }
 
   const journaled = (invoker: ToolInvoker): ToolInvoker => ({
     definitions: invoker.definitions,
@@ -115,7 +172,8 @@ export function journaledRuntime(
     get: (name) => invoker.get(name),
     async invoke(call, options = {}) {
       const callId = call.callId ?? "";
-      const idempotencyKey = `${runId}:${callId}`;
+      // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
+      const idempotencyKey = options.idempotencyKey ?? `${runId}:${callId}`;
       const recorded = calls.get(callId);
       if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
       if (recorded !== undefined) {
@@ -123,7 +181,7 @@ export function journaledRuntime(
         if (replaying()) return untilAborted(options.signal);
         if (invoker.get(call.name)?.options.idempotent !== true) {
           const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
-          await journal.outcome(runId, snapshot(unknown, runtime.formatOutcome(unknown), callId));
+          await journal.outcome(runId, journaledOutcome(unknown, runtime.formatOutcome(unknown), callId));
           return unknown;
         }
       } else {
@@ -135,7 +193,7 @@ export function journaledRuntime(
         });
       }
       const outcome = await invoker.invoke(call, { ...options, runId });
-      await journal.outcome(runId, snapshot(outcome, runtime.formatOutcome(outcome), callId));
+      await journal.outcome(runId, journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
       return outcome;
     },
   });
@@ -147,5 +205,8 @@ export function journaledRuntime(
     invoker,
     runtimeInvoker: runtime.runtimeInvoker === runtime.invoker ? invoker : journaled(runtime.runtimeInvoker),
     replaying,
+    // A round the journal holds a call of was past its approval: the decisions were taken (the
+    // denied calls' outcomes are recorded when the run resumes), so replay must not pause there.
+    decided: (round) => round.some((call) => calls.has(call.callId)),
   };
 }

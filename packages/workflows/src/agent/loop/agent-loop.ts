@@ -33,7 +33,7 @@ import { rollBackFailedScopes } from "../policies/compensation.js";
 import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
 import { checkFinalAnswer } from "../policies/final-answer.js";
 import { type AgentHookName, type AgentHooks, callHook } from "../hooks.js";
-import { prepareRound, type RoundCall } from "./round-call.js";
+import { type CallIdentities, prepareRound, type RoundCall } from "./round-call.js";
 import { runHealthBlock, runHealthMessage, successClaimCorrection } from "./run-health.js";
 import { bookRound, type LedgerState, type PoisonCount, runHealth } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
@@ -61,6 +61,8 @@ export interface AgentRuntime {
   readonly key: Uint8Array;
   /** True while a resumed run replays its journal: hooks already fired for those turns. */
   readonly replaying?: () => boolean;
+  /** True for a round whose approvals were decided before (a journaled run replayed past its resume). */
+  readonly decided?: (round: readonly RoundCall[]) => boolean;
   /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
   readonly retryEvents?: readonly ResilienceEvents[];
 }
@@ -83,6 +85,20 @@ export interface RunState {
    * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
    */
   idempotencyKeys?: Record<string, string>;
+}
+
+/**
+ * What names the next turn's calls (see `prepareRound`): the ids the run has used (its recorded
+ * calls) and its keys. Derived from the state alone, so a replay or a resume names them the same.
+ * @internal
+ */
+export function callIdentities(state: RunState): CallIdentities {
+  return {
+    runId: state.runId,
+    turn: state.iteration,
+    taken: new Set(state.calls.map((c) => c.callId)),
+    keys: (state.idempotencyKeys ??= {}),
+  };
 }
 
 /** How a run ends: its status and the fields that status carries (see {@link AgentRunResult}). */
@@ -207,13 +223,14 @@ export class AgentRun {
       this.state.usage.totalTokens += response.usage.totalTokens;
     }
     const { content, toolCalls = [] } = response.message;
-    const calls = toolCalls.length > 0 ? prepareRound(toolCalls, invoker, options.roundPolicy) : [];
+    const calls =
+      toolCalls.length > 0 ? prepareRound(toolCalls, invoker, options.roundPolicy, callIdentities(this.state)) : [];
     const message: ChatAssistantMessage = {
       role: "assistant",
       ...(content === undefined ? {} : { content }),
       ...(calls.length === 0
         ? {}
-        : { toolCalls: calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) }),
+        : { toolCalls: calls.map((c) => ({ id: c.messageId, name: c.name, arguments: c.arguments })) }),
     };
     this.state.messages.push(message);
     if (calls.length === 0) {
@@ -243,7 +260,7 @@ export class AgentRun {
     const admitted = calls.filter((c) => !over.has(c.callId));
     const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
     const gated = calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true);
-    if (gated.some(Boolean)) return this.pause(calls, gated);
+    if (gated.some(Boolean) && this.runtime.decided?.(calls) !== true) return this.pause(calls, gated);
     return this.round(calls, new Map());
   }
 
@@ -278,7 +295,7 @@ export class AgentRun {
   /** A call's tool message, and (streaming) its `tool-result` event carrying the outcome the message renders. */
   private report(call: RoundCall, outcome: ToolOutcome, turn: number): Promise<void> | undefined {
     const content = this.runtime.formatOutcome(outcome);
-    this.state.messages.push({ role: "tool", toolCallId: call.callId, name: call.name, content });
+    this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
     if (!this.events) return undefined;
     // The outcome as the model reads it: shaped and redacted by the pipeline; the exception is never part of it.
     const { exception: _exception, ...seen } = outcome;
@@ -310,7 +327,6 @@ export class AgentRun {
       signal: this.signal,
       maxConcurrency: options.maxConcurrency,
       compensationInvoker: runtimeInvoker,
-      idempotencyKeyOf: (call) => this.idempotencyKeyOf(call),
     };
     if (this.events) await this.announce(calls, turn);
     const retries =
@@ -453,13 +469,6 @@ export class AgentRun {
       return undefined;
     }
     return this.result({ status: "escalated", reason: `After one correction turn, ${problem}.` });
-  }
-
-  /** The first key of this tool with these arguments in the run (see `RunState.idempotencyKeys`). */
-  private idempotencyKeyOf(call: RoundCall): string {
-    const keys = (this.state.idempotencyKeys ??= {});
-    // `call.key` holds a NUL after the tool name, so it is never `__proto__`.
-    return Object.hasOwn(keys, call.key) ? keys[call.key]! : (keys[call.key] = `${this.state.runId}:${call.callId}`);
   }
 
   private pause(calls: readonly RoundCall[], gated: readonly boolean[]): AgentRunResult {

@@ -111,7 +111,7 @@ export function bookRound(
       ledger.blocking = [...ledger.blocking.filter((b) => b !== existing), entry];
     }
     if (outcome.status === "skipped" || outcome.status === "cancelled" || RUNTIME_CODES.has(errorCode)) continue;
-    const poisonKey = `${call.key}\u0000${errorCode}`;
+    const poisonKey = JSON.stringify([call.key, errorCode]); // no NUL: the ledger is stored in checkpoints
     let counter = ledger.poison.find((p) => p.key === poisonKey);
     if (!counter) {
       counter = {

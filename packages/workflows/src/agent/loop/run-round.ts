@@ -11,8 +11,6 @@ export interface RoundContext {
   readonly maxConcurrency: number;
   /** Runs the runtime's compensate calls; default `invoker`. An agent scoped to some tools still undoes through tools it does not offer. */
   readonly compensationInvoker?: ToolInvoker;
-  /** The `idempotencyKey` a call runs with; default the invoker's `${runId}:${callId}`. */
-  readonly idempotencyKeyOf?: (call: RoundCall) => string;
 }
 
 /** A call with its final outcome; `order` is the completion order within the round. @internal */
@@ -89,11 +87,7 @@ export function runRound(
       const controller = new AbortController();
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
-      const idempotencyKey = context.idempotencyKeyOf?.(call);
-      const options =
-        idempotencyKey === undefined
-          ? { signal: controller.signal, runId }
-          : { signal: controller.signal, runId, idempotencyKey };
+      const options = { signal: controller.signal, runId, idempotencyKey: call.idempotencyKey };
       invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;

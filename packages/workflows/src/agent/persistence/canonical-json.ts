@@ -72,5 +72,7 @@ export function callKey(tool: string, args: unknown): string {
   } catch {
     text = `raw:${String(parsed)}`;
   }
-  return `${tool}\u0000${text}`;
+  // JSON of the pair: unambiguous whatever the tool name holds, never `__proto__`, and free of raw
+  // NUL bytes and lone surrogates, so a state that carries keys can be stored in PostgreSQL's jsonb.
+  return JSON.stringify([tool, text]);
 }

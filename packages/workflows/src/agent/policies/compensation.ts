@@ -43,7 +43,11 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
     const outcome = await raceAbort(
       invoker.invoke(
         { name: undo.tool, arguments: undo.arguments, callId },
-        { ...(context.signal ? { signal: context.signal } : {}), runId: context.runId },
+        {
+          ...(context.signal ? { signal: context.signal } : {}),
+          runId: context.runId,
+          idempotencyKey: `${context.runId}:${callId}`,
+        },
       ),
       context.signal,
     );

@@ -49,7 +49,7 @@ function argumentShape(canonical: string): string {
 
 /** `tool({argument names}) -> status[/CODE]`, as the reason names a repeated call. */
 function describeCall({ call, outcome }: SettledCall): string {
-  const args = call.key.slice(call.name.length + 1);
+  const [, args] = JSON.parse(call.key) as [string, string]; // see callKey
   return `${call.name}(${argumentShape(args)}) -> ${outcome.status}${outcome.errorCode === undefined ? "" : `/${outcome.errorCode}`}`;
 }
 

@@ -1,0 +1,208 @@
+// Every promise on every way to start a run: each of the six starts is journaled (with a store),
+// traced with one `invoke_agent` span whose children are its tool spans, and has a streamed form
+// that ends in the same result. And one identity per call: a model that repeats a call id in a
+// later turn gets distinct call ids and keys, journaled apart, and a crashed run resumes the new call.
+import "reflect-metadata";
+import { AgentFunction, AgentFunctionGroup, type ToolContext, ToolResult } from "@needlework/core";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { container } from "tsyringe";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  type AgentRunResult,
+  type AgentRunStream,
+  InMemoryRunStore,
+  ScriptedChatClient,
+  type ScriptedStep,
+  usingAgentFramework,
+} from "../src/index.js";
+
+/** What every tool call saw, in order: its call id and idempotency key. */
+const seen: { tool: string; value: string; callId: string; key: string }[] = [];
+/** Values whose first call hangs until its run is aborted (a process dying mid-call). */
+const hangOnce = new Set<string>();
+
+@AgentFunctionGroup()
+class NoteTools {
+  @AgentFunction({
+    description: "Saves a note.",
+    input: z.object({ value: z.string().describe("The note.") }),
+    idempotent: true,
+  })
+  async save({ value }: { value: string }, ctx: ToolContext) {
+    seen.push({ tool: "save", value, callId: ctx.callId, key: ctx.idempotencyKey });
+    if (hangOnce.delete(value))
+      await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+    return ToolResult.ok({ saved: value });
+  }
+
+  @AgentFunction({
+    description: "Sends the notes to a customer.",
+    input: z.object({ to: z.string().describe("Customer id.") }),
+    requiresApproval: true,
+  })
+  send({ to }: { to: string }, ctx: ToolContext) {
+    seen.push({ tool: "send", value: to, callId: ctx.callId, key: ctx.idempotencyKey });
+    return ToolResult.ok({ sent: to });
+  }
+}
+
+function otel() {
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+  return { tracer, spans: (): ReadableSpan[] => exporter.getFinishedSpans() };
+}
+
+function setUp(script: ScriptedStep[]) {
+  const { tracer, spans } = otel();
+  const store = new InMemoryRunStore();
+  const factory = usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(NoteTools)
+    .usingResilience({ retry: { maxAttempts: 1 } })
+    .usingToolResultMiddleware()
+    .usingDiagnostics({ tracer })
+    .buildAgentFactory();
+  const make = (steps: ScriptedStep[]) =>
+    factory.createAgent({
+      name: "notes",
+      instructions: "Keep notes.",
+      chatClient: new ScriptedChatClient(steps),
+      store,
+      checkpointSecret: "a-secret-of-at-least-thirty-two-bytes!",
+    });
+  return { agent: make(script), make, store, spans };
+}
+
+async function drain(stream: AgentRunStream): Promise<{ types: string[]; result: AgentRunResult }> {
+  const types: string[] = [];
+  for await (const event of stream) types.push(event.type);
+  return { types, result: await stream.result };
+}
+
+/** One `invoke_agent` span per run, each tool span a child of its run's span. */
+function expectTraced(spans: ReadableSpan[], runs: number) {
+  const runSpans = spans.filter((s) => s.name.startsWith("invoke_agent"));
+  expect(runSpans).toHaveLength(runs);
+  const runIds = new Set(runSpans.map((s) => s.spanContext().spanId));
+  const toolSpans = spans.filter((s) => s.name.startsWith("execute_tool"));
+  expect(toolSpans.length).toBeGreaterThan(0);
+  for (const tool of toolSpans) expect(runIds.has(tool.parentSpanContext?.spanId ?? "")).toBe(true);
+}
+
+const saveTurn = (value: string, id?: string): ScriptedStep => ({
+  toolCalls: [{ ...(id ? { id } : {}), name: "save", arguments: { value } }],
+});
+
+describe("the six starts share one path", () => {
+  it.each(["run", "stream"] as const)("%s: journaled, traced, and both forms end alike", async (start) => {
+    const { agent, store, spans } = setUp([saveTurn("a"), { text: "Saved." }]);
+    const result =
+      start === "run"
+        ? await agent.run("Save a.", { runId: `r-${start}` })
+        : (await drain(agent.stream("Save a.", { runId: `r-${start}` }))).result;
+    expect(result.status).toBe("completed");
+    const journaled = await store.journal.read(`r-${start}`);
+    expect(journaled?.end?.status).toBe("completed");
+    expect(journaled?.calls.map((c) => c.tool)).toEqual(["save"]);
+    expectTraced(spans(), 1);
+  });
+
+  it.each(["resume", "resumeStream"] as const)(
+    "%s: an approval resume continues its run's journal, is traced, and streams to the same end",
+    async (start) => {
+      const { make, store, spans } = setUp([]);
+      const paused = await make([{ toolCalls: [{ name: "send", arguments: { to: "c1" } }] }, { text: "never" }]).run(
+        "Send to c1.",
+        { runId: `p-${start}` },
+      );
+      if (paused.status !== "awaiting_approval") throw new Error(paused.status);
+      const decisions = { [paused.pendingApprovals[0]!.callId]: "approved" } as const;
+      const resumed = make([{ text: "Sent." }]);
+      const result =
+        start === "resume"
+          ? await resumed.resume(paused.checkpoint, decisions)
+          : (await drain(resumed.resumeStream(paused.checkpoint, decisions))).result;
+      expect(result.status).toBe("completed");
+      expect(result.runId).toBe(`p-${start}`);
+      const journaled = await store.journal.read(`p-${start}`);
+      expect(journaled?.end?.status).toBe("completed");
+      expect(journaled?.calls.map((c) => [c.tool, c.outcome?.outcome.status])).toEqual([["send", "ok"]]);
+      expectTraced(spans(), 2);
+      // The journal now holds the whole run: resumeRun returns its result without running anything.
+      const before = seen.length;
+      expect((await make([]).resumeRun(`p-${start}`)).status).toBe("completed");
+      expect(seen.length).toBe(before);
+    },
+  );
+
+  it.each(["resumeRun", "resumeRunStream"] as const)(
+    "%s: a crashed run continues from its journal, traced, streamed to the same end",
+    async (start) => {
+      const { make, store, spans } = setUp([]);
+      hangOnce.add(`crash-${start}`);
+      const controller = new AbortController();
+      const crashed = make([saveTurn(`crash-${start}`), { text: "Saved." }]).run("Save.", {
+        runId: `c-${start}`,
+        signal: controller.signal,
+      });
+      await expect.poll(() => seen.some((s) => s.value === `crash-${start}`)).toBe(true);
+      controller.abort();
+      await expect(crashed).rejects.toThrow();
+      const agent = make([{ text: "Saved." }]);
+      const outcome =
+        start === "resumeRun"
+          ? { types: [] as string[], result: await agent.resumeRun(`c-${start}`) }
+          : await drain(agent.resumeRunStream(`c-${start}`));
+      expect(outcome.result.status).toBe("completed");
+      if (start === "resumeRunStream") {
+        expect(outcome.types[0]).toBe("run-start");
+        expect(outcome.types.at(-1)).toBe("run-end");
+        expect(outcome.types).toContain("tool-result");
+      }
+      expect((await store.journal.read(`c-${start}`))?.end?.status).toBe("completed");
+      expect(seen.filter((s) => s.value === `crash-${start}`)).toHaveLength(2); // idempotent: ran again
+      // The crashed run's span ended with its error; the resumed one is a second run span.
+      expectTraced(spans(), 2);
+    },
+  );
+});
+
+describe("one identity per call", () => {
+  it("a model repeating a call id in a later turn gets distinct call ids and keys, each journaled with its arguments", async () => {
+    const { agent, store } = setUp([saveTurn("first", "call_1"), saveTurn("second", "call_1"), { text: "Done." }]);
+    const result = await agent.run("Save two.", { runId: "ids" });
+    const ids = result.calls.map((c) => c.callId);
+    expect(new Set(ids).size).toBe(2);
+    const mine = seen.filter((s) => s.value === "first" || s.value === "second");
+    expect(new Set(mine.map((s) => s.key)).size).toBe(2);
+    expect(mine.map((s) => s.callId)).toEqual(ids);
+    const journaled = await store.journal.read("ids");
+    expect(journaled?.calls.map((c) => c.arguments)).toEqual([{ value: "first" }, { value: "second" }]);
+    expect(journaled?.calls.map((c) => c.idempotencyKey)).toEqual(mine.map((s) => s.key));
+    // The provider's id still pairs each tool message with its assistant message.
+    const toolMessages = result.messages.filter((m) => m.role === "tool");
+    expect(toolMessages.map((m) => (m.role === "tool" ? m.toolCallId : ""))).toEqual(["call_1", "call_1"]);
+  });
+
+  it("after a crash in the second call, resumeRun runs it rather than answering with the first call's outcome", async () => {
+    const { make } = setUp([]);
+    hangOnce.add("again-2");
+    const controller = new AbortController();
+    const crashed = make([saveTurn("again-1", "call_1"), saveTurn("again-2", "call_1"), { text: "Done." }]).run(
+      "Save two.",
+      { runId: "ids-crash", signal: controller.signal },
+    );
+    await expect.poll(() => seen.some((s) => s.value === "again-2")).toBe(true);
+    controller.abort();
+    await expect(crashed).rejects.toThrow();
+    const result = await make([{ text: "Done." }]).resumeRun("ids-crash");
+    expect(result.status).toBe("completed");
+    expect(seen.filter((s) => s.value === "again-2")).toHaveLength(2);
+    expect(seen.filter((s) => s.value === "again-1")).toHaveLength(1);
+  });
+});
