@@ -206,3 +206,34 @@ describe("one identity per call", () => {
     expect(seen.filter((s) => s.value === "again-1")).toHaveLength(1);
   });
 });
+
+describe("maxToolCallsPerTurn", () => {
+  it("runs the first calls of a flooding turn and answers the rest TOO_MANY_TOOL_CALLS, never run", async () => {
+    const flood: ScriptedStep = {
+      toolCalls: Array.from({ length: 200 }, (_, i) => ({ name: "save", arguments: { value: `flood-${i}` } })),
+    };
+    const { make, store } = setUp([]);
+    const agent = make([flood, { text: "Saved some." }]);
+    const result = await agent.run("Save everything.", { runId: "flood" });
+    expect(seen.filter((s) => s.value.startsWith("flood-"))).toHaveLength(128);
+    const refused = result.calls.filter((c) => c.errorCode === "TOO_MANY_TOOL_CALLS");
+    expect(refused).toHaveLength(72);
+    expect(refused.every((c) => c.status === "skipped" && c.notCalled)).toBe(true);
+    // Every call is answered, so the conversation stays well formed.
+    expect(result.messages.filter((m) => m.role === "tool")).toHaveLength(200);
+    const tooMany = result.messages.find((m) => m.role === "tool" && m.content.includes("TOO_MANY_TOOL_CALLS"));
+    expect(tooMany?.content).toContain('"retriable":false');
+    expect((await store.journal.read("flood"))?.calls.filter((c) => c.outcome?.outcome.status === "ok")).toHaveLength(
+      128,
+    );
+  });
+
+  it("is a validated agent option", () => {
+    expect(() =>
+      usingAgentFramework(container.createChildContainer())
+        .addAgentFunctions(NoteTools)
+        .buildAgentFactory()
+        .createAgent({ name: "x", instructions: "x", chatClient: new ScriptedChatClient([]), maxToolCallsPerTurn: 0 }),
+    ).toThrow(/maxToolCallsPerTurn/);
+  });
+});

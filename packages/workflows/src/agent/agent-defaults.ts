@@ -12,6 +12,7 @@ import { DEFAULT_STALL_THRESHOLD } from "./policies/stall.js";
 export const AGENT_DEFAULTS = Object.freeze({
   maxIterations: 10,
   maxConcurrency: 8,
+  maxToolCallsPerTurn: 128,
   roundPolicy: "best-effort" as RoundPolicy,
   poisonThreshold: 3,
   stallThreshold: DEFAULT_STALL_THRESHOLD,

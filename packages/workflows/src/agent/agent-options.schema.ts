@@ -81,6 +81,7 @@ const agentDefinitionShape = {
   resilience: resilienceOptionsSchema.optional(),
   maxIterations: integerAtLeast(1).optional(),
   maxConcurrency: integerAtLeast(1).optional(),
+  maxToolCallsPerTurn: integerAtLeast(1).optional(),
   roundPolicy: z
     .enum(["best-effort", "all-or-nothing", "fail-fast"], "must be one of best-effort, all-or-nothing, fail-fast")
     .optional(),
@@ -153,6 +154,7 @@ function withDefaults<T extends AgentDefinition>(options: T) {
     ...options,
     maxIterations: options.maxIterations ?? d.maxIterations,
     maxConcurrency: options.maxConcurrency ?? d.maxConcurrency,
+    maxToolCallsPerTurn: options.maxToolCallsPerTurn ?? d.maxToolCallsPerTurn,
     poisonThreshold: options.poisonThreshold ?? d.poisonThreshold,
     roundPolicy: options.roundPolicy ?? d.roundPolicy,
     stallThreshold: options.stallThreshold ?? d.stallThreshold,

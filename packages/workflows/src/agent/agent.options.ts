@@ -94,6 +94,12 @@ export interface AgentDefinition extends AgentHooks {
   readonly maxIterations?: number;
   /** Tool calls of one round running at once. Default 8. */
   readonly maxConcurrency?: number;
+  /**
+   * Tool calls one model turn may make. The first ones run; the rest are answered
+   * `TOO_MANY_TOOL_CALLS` (`retriable: false`) without running, so a turn of thousands of calls
+   * cannot flood the tools or the journal. Default 128.
+   */
+  readonly maxToolCallsPerTurn?: number;
   /** For tools whose group declares none. Default `best-effort`. */
   readonly roundPolicy?: RoundPolicy;
   /** Decides what counts as a success claim, or `false` to turn the guardrail off. Default {@link claimsSuccess}. */

@@ -144,6 +144,11 @@ export class AgentHookError extends NeedleworkError {
   }
 }
 
+/** What hook `N` is called with. @internal */
+export type AgentHookInfo<N extends AgentHookName> = Parameters<NonNullable<AgentHooks[N]>>[0];
+/** What a run adds to a hook's info itself (`agent`, `runId`) left out. @internal */
+export type RunHookInfo<N extends AgentHookName> = Omit<AgentHookInfo<N>, "agent" | "runId">;
+
 /**
  * Calls a hook when it is set; anything it throws becomes an {@link AgentHookError}.
  * @internal

@@ -267,6 +267,7 @@ describe("createAgent options", () => {
     expect(AGENT_DEFAULTS).toEqual({
       maxIterations: 10,
       maxConcurrency: 8,
+      maxToolCallsPerTurn: 128,
       roundPolicy: "best-effort",
       poisonThreshold: 3,
       stallThreshold: 3,
@@ -277,6 +278,11 @@ describe("createAgent options", () => {
   it.each([
     [{ maxIterations: 0 }, "maxIterations", /'maxIterations' must be an integer of at least 1 \(got 0\)/],
     [{ maxConcurrency: 1.5 }, "maxConcurrency", /'maxConcurrency' must be an integer of at least 1 \(got 1\.5\)/],
+    [
+      { maxToolCallsPerTurn: 0 },
+      "maxToolCallsPerTurn",
+      /'maxToolCallsPerTurn' must be an integer of at least 1 \(got 0\)/,
+    ],
     [{ roundPolicy: "yolo" }, "roundPolicy", /'roundPolicy' must be one of best-effort, all-or-nothing, fail-fast/],
     [{ guardrail: "strict" }, "guardrail", /'guardrail' must be a function \(text\) => boolean .*, or false/],
     [{ finalAnswer: { statusField: "s" } }, "finalAnswer.schema", /'finalAnswer\.schema' must be a zod schema/],

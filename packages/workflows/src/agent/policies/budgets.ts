@@ -88,13 +88,6 @@ export function underTokenPressure(usage: ChatUsage, state: BudgetState, limits:
   );
 }
 
-/** The calls of a round beyond what is left of `maxTotalToolCalls`, in the model's order. @internal */
-export function callsOverLimit(calls: readonly RoundCall[], state: BudgetState, limits: RunLimits): Set<string> {
-  if (limits.maxTotalToolCalls === undefined) return new Set();
-  const left = Math.max(0, limits.maxTotalToolCalls - state.toolCalls);
-  return new Set(calls.slice(left).map((c) => c.callId));
-}
-
 const meta = (call: RoundCall) => ({ tool: call.name, callId: call.callId, attempts: 0, latencyMs: 0 });
 
 /** A call beyond `maxTotalToolCalls`: it never runs. @internal */
@@ -105,6 +98,18 @@ export function toolCallLimitOutcome(call: RoundCall, max: number): ToolOutcome 
     retriable: false,
     message: `Not called: this run may make at most ${plural(max, "tool call")} and has used them. Nothing was changed.`,
     suggestion: "Do not call tools again; answer with what you have and say what was not done.",
+    metadata: meta(call),
+  });
+}
+
+/** A call beyond `maxToolCallsPerTurn` in one model turn: answered, never run. @internal */
+export function tooManyCallsOutcome(call: RoundCall, max: number): ToolOutcome {
+  return createToolOutcome({
+    status: "skipped",
+    errorCode: "TOO_MANY_TOOL_CALLS",
+    retriable: false,
+    message: `Not called: one turn may make at most ${plural(max, "tool call")} (maxToolCallsPerTurn). Nothing was changed.`,
+    suggestion: "Call fewer tools per turn: the ones that matter first, the rest in a later turn if still needed.",
     metadata: meta(call),
   });
 }
@@ -166,4 +171,25 @@ export function answerNowNote(
     kind: "budget",
     content: `${budgetBlock(usage, state, limits)}\nNo more tool calls: ${reason}. Write your final answer now from the results you have, and say what was not done.`,
   };
+}
+
+/**
+ * The calls of a turn that will not run, with the outcome that answers each: past
+ * `maxToolCallsPerTurn` (`TOO_MANY_TOOL_CALLS`), or past what is left of the run's
+ * `maxTotalToolCalls` (`TOOL_CALL_LIMIT_REACHED`). @internal
+ */
+export function callsNotRun(
+  calls: readonly RoundCall[],
+  state: BudgetState,
+  options: { readonly maxToolCallsPerTurn: number; readonly limits: RunLimits },
+): Map<string, ToolOutcome> {
+  const perTurn = options.maxToolCallsPerTurn;
+  const notRun = new Map<string, ToolOutcome>();
+  for (const call of calls.slice(perTurn)) notRun.set(call.callId, tooManyCallsOutcome(call, perTurn));
+  const admitted = calls.slice(0, perTurn);
+  const max = options.limits.maxTotalToolCalls;
+  if (max !== undefined)
+    for (const call of admitted.slice(Math.max(0, max - state.toolCalls)))
+      notRun.set(call.callId, toolCallLimitOutcome(call, max));
+  return notRun;
 }

@@ -1,5 +1,5 @@
 import { abortReason, NeedleworkError } from "@needlework/core";
-import type { ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "@needlework/core";
+import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "@needlework/core";
 import { raceAbort } from "../loop/race-abort.js";
 
 /**
@@ -86,4 +86,23 @@ export async function collectChatStream(
   }
   if (!assembled.finished) throw new ChatStreamIncompleteError();
   return assembled.response();
+}
+
+/**
+ * One model call. With `onDelta` (a streamed run) it reads `client.stream()` when the client has
+ * one, a delta at a time; otherwise, or without `onDelta` (`run()`), `complete()` (a streamed run
+ * then gets the text as one delta). An abort of `signal` rejects at once. @internal
+ */
+export async function askModel(
+  client: ChatClient,
+  request: ChatRequest,
+  signal: AbortSignal | undefined,
+  onDelta: ((delta: string) => Promise<void> | undefined) | undefined,
+): Promise<ChatResponse> {
+  if (onDelta === undefined) return raceAbort(client.complete(request), signal);
+  if (typeof client.stream === "function") return collectChatStream(client.stream(request), signal, onDelta);
+  const response = await raceAbort(client.complete(request), signal);
+  const text = response.message.content;
+  if (text !== undefined && text !== "") await onDelta(text);
+  return response;
 }

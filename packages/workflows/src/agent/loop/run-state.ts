@@ -1,0 +1,73 @@
+import type { ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type {
+  AwaitingApprovalRunResult,
+  CompletedRunResult,
+  StoppedRunResult,
+  ToolCallRecord,
+} from "../agent-run-result.js";
+import type { ResolvedAgentOptions } from "../agent-options.schema.js";
+import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
+import type { BudgetState } from "../policies/budgets.js";
+import type { StallState } from "../policies/stall.js";
+import type { ResilienceEvents } from "../../resilience/resilience-events.js";
+import type { CallIdentities, RoundCall } from "./round-call.js";
+import type { LedgerState } from "./run-ledger.js";
+
+/** Everything a run needs from its agent. @internal */
+export interface AgentRuntime {
+  readonly options: ResolvedAgentOptions;
+  /** The tools the agent offers and allows (scoped by `functionGroups`/`functions`). */
+  readonly invoker: ToolInvoker;
+  /** Every tool of the pipeline: the runtime's own compensate calls run through it. */
+  readonly runtimeInvoker: ToolInvoker;
+  readonly redact: (value: unknown) => unknown;
+  readonly formatOutcome: (outcome: ToolOutcome) => string;
+  readonly deadLetters: DeadLetterQueue;
+  readonly key: Uint8Array;
+  /** True while a resumed run replays its journal: hooks already fired for those turns. */
+  readonly replaying?: () => boolean;
+  /** True for a round whose approvals were decided before (a journaled run replayed past its resume). */
+  readonly decided?: (round: readonly RoundCall[]) => boolean;
+  /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
+  readonly retryEvents?: readonly ResilienceEvents[];
+}
+
+/** A run's state: plain JSON, so a checkpoint carries it whole. @internal */
+export interface RunState {
+  readonly runId: string;
+  messages: ChatMessage[];
+  /** Model turns taken. */
+  iteration: number;
+  /** The run's one correction turn (guardrail or final-answer contract) is used. */
+  corrected: boolean;
+  calls: ToolCallRecord[];
+  ledger: LedgerState;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  budget: BudgetState;
+  stall: StallState;
+  /**
+   * The first call's `idempotencyKey` per "same tool, same arguments" (`RoundCall.key`): a repeat
+   * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
+   */
+  idempotencyKeys?: Record<string, string>;
+}
+
+/**
+ * What names the next turn's calls (see `prepareRound`): the ids the run has used (its recorded
+ * calls) and its keys. Derived from the state alone, so a replay or a resume names them the same.
+ * @internal
+ */
+export function callIdentities(state: RunState): CallIdentities {
+  return {
+    runId: state.runId,
+    turn: state.iteration,
+    taken: new Set(state.calls.map((c) => c.callId)),
+    keys: (state.idempotencyKeys ??= {}),
+  };
+}
+
+/** How a run ends: its status and the fields that status carries (see {@link AgentRunResult}). @internal */
+export type RunEnd =
+  | Pick<CompletedRunResult, "status" | "output">
+  | Pick<AwaitingApprovalRunResult, "status" | "checkpoint" | "pendingApprovals">
+  | Pick<StoppedRunResult, "status" | "reason">;
