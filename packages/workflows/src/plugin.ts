@@ -1,4 +1,11 @@
-import type { AgentFunctionDescriptor, ChatClient, OutcomeObserver, ToolMiddleware } from "@needlework/core";
+import type {
+  AgentFunctionDescriptor,
+  ChatClient,
+  OutcomeObserver,
+  ToolMiddleware,
+  ToolOutcomeStyle,
+} from "@needlework/core";
+import type { ResilienceEvents } from "./resilience/resilience-events.js";
 import type { AgentRunResult } from "./agent/agent-run-result.js";
 import type { RunInfo } from "./agent/agent.options.js";
 import type { DependencyContainer } from "tsyringe";
@@ -74,4 +81,15 @@ export interface AgentFrameworkPlugin {
   wrapRun?(run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult>;
   /** Wraps each agent's chat client (the diagnostics plugin: a `chat` span per model call). */
   wrapChatClient?(client: ChatClient): ChatClient;
+  /**
+   * The retries, give-ups and breaker changes of the calls through this plugin (the resilience
+   * plugin): streamed runs emit `tool-retry` from them, diagnostics adds a `retry` span event, an
+   * agent's own `resilience` option replaces this plugin, and NW001 checks the result middleware
+   * sits outside it.
+   */
+  readonly events?: ResilienceEvents;
+  /** The style this plugin renders outcomes in for the model (the result middleware): the agents use it. */
+  readonly outcomeStyle?: ToolOutcomeStyle;
+  /** What this plugin does to tool values: NW006 checks it sits outside the result middleware. */
+  readonly shapes?: "truncation" | "redaction";
 }

@@ -103,10 +103,7 @@ export interface AgentFactoryParts {
 /** @internal */
 export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const { invoker, plugins, diagnostics, agents } = parts;
-  const resultPlugin = plugins.find((p) => p.name === "tool-result") as
-    | (AgentFrameworkPlugin & { options?: { style?: ToolOutcomeStyle } })
-    | undefined;
-  const style: ToolOutcomeStyle = resultPlugin?.options?.style ?? "envelope";
+  const style: ToolOutcomeStyle = plugins.find((p) => p.outcomeStyle !== undefined)?.outcomeStyle ?? "envelope";
   const redactors = plugins.filter((p) => typeof p.redact === "function");
   const pipeline: PipelineStage[] = [
     ...[...plugins].reverse().map((p) => ({ name: p.name, description: p.describe?.() ?? p.name })),

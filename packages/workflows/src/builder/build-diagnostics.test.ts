@@ -42,3 +42,20 @@ describe("NW009: a tool outside OpenAI's strict subset", () => {
     expect(BUILD_DIAGNOSTIC_IDS.NW009).toContain("strict subset");
   });
 });
+
+describe("plugins are found by what they offer, never by their name", () => {
+  it("a renamed result middleware still sets the agents' style, and a renamed resilience still counts for NW001", async () => {
+    const { toolResultPlugin } = await import("../tool-result/tool-result.plugin.js");
+    const { createResiliencePlugin } = await import("../resilience/resilience.plugin.js");
+    const results = { ...toolResultPlugin({ style: "needlr" }), name: "my-results" };
+    const retries = { ...createResiliencePlugin(), name: "my-retries" };
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(ScheduleTools)
+      .usingPlugin(results)
+      .usingPlugin(retries)
+      .buildAgentFactory();
+    expect(factory.diagnostics.map((d) => d.id)).toContain("NW001");
+    const outcome = await factory.tools.invoke({ name: "cancel", arguments: { bookingId: "b1" } });
+    expect(factory.formatOutcome(outcome)).not.toContain('"status"'); // needlr style, not the envelope
+  });
+});

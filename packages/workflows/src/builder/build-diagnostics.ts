@@ -26,8 +26,9 @@ const JSON_WORDS = /\b(json|serialized|stringified)\b/i;
 
 function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[] {
   const out: BuildDiagnostic[] = [];
-  const resultAt = plugins.findIndex((p) => p.name === "tool-result");
-  const resilienceAt = plugins.findIndex((p) => p.name === "resilience");
+  // Found by what they do (typed members), never by name: a plugin of anyone's is checked alike.
+  const resultAt = plugins.findIndex((p) => p.outcomeStyle !== undefined);
+  const resilienceAt = plugins.findIndex((p) => p.events !== undefined);
   if (resultAt !== -1 && resilienceAt > resultAt) {
     out.push({
       id: "NW001",
@@ -38,13 +39,13 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
     });
   }
   if (resultAt !== -1) {
-    for (const name of ["truncation", "redaction"]) {
-      const at = plugins.findIndex((p) => p.name === name);
+    for (const name of ["truncation", "redaction"] as const) {
+      const at = plugins.findIndex((p) => p.shapes === name);
       if (at !== -1 && at < resultAt) {
         out.push({
           id: "NW006",
           severity: "info",
-          plugin: name,
+          plugin: plugins[at]!.name,
           message: `${name} is registered before usingToolResultMiddleware(): it shapes raw tool values, so failure messages and suggestions the result middleware adds are not ${name === "redaction" ? "redacted" : "truncated"}. Register it after usingToolResultMiddleware().`,
         });
       }

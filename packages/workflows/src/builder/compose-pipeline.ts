@@ -74,7 +74,8 @@ export function layersWithResilience(
   options: ResilienceOptions,
 ): PluginLayer[] {
   const replacement = resiliencePlugin(options);
-  const first = plugins.findIndex((p) => p.name === "resilience");
+  const retries = (p: AgentFrameworkPlugin) => p.events !== undefined;
+  const first = plugins.findIndex(retries);
   const swapped: AgentFrameworkPlugin[] = [];
   const swappedLayers: (PluginLayer | undefined)[] = [];
   if (first === -1) {
@@ -82,7 +83,7 @@ export function layersWithResilience(
     swappedLayers.push(undefined);
   }
   plugins.forEach((plugin, i) => {
-    if (plugin.name !== "resilience") {
+    if (!retries(plugin)) {
       swapped.push(plugin);
       swappedLayers.push(layers[i]);
     } else if (i === first) {

@@ -84,8 +84,8 @@ export interface ResiliencePlugin extends AgentFrameworkPlugin {
 export function resilienceEventsOf(plugins: readonly AgentFrameworkPlugin[]): ResilienceEvents[] {
   const found: ResilienceEvents[] = [];
   for (const plugin of plugins) {
-    const events = (plugin as Partial<ResiliencePlugin>).events;
-    if (plugin.name === "resilience" && events && typeof events.onRetry === "function") found.push(events);
+    const { events } = plugin;
+    if (typeof events?.onRetry === "function") found.push(events);
   }
   return found;
 }

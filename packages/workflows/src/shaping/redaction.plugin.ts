@@ -91,6 +91,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
   const detectors = [...resolved.detectors, ...resolved.patterns.map((p) => p.name)];
   return {
     name: "redaction",
+    shapes: "redaction",
     options: resolved,
     redact: redactValue,
     describe: () =>

@@ -116,13 +116,12 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
 
   return {
     name: "truncation",
+    shapes: "truncation",
     options: resolved,
     describe: () =>
       `truncation(maxTokens: ${resolved.maxTokens}, encoding: ${resolved.encoding}, maxListItems: ${resolved.maxListItems}, maxMessageTokens: ${resolved.maxMessageTokens})`,
     createMiddleware: (context?: PluginContext) => {
-      const redactors = (context?.plugins ?? []).filter(
-        (p) => p.name !== "truncation" && typeof p.redact === "function",
-      );
+      const redactors = (context?.plugins ?? []).filter((p) => typeof p.redact === "function");
       const scrub = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
       return shapingMiddleware(createShape(redactors.length > 0 ? scrub : <T>(value: T): T => value));
     },

@@ -46,6 +46,7 @@ export function toolResultPlugin(options: ToolResultMiddlewareOptions = {}): Too
   return {
     name: "tool-result",
     options,
+    outcomeStyle: options.style ?? "envelope",
     describe: () =>
       `tool-result(style: ${options.style ?? "envelope"}, ${options.errorMap?.length ?? 0} error rules${options.formatter ? ", custom formatter" : ""})`,
     createMiddleware: () => toolResultMiddleware(options),
