@@ -97,6 +97,7 @@ export {
 } from "./tool-invoker.js";
 export {
   createToolOutcome,
+  safeErrorCode,
   isFailedOutcome,
   isToolOutcome,
   toolResultToOutcome,

@@ -67,6 +67,23 @@ export interface ToolOutcomeInit {
   readonly exception?: unknown;
 }
 
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/**
+ * An error code as it may leave the process: an upper-snake identifier (`ORDER_NOT_FOUND`). Any other
+ * value (`"password=..."`, lower case, spaces, an object) is replaced by `TOOL_ERROR` and never shown:
+ * a code reaches the model, streams, results, traces and dead letters, and no detector reads it.
+ *
+ * @example
+ * ```ts
+ * safeErrorCode("ORDER_NOT_FOUND"); // "ORDER_NOT_FOUND"
+ * safeErrorCode("token=abc"); // "TOOL_ERROR"
+ * ```
+ */
+export function safeErrorCode(code: unknown): string {
+  return typeof code === "string" && ERROR_CODE.test(code) ? code : "TOOL_ERROR";
+}
+
 /**
  * Creates a {@link ToolOutcome}. Middleware returns outcomes made here to tell the invoker (and the
  * layers outside) that the value is already normalized.
@@ -85,7 +102,7 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
       ? { tool: "", callId: "", attempts: 0, latencyMs: 0 }
       : { tool: "", callId: "", attempts: 0, latencyMs: 0, ...init.metadata }
   ) as ToolOutcomeMetadata;
-  if (init.errorCode !== undefined) outcome.errorCode = init.errorCode;
+  if (init.errorCode !== undefined) outcome.errorCode = safeErrorCode(init.errorCode);
   // Failure texts reach the model, traces and logs: the default secret detectors always run on them
   // (redaction of `data` stays opt-in, `usingRedaction()`).
   if (init.message !== undefined) outcome.message = scrubSecrets(init.message);

@@ -206,4 +206,10 @@ export {
   type TraceAttributes,
   type TraceAttributeValue,
 } from "./observability/index.js";
-export type { AgentFrameworkPlugin, BuildDiagnostic, BuildDiagnosticSeverity, PluginContext } from "./plugin.js";
+export type {
+  AgentFrameworkPlugin,
+  BuildDiagnostic,
+  BuildDiagnosticSeverity,
+  PluginContext,
+  RunInfo,
+} from "./plugin.js";

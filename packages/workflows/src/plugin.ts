@@ -7,7 +7,6 @@ import type {
 } from "@needlework/core";
 import type { ResilienceEvents } from "./resilience/resilience-events.js";
 import type { AgentRunResult } from "./agent/agent-run-result.js";
-import type { RunInfo } from "./agent/agent.options.js";
 import type { DependencyContainer } from "tsyringe";
 
 /** Severity of a build diagnostic; `strict` builds turn warnings into errors. */
@@ -92,4 +91,21 @@ export interface AgentFrameworkPlugin {
   readonly outcomeStyle?: ToolOutcomeStyle;
   /** What this plugin does to tool values: NW006 checks it sits outside the result middleware. */
   readonly shapes?: "truncation" | "redaction";
+}
+
+/**
+ * What a plugin's `wrapRun` learns about the run it wraps.
+ *
+ * @example
+ * ```ts
+ * const wrapRun = (run: RunInfo, body: () => Promise<AgentRunResult>) => (console.log(run.agent), body());
+ * ```
+ */
+export interface RunInfo {
+  /** The agent's name. */
+  readonly agent: string;
+  /** False for `run`/`stream`; true for the four resuming starts. */
+  readonly resumed: boolean;
+  /** The agent's chat client, as given (before any plugin wrapped it). */
+  readonly chatClient: ChatClient;
 }

@@ -1,5 +1,6 @@
 import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "./agent-run-result.js";
+import type { RunInfo } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
 import type { ResilienceEvents } from "../resilience/resilience-events.js";
 import type { AgentStore } from "./durable/run-journal.js";
@@ -44,23 +45,6 @@ export interface AgentDeps {
   readonly wrapRun?: (run: RunInfo, body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>;
   /** Wraps the agent's chat client (the plugins' `wrapChatClient`: diagnostics' `chat` spans). */
   readonly wrapChatClient?: (client: ChatClient) => ChatClient;
-}
-
-/**
- * What a plugin's `wrapRun` learns about the run it wraps.
- *
- * @example
- * ```ts
- * const wrapRun = (run: RunInfo, body: () => Promise<AgentRunResult>) => (console.log(run.agent), body());
- * ```
- */
-export interface RunInfo {
-  /** The agent's name. */
-  readonly agent: string;
-  /** False for `run`/`stream`; true for the four resuming starts. */
-  readonly resumed: boolean;
-  /** The agent's chat client, as given (before any plugin wrapped it). */
-  readonly chatClient: ChatClient;
 }
 
 /**

@@ -3,7 +3,8 @@ import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/co
 import { nextId } from "@needlework/core/internal";
 import { type AgentRuntime, AgentRun } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
-import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunInfo, RunOptions } from "./agent.options.js";
+import type { RunInfo } from "../plugin.js";
+import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
 import { resolveAgentOptions } from "./agent-options.schema.js";
 import type { ApprovalDecisions } from "./policies/approval-options.js";
 import type { AgentCheckpoint } from "./persistence/checkpoint.js";

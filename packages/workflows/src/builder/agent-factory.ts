@@ -14,7 +14,7 @@ import {
   type DeclaredAgentClass,
 } from "../agent/index.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
-import type { RunInfo } from "../agent/agent.options.js";
+import type { RunInfo } from "../plugin.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
 import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";

@@ -1,4 +1,5 @@
 import type { ChatClient, OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
+import { scrubSecrets } from "@needlework/core/internal";
 import type { ModuleImporter } from "../observability/otel-api.js";
 import { Tracing } from "../observability/tracing.js";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
@@ -105,6 +106,10 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
       if (draft.message !== undefined && typeof scrubbed.message === "string") draft.message = scrubbed.message;
       if (draft.error !== undefined && scrubbed.error !== undefined) draft.error = scrubbed.error;
     }
+    // The default secret detectors apply with or without usingRedaction(), as for log lines: a
+    // record goes to a sink (a log pipeline, an analytics store) the model never reads.
+    if (draft.message !== undefined) draft.message = scrubSecrets(draft.message);
+    if (draft.error !== undefined) draft.error = { ...draft.error, message: scrubSecrets(draft.error.message) };
     const record: DiagnosticRecord = Object.freeze(draft);
     collector.add(record);
     if (sink) {

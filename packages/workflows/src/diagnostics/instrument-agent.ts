@@ -1,6 +1,6 @@
 import { errorTypeName } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
-import type { RunInfo } from "../agent/agent.options.js";
+import type { RunInfo } from "../plugin.js";
 import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
 import type { Tracing } from "../observability/tracing.js";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";

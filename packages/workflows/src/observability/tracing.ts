@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import {
   errorTypeName,
   type InvokeInfo,
@@ -11,7 +10,7 @@ import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import { toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
-import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
+import { type Started, SpanFactory } from "./span-factory.js";
 import {
   type DiagnosticsSpan,
   type DiagnosticsTracer,
@@ -22,15 +21,6 @@ import {
 } from "./otel-types.js";
 import type { RetryEvent } from "../resilience/resilience-events.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
-
-/** The instrumentation scope of spans made from the global tracer provider. */
-const TRACER_NAME = "@needlework/workflows";
-
-interface Started {
-  readonly span: DiagnosticsSpan;
-  /** The OTel context holding the span (undefined without `@opentelemetry/api`). */
-  readonly context: unknown;
-}
 
 function stringProperty(value: unknown, key: string): string | undefined {
   try {
@@ -101,36 +91,9 @@ function exceptionOf(value: unknown): unknown {
  * `execute_tool` span. Tracing never changes a call: a tracer that throws is ignored.
  * @internal
  */
-export class Tracing {
-  redact: (value: unknown) => unknown = (value) => value;
-  private api: OtelApi | undefined;
-  private tracer: DiagnosticsTracer | undefined;
-  private pending: Promise<void> | undefined;
-  private readonly scope = new AsyncLocalStorage<unknown>();
+export class Tracing extends SpanFactory {
   /** The `execute_tool` spans of calls in flight, by run and call id: where retry events go. */
   private readonly toolSpans = new Map<string, DiagnosticsSpan>();
-
-  constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter) {
-    this.pending = loadOtelApi(importer).then((api) => {
-      this.api = api;
-      try {
-        this.tracer = option === "global" ? api?.trace.getTracer(TRACER_NAME) : option;
-      } catch {
-        this.tracer = undefined;
-      }
-      this.pending = undefined;
-    });
-  }
-
-  /** Resolves once `@opentelemetry/api` was looked for and the tracer is known. */
-  ready(): Promise<void> {
-    return this.pending ?? Promise.resolve();
-  }
-
-  /** A tracer is in use (after `ready()`). */
-  get active(): boolean {
-    return this.tracer !== undefined;
-  }
 
   /** Wraps one agent run (or resume) in an `invoke_agent` span; `client` names the provider. */
   async traceRun(
@@ -346,45 +309,6 @@ export class Tracing {
     });
   }
 
-  private endThrown(
-    span: DiagnosticsSpan,
-    error: unknown,
-    cancelled: boolean,
-    extra: TraceAttributes,
-    errorType = (e: unknown) => mapThrownError(e).code,
-  ): void {
-    this.guard(() => {
-      const code = cancelled ? "CANCELLED" : errorType(error);
-      const message = this.exceptionEvent(span, error);
-      span.setAttributes(
-        this.clean({
-          ...extra,
-          ...(extra[A.toolAttempts] === undefined ? {} : { [A.toolStatus]: cancelled ? "cancelled" : "error" }),
-          [A.errorType]: code,
-        }),
-      );
-      span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(message || code) });
-      span.end();
-    });
-  }
-
-  /** Adds OpenTelemetry's `exception` event (type, redacted message); returns the message. */
-  private exceptionEvent(span: DiagnosticsSpan, error: unknown): string {
-    let message = "";
-    try {
-      message = error instanceof Error ? error.message : String(error);
-    } catch {
-      // An unprintable thrown value: its type is enough.
-    }
-    this.guard(() =>
-      span.addEvent(
-        TRACE_EVENTS.exception,
-        this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: message }),
-      ),
-    );
-    return message;
-  }
-
   /** A `retry` event on the call's `execute_tool` span (diagnostics subscribes this to resilience's `onRetry`). */
   retryEvent({ runId, callId, attempt, delayMs, errorCode, errorType }: RetryEvent): void {
     const span = this.toolSpans.get(`${runId}\u0000${callId}`);
@@ -400,43 +324,5 @@ export class Tracing {
         }),
       );
     });
-  }
-
-  private start(name: string, kind: number, attributes: TraceAttributes): Started | undefined {
-    const tracer = this.tracer;
-    if (!tracer) return undefined;
-    try {
-      const api = this.api;
-      const parent = this.scope.getStore() ?? api?.context.active();
-      const span = tracer.startSpan(name, { kind, attributes }, parent);
-      return { span, context: api ? api.trace.setSpan(parent, span) : undefined };
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Runs `fn` with the span as the parent of spans started inside (ours, and the OTel-active one). */
-  private within<T>(started: Started, fn: () => T): T {
-    const { context } = started;
-    const api = this.api;
-    if (context === undefined || !api) return fn();
-    return this.scope.run(context, () => api.context.with(context, fn));
-  }
-
-  private clean(attributes: TraceAttributes): TraceAttributes {
-    return this.redact(attributes) as TraceAttributes;
-  }
-
-  private text(message: string): string {
-    const redacted = this.redact(message);
-    return typeof redacted === "string" ? redacted : "";
-  }
-
-  private guard(fn: () => void): void {
-    try {
-      fn();
-    } catch {
-      // A broken tracer or exporter must never change what the caller gets.
-    }
   }
 }

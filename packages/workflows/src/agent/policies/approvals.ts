@@ -45,7 +45,8 @@ export function checkDecisions(
   const result = new Map<string, ApprovalDecision>();
   const problems: string[] = [];
   for (const call of gated) {
-    const decision = decisions[call.callId];
+    // Own properties only: a polluted Object.prototype must not approve a gated call.
+    const decision = Object.hasOwn(decisions, call.callId) ? decisions[call.callId] : undefined;
     if (decision === "approved" || decision === "denied") result.set(call.callId, decision);
     else if (decision === undefined) problems.push(`no decision for ${call.callId} (${call.tool})`);
     else problems.push(`${call.callId}: ${JSON.stringify(decision)} is not "approved" or "denied"`);

@@ -1,0 +1,139 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { errorTypeName, mapThrownError } from "@needlework/core";
+import { scrubSecrets } from "@needlework/core/internal";
+import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
+import {
+  type DiagnosticsSpan,
+  type DiagnosticsTracer,
+  type OtelApi,
+  SPAN_STATUS,
+  type TraceAttributes,
+} from "./otel-types.js";
+import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
+
+/** The instrumentation scope of spans made from the global tracer provider. */
+const TRACER_NAME = "@needlework/workflows";
+
+/** A span just started, and the context that makes it the parent of spans started within. @internal */
+export interface Started {
+  readonly span: DiagnosticsSpan;
+  /** The OTel context holding the span (undefined without `@opentelemetry/api`). */
+  readonly context: unknown;
+}
+
+/**
+ * What every span needs: the tracer (found once `@opentelemetry/api` was looked for), explicit
+ * parenting through an AsyncLocalStorage, redaction of every attribute and message, and a guard so
+ * a tracer that throws never changes a call. `Tracing` makes the GenAI spans on top of it.
+ * @internal
+ */
+export class SpanFactory {
+  redact: (value: unknown) => unknown = (value) => value;
+  protected api: OtelApi | undefined;
+  protected tracer: DiagnosticsTracer | undefined;
+  protected pending: Promise<void> | undefined;
+  protected readonly scope = new AsyncLocalStorage<unknown>();
+
+  constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter) {
+    this.pending = loadOtelApi(importer).then((api) => {
+      this.api = api;
+      try {
+        this.tracer = option === "global" ? api?.trace.getTracer(TRACER_NAME) : option;
+      } catch {
+        this.tracer = undefined;
+      }
+      this.pending = undefined;
+    });
+  }
+
+  /** Resolves once `@opentelemetry/api` was looked for and the tracer is known. */
+  ready(): Promise<void> {
+    return this.pending ?? Promise.resolve();
+  }
+
+  /** A tracer is in use (after `ready()`). */
+  get active(): boolean {
+    return this.tracer !== undefined;
+  }
+
+  protected endThrown(
+    span: DiagnosticsSpan,
+    error: unknown,
+    cancelled: boolean,
+    extra: TraceAttributes,
+    errorType = (e: unknown) => mapThrownError(e).code,
+  ): void {
+    this.guard(() => {
+      const code = cancelled ? "CANCELLED" : errorType(error);
+      const message = this.exceptionEvent(span, error);
+      span.setAttributes(
+        this.clean({
+          ...extra,
+          ...(extra[A.toolAttempts] === undefined ? {} : { [A.toolStatus]: cancelled ? "cancelled" : "error" }),
+          [A.errorType]: code,
+        }),
+      );
+      span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(message || code) });
+      span.end();
+    });
+  }
+
+  /** Adds OpenTelemetry's `exception` event (type, redacted message); returns the message. */
+  protected exceptionEvent(span: DiagnosticsSpan, error: unknown): string {
+    let message = "";
+    try {
+      message = error instanceof Error ? error.message : String(error);
+    } catch {
+      // An unprintable thrown value: its type is enough.
+    }
+    this.guard(() =>
+      span.addEvent(
+        TRACE_EVENTS.exception,
+        this.clean({ [A.exceptionType]: errorTypeName(error), [A.exceptionMessage]: this.text(message) }),
+      ),
+    );
+    return message;
+  }
+
+  protected start(name: string, kind: number, attributes: TraceAttributes): Started | undefined {
+    const tracer = this.tracer;
+    if (!tracer) return undefined;
+    try {
+      const api = this.api;
+      const parent = this.scope.getStore() ?? api?.context.active();
+      const span = tracer.startSpan(name, { kind, attributes }, parent);
+      return { span, context: api ? api.trace.setSpan(parent, span) : undefined };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Runs `fn` with the span as the parent of spans started inside (ours, and the OTel-active one). */
+  protected within<T>(started: Started, fn: () => T): T {
+    const { context } = started;
+    const api = this.api;
+    if (context === undefined || !api) return fn();
+    return this.scope.run(context, () => api.context.with(context, fn));
+  }
+
+  protected clean(attributes: TraceAttributes): TraceAttributes {
+    return this.redact(attributes) as TraceAttributes;
+  }
+
+  /**
+   * A message for a span status or an exception event: through the pipeline's redaction, and always
+   * through the default secret detectors (as log lines are), with or without `usingRedaction()`.
+   */
+  protected text(message: string): string {
+    const redacted = this.redact(message);
+    return typeof redacted === "string" ? scrubSecrets(redacted) : "";
+  }
+
+  protected guard(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      // A broken tracer or exporter must never change what the caller gets.
+    }
+  }
+}
