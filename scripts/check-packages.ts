@@ -9,15 +9,10 @@ import { packPackages, repoRoot } from "./pack-packages.ts";
 import { auditEntry, publicEntries } from "./public-surface.ts";
 
 /**
- * Entry points whose node10 resolution we accept as failing. node10 (`moduleResolution: "node"`) ignores
- * `exports`, so no subpath such as `@needlework/workflows/testing` can resolve there without a stub folder at
- * the package root; node10 resolution is deprecated in TypeScript and every supported mode (node16, bundler)
- * resolves it.
+ * Entry points whose node10 resolution we accept as failing: none. Every subpath is also mapped by the
+ * package's `typesVersions`, so `moduleResolution: "node"` (node10) finds its types too.
  */
-const node10Subpaths: Record<string, readonly string[]> = {
-  "@needlework/workflows": ["./testing", "./internal"],
-  "@needlework/core": ["./internal"],
-};
+const node10Subpaths: Record<string, readonly string[]> = {};
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 const listSurface = process.argv.includes("--surface");

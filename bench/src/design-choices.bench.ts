@@ -1,5 +1,5 @@
 import { formatToolOutcome } from "@needlework/core";
-import { countTokens, type TokenEncoding } from "@needlework/workflows";
+import { countTokens, type TokenEncoding } from "@needlework/workflows/shaping";
 import { ADD_INPUT, addSchema, BAD_INPUT, PREBUILT_ERROR } from "./lib/add-tools.js";
 import { defineBenchmark, type Measurement } from "./lib/benchmark.js";
 import { perCall } from "./lib/per-call.js";

@@ -1,4 +1,4 @@
-import { createRedactor } from "@needlework/workflows";
+import { createRedactor } from "@needlework/workflows/shaping";
 import { defineBenchmark, type Goal } from "./lib/benchmark.js";
 
 // Adversarial inputs for the secret detectors (issue 16, item 12): text that matches a detector's

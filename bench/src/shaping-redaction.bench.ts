@@ -1,4 +1,4 @@
-import { createRedactor } from "@needlework/workflows";
+import { createRedactor } from "@needlework/workflows/shaping";
 import { defineBenchmark } from "./lib/benchmark.js";
 import { logText, orderRecords } from "./lib/inputs.js";
 

@@ -1,4 +1,4 @@
-import { countTokens, truncateValue } from "@needlework/workflows";
+import { countTokens, truncateValue } from "@needlework/workflows/shaping";
 import { defineBenchmark } from "./lib/benchmark.js";
 import { logText, orderRecords } from "./lib/inputs.js";
 

@@ -1,11 +1,6 @@
 import { createToolInvoker, type ErrorMapRule } from "@needlework/core";
-import {
-  type AgentRunResult,
-  type ChatClient,
-  type ChatMessage,
-  type DeadLetterQueue,
-  usingAgentFramework,
-} from "@needlework/workflows";
+import { type AgentRunResult, type DeadLetterQueue, usingAgentFramework } from "@needlework/workflows";
+import { type ChatClient, type ChatMessage } from "@needlework/core";
 import type { DependencyContainer } from "tsyringe";
 import { CrmTools } from "./crm-tools.js";
 import { CrmTimeoutError } from "./fake-crm.js";

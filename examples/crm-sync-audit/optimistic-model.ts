@@ -1,4 +1,4 @@
-import type { ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatToolCall } from "@needlework/workflows";
+import type { ChatClient, ChatMessage, ChatRequest, ChatResponse, ChatToolCall } from "@needlework/core";
 import type { IntendedWrite } from "./fault-plan.js";
 
 /** The optimistic model's summary whenever any write came back ok. */

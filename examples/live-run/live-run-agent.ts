@@ -1,11 +1,5 @@
-import {
-  type Agent,
-  type ChatMessage,
-  type ChatRequest,
-  ScriptedChatClient,
-  type ScriptedTurn,
-  usingAgentFramework,
-} from "@needlework/workflows";
+import { type Agent, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
+import { type ChatMessage, type ChatRequest } from "@needlework/core";
 import { container } from "tsyringe";
 import { CrmTools } from "../crm-sync-audit/crm-tools.js";
 import { CrmDirectory, FakeCrm } from "../crm-sync-audit/fake-crm.js";

@@ -1,7 +1,15 @@
 import { packageBuild } from "../../tsup.package.js";
 
 export default packageBuild({
-  entry: ["src/index.ts", "src/testing.ts", "src/internal.ts"],
+  entry: [
+    "src/index.ts",
+    "src/testing.ts",
+    "src/internal.ts",
+    "src/durable.ts",
+    "src/streaming.ts",
+    "src/shaping.ts",
+    "src/diagnostics.ts",
+  ],
   // The tokenizer is loaded lazily through import.meta.url; shims make that work in the CommonJS build.
   shims: true,
 });

@@ -1,4 +1,4 @@
-import type { DeadLetterEntry, DeadLetterQueue } from "@needlework/workflows";
+import type { DeadLetterEntry, DeadLetterQueue } from "@needlework/workflows/durable";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 

@@ -7,7 +7,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
-} from "@needlework/workflows";
+} from "@needlework/workflows/durable";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 

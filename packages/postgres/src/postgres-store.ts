@@ -1,4 +1,4 @@
-import type { AgentStore } from "@needlework/workflows";
+import type { AgentStore } from "@needlework/workflows/durable";
 import { parseOptions } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";

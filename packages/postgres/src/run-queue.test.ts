@@ -1,5 +1,6 @@
 import { FakeCrm, resumeAgent, upsertThenAnswer } from "../../workflows/test/resume-contract.js";
-import type { ChatClient, ScriptedStep } from "@needlework/workflows";
+import type { ScriptedStep } from "@needlework/workflows";
+import type { ChatClient } from "@needlework/core";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
 import { createRunQueue, type RunQueue } from "./run-queue.js";

@@ -34,6 +34,8 @@ import { describeResilience, type ResilienceOptions, resolveResilienceOptions } 
  * const plugin = createResiliencePlugin({ retry: { maxAttempts: 4 }, attemptTimeoutMs: 5_000 });
  * usingAgentFramework(container).addAgentFunctions(OrderTools).usingPlugin(plugin).usingToolResultMiddleware();
  * ```
+ *
+ * @deprecated Use {@link resiliencePlugin}, the contract name of the same function.
  */
 export function createResiliencePlugin(options?: ResilienceOptions): ResiliencePlugin {
   const resolved = resolveResilienceOptions(options);

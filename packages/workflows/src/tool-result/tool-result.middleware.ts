@@ -115,6 +115,8 @@ export function createToolResultMiddleware(options: ToolResultMiddlewareOptions 
 /**
  * The original name of {@link createToolResultMiddleware}, kept so existing code keeps working.
  *
+ * @deprecated Use {@link createToolResultMiddleware}.
+ *
  * @example
  * ```ts
  * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [toolResultMiddleware()] });

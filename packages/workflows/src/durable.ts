@@ -1,0 +1,38 @@
+/**
+ * `@needlework/workflows/durable`: what a run store is made of, for those who write or inspect one.
+ * The journal contract a store implements (`RunJournal` and the records it keeps), the stores'
+ * journals and checkpoint-claim stores on their own, and the dead-letter file's read result.
+ * An application configures `store` with the names on the main entry (`InMemoryRunStore`,
+ * `FileRunStore`, `@needlework/postgres`'s `PostgresStore`).
+ *
+ * @example
+ * ```ts
+ * import type { RunJournal } from "@needlework/workflows/durable";
+ * const runs = async (journal: RunJournal, id: string) => (await journal.read(id))?.turns.length;
+ * ```
+ * @packageDocumentation
+ */
+export {
+  FileResumedCheckpointStore,
+  FileRunJournal,
+  FileRunStore,
+  InMemoryResumedCheckpointStore,
+  InMemoryRunJournal,
+  InMemoryRunStore,
+  RunStoreError,
+  type AgentStore,
+  type DeadLetterEntry,
+  type DeadLetterQueue,
+  type DeadLetterReadResult,
+  type JournaledCall,
+  type JournaledCallStart,
+  type JournaledOutcome,
+  type JournaledRun,
+  type JournaledRunEnd,
+  type JournaledRunStart,
+  type JournaledTurn,
+  type ResumedCheckpointStore,
+  type RunJournal,
+  type RunStoreErrorCode,
+  type SkippedDeadLetterLine,
+} from "./agent/index.js";

@@ -1,0 +1,38 @@
+/**
+ * `@needlework/workflows/shaping`: the pieces behind `usingTruncation()` and `usingRedaction()`,
+ * usable on their own: token counting and value truncation, the markers they leave, a redactor for
+ * any value, the built-in detectors' names and the checksums they use.
+ *
+ * @example
+ * ```ts
+ * import { countTokens, createRedactor } from "@needlework/workflows/shaping";
+ * countTokens("Where is ORD-1?");
+ * createRedactor().redactText("card 4111 1111 1111 1111");
+ * ```
+ * @packageDocumentation
+ */
+export {
+  countTokens,
+  createRedactor,
+  DEFAULT_REDACTION_OPTIONS,
+  DEFAULT_TRUNCATION_OPTIONS,
+  DETECTOR_NAMES,
+  ibanValid,
+  listMarker,
+  luhnValid,
+  MIN_MAX_TOKENS,
+  objectMarker,
+  REDACTED_FLAG,
+  redactionMarker,
+  RESULT_TRUNCATED_FLAG,
+  stringMarker,
+  TOKEN_ENCODINGS,
+  TRUNCATION_MARKERS,
+  truncateText,
+  truncateValue,
+  type DetectorName,
+  type RedactionPattern,
+  type Redactor,
+  type TokenEncoding,
+  type TruncateResult,
+} from "./shaping/index.js";

@@ -1,0 +1,36 @@
+/**
+ * `@needlework/workflows/streaming`: the event stream's parts, for those who consume or encode it
+ * themselves. Each `AgentEvent` member type, the sink a run emits into, `createAgentRunStream` and
+ * the UI-message chunk type. An application uses `agent.stream()`, `AgentEvent`, `AgentRunStream`,
+ * `toServerSentEvents` and `toUiMessageStream` from the main entry.
+ *
+ * @example
+ * ```ts
+ * import type { ToolResultEvent } from "@needlework/workflows/streaming";
+ * const failed = (e: ToolResultEvent) => e.outcome.status !== "ok";
+ * ```
+ * @packageDocumentation
+ */
+export {
+  ChatStreamIncompleteError,
+  createAgentRunStream,
+  DEFAULT_STREAM_BUFFER,
+  type AgentEvent,
+  type AgentEventType,
+  type AgentRunStream,
+  type AgentRunStreamOptions,
+  type ApprovalRequiredEvent,
+  type CorrectionEvent,
+  type RunEndEvent,
+  type RunErrorFrame,
+  type RunEventSink,
+  type RunHealthEvent,
+  type RunStartEvent,
+  type TextDeltaEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  type ToolRetryEvent,
+  type TurnEndEvent,
+  type TurnStartEvent,
+  type UiMessageChunk,
+} from "./agent/index.js";
