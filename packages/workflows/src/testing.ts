@@ -30,7 +30,7 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
   type ScriptedTurn,
-} from "./agent/chat/scripted-chat-client.js";
+} from "./agent/scripted-chat-client.js";
 export { ManualClock } from "./testing/manual-clock.js";
 export {
   type AgentScenario,

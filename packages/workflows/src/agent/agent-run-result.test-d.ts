@@ -10,7 +10,7 @@ import type {
   StoppedRunResult,
   ToolCallRecord,
 } from "../index.js";
-import type { AgentCheckpoint, PendingApproval } from "./persistence/checkpoint.js";
+import type { AgentCheckpoint, PendingApproval } from "./approvals/checkpoint.js";
 
 declare const result: AgentRunResult;
 

@@ -1,5 +1,5 @@
 import type { ToolOutcomeStatus } from "@needlework/core";
-import type { AgentCheckpoint, PendingApproval } from "./persistence/checkpoint.js";
+import type { AgentCheckpoint, PendingApproval } from "./approvals/checkpoint.js";
 import type { ChatMessage, ChatUsage } from "@needlework/core";
 
 /**

@@ -6,17 +6,18 @@ import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
 import { resolveAgentOptions } from "./agent-options.schema.js";
-import type { ApprovalDecisions } from "./policies/approval-options.js";
-import type { AgentCheckpoint } from "./persistence/checkpoint.js";
-import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./persistence/dead-letter-queue.js";
+import type { ApprovalDecisions } from "./approvals/approval-options.js";
+import type { AgentCheckpoint } from "./approvals/checkpoint.js";
+import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./durable/dead-letter-queue.js";
 import {
   defaultResumedCheckpointDirectory,
   defaultResumedCheckpoints,
   FileResumedCheckpointStore,
-} from "./persistence/resumed-checkpoint-store.js";
+} from "./approvals/claims.js";
 import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
 import { continueJournaled, resumeJournaled, runJournaled } from "./durable/journaled-run.js";
-import { approveRound, newRunState, type RunStart } from "./run-start.js";
+import { approveRound } from "./approvals/resume.js";
+import { newRunState, type RunStart } from "./run-start.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
 import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
 

@@ -7,7 +7,7 @@ export type {
   ApprovalDecisions,
   ApprovalPolicy,
   ApprovalRequest,
-} from "./policies/approval-options.js";
+} from "./approvals/approval-options.js";
 export type {
   AgentRunResult,
   AgentRunResultBase,
@@ -35,18 +35,18 @@ export type {
   ChatUsage,
   ChatUserMessage,
 } from "@needlework/core";
-export type { AgentCheckpoint, PendingApproval } from "./persistence/checkpoint.js";
-export { CheckpointError, type CheckpointErrorCode } from "./persistence/checkpoint-error.js";
+export type { AgentCheckpoint, PendingApproval } from "./approvals/checkpoint.js";
+export { CheckpointError, type CheckpointErrorCode } from "./approvals/checkpoint-error.js";
 export {
   type DeadLetterEntry,
   type DeadLetterQueue,
   InMemoryDeadLetterQueue,
-} from "./persistence/dead-letter-queue.js";
+} from "./durable/dead-letter-queue.js";
 export {
   type DeadLetterReadResult,
   FileDeadLetterQueue,
   type SkippedDeadLetterLine,
-} from "./persistence/file-dead-letter-queue.js";
+} from "./durable/file-dead-letter-queue.js";
 export type { FinalAnswerOptions } from "./policies/final-answer.js";
 export {
   AgentHookError,
@@ -61,7 +61,7 @@ export {
   FileResumedCheckpointStore,
   InMemoryResumedCheckpointStore,
   type ResumedCheckpointStore,
-} from "./persistence/resumed-checkpoint-store.js";
+} from "./approvals/claims.js";
 export {
   ScriptedChatClient,
   type ScriptedChatClientOptions,
@@ -69,7 +69,7 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
   type ScriptedTurn,
-} from "./chat/scripted-chat-client.js";
+} from "./scripted-chat-client.js";
 export type { ResumeStreamOptions, StreamOptions } from "./agent.js";
 export type {
   AgentEvent,

@@ -1,14 +1,7 @@
-import type { ToolOutcome } from "@needlework/core";
-import type { ApprovalDecisions } from "./policies/approval-options.js";
-import { callsNeedingApproval, checkDecisions } from "./policies/approvals.js";
-import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./persistence/checkpoint.js";
-import { CheckpointError } from "./persistence/checkpoint-error.js";
-import type { ResumedCheckpointStore } from "./persistence/resumed-checkpoint-store.js";
-import type { AgentRuntime, RunState } from "./loop/agent-loop.js";
-import { callIdentities } from "./loop/agent-loop.js";
-import { prepareRound, type RoundCall } from "./loop/round-call.js";
+import type { ApprovalDecisions } from "./approvals/approval-options.js";
+import { type AgentCheckpoint } from "./approvals/checkpoint.js";
+import type { RunState } from "./loop/agent-loop.js";
 import { emptyLedger } from "./loop/run-ledger.js";
-import { approvalDenied } from "./loop/synthetic-outcomes.js";
 import { emptyBudget } from "./policies/budgets.js";
 import { emptyStall } from "./policies/stall.js";
 
@@ -42,68 +35,4 @@ export function newRunState(runId: string, instructions: string, input: string):
     budget: emptyBudget(),
     stall: emptyStall(),
   };
-}
-
-/** A checkpoint verified, its decisions checked and its id claimed: what the resumed run needs. @internal */
-export interface ApprovedRound {
-  readonly state: RunState;
-  /** The paused round's calls, named as when it paused. */
-  readonly calls: readonly RoundCall[];
-  /** Outcomes of the denied calls (`APPROVAL_DENIED`), by call id. */
-  readonly preset: ReadonlyMap<string, ToolOutcome>;
-}
-
-/**
- * Verifies and claims a checkpoint and checks the decisions against it; throws
- * {@link CheckpointError} (and runs nothing) when any of that fails. @internal
- */
-export async function approveRound(
-  runtime: AgentRuntime,
-  resumedCheckpoints: ResumedCheckpointStore,
-  input: AgentCheckpoint | string,
-  decisions: ApprovalDecisions,
-): Promise<ApprovedRound> {
-  const { options } = runtime;
-  const checkpoint = verifyCheckpoint(input, runtime.key);
-  checkCheckpointScope(checkpoint, options.name, options.clock(), options.checkpointMaxAgeMs);
-  // A deep copy: the caller's checkpoint object must stay as it was signed.
-  const state = {
-    ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">),
-    runId: checkpoint.runId,
-  } as RunState;
-  // Checkpoints written before budgets and stall detection existed carry neither.
-  state.budget ??= emptyBudget();
-  state.stall ??= emptyStall();
-  // The paused turn's calls, as its assistant message carries them (their ids pair the tool
-  // messages), named again from the state as they were named when the run paused.
-  const last = state.messages.findLast((m) => m.role === "assistant");
-  const toolCalls = checkpoint.pending.map((p, i) => ({
-    id: (last?.role === "assistant" ? last.toolCalls?.[i]?.id : undefined) ?? p.callId,
-    name: p.tool,
-    arguments: p.arguments,
-  }));
-  const named = prepareRound(toolCalls, runtime.invoker, options.roundPolicy, callIdentities(state));
-  // The checkpoint is signed: its call ids win over a renaming (a checkpoint of an older version).
-  const calls = named.map((c, i) => {
-    const callId = checkpoint.pending[i]!.callId;
-    return c.callId === callId ? c : { ...c, callId, idempotencyKey: `${state.runId}:${callId}` };
-  });
-  // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
-  // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
-  const gatedNow = await callsNeedingApproval(calls, options.approvalPolicy);
-  const pending = checkpoint.pending.map((p, i) => ({
-    ...p,
-    requiresApproval: p.requiresApproval === true || gatedNow[i] === true,
-  }));
-  const decided = checkDecisions(pending, decisions);
-  if (!(await resumedCheckpoints.claim(checkpoint.id))) {
-    throw new CheckpointError(
-      "CHECKPOINT_ALREADY_RESUMED",
-      `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
-    );
-  }
-  const preset = new Map(
-    calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const),
-  );
-  return { state, calls, preset };
 }

@@ -10,7 +10,6 @@ import {
   type AgentDefinition,
   type ChatClient,
   createAgent,
-  type CreateAgentOptions,
   type DeclaredAgentClass,
 } from "../agent/index.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";

@@ -1,24 +1,10 @@
-import {
-  errorTypeName,
-  type InvokeInfo,
-  isToolOutcome,
-  isToolResult,
-  mapThrownError,
-  NeedleworkError,
-} from "@needlework/core";
+import { type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import { toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { type Started, SpanFactory } from "./span-factory.js";
-import {
-  type DiagnosticsSpan,
-  type DiagnosticsTracer,
-  type OtelApi,
-  SPAN_KIND,
-  SPAN_STATUS,
-  type TraceAttributes,
-} from "./otel-types.js";
+import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
 import type { RetryEvent } from "../resilience/resilience-events.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
 

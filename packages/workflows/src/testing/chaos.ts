@@ -1,8 +1,7 @@
-import { abortReason, type ToolCallContext, type ToolMiddleware, ToolResult, TransientError } from "@needlework/core";
+import { abortReason, type ToolCallContext, ToolResult, TransientError } from "@needlework/core";
 import { parseOptions } from "../options/parse-options.js";
 import {
   BAD_RESULTS,
-  type ChaosEvent,
   type ChaosFaultKind,
   type ChaosMiddleware,
   type ChaosOptions,

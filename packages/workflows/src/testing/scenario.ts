@@ -2,9 +2,9 @@ import { NeedleworkError, type ToolOutcomeStatus } from "@needlework/core";
 import type { Agent } from "../agent/agent.js";
 import type { AgentRunResult, AgentRunStatus, RunHealth, ToolCallRecord } from "../agent/agent-run-result.js";
 import type { RunOptions } from "../agent/agent.options.js";
-import { canonicalJson, parsedArguments } from "../agent/persistence/canonical-json.js";
+import { canonicalJson, parsedArguments } from "../agent/canonical-json.js";
 import { type DeclaredAgentClass, declaredAgentOf } from "../agent/declared-agent.js";
-import { ScriptedChatClient, type ScriptedStep } from "../agent/chat/scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep } from "../agent/scripted-chat-client.js";
 import type { AgentFactory, AgentOptions } from "../builder/agent-factory.js";
 
 /**

@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointOf, harness } from "../agent-fixtures.js";
 import { invalidOption } from "../invalid-option.js";
 import { createAgent, ScriptedChatClient } from "../../src/agent/index.js";
-import { canonicalJson } from "../../src/agent/persistence/canonical-json.js";
-import type { AgentCheckpoint } from "../../src/agent/persistence/checkpoint.js";
-import { CheckpointError } from "../../src/agent/persistence/checkpoint-error.js";
-import { FileResumedCheckpointStore } from "../../src/agent/persistence/resumed-checkpoint-store.js";
+import { canonicalJson } from "../../src/agent/canonical-json.js";
+import type { AgentCheckpoint } from "../../src/agent/approvals/checkpoint.js";
+import { CheckpointError } from "../../src/agent/approvals/checkpoint-error.js";
+import { FileResumedCheckpointStore } from "../../src/agent/approvals/claims.js";
 
 const SECRET = "a-checkpoint-secret-of-32-bytes!";
 const refundRound = {

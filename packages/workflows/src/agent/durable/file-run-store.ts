@@ -1,8 +1,8 @@
 import { mkdir, open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
-import { FileDeadLetterQueue } from "../persistence/file-dead-letter-queue.js";
-import { FileResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
+import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
+import { FileResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import type {
   AgentStore,

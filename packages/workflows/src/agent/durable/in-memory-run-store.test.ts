@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../agent.js";
-import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
+import { ScriptedChatClient } from "../scripted-chat-client.js";
 import { InMemoryRunStore } from "./in-memory-run-store.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";
 

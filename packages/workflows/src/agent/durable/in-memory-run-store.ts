@@ -1,5 +1,5 @@
-import { InMemoryDeadLetterQueue } from "../persistence/dead-letter-queue.js";
-import { InMemoryResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
+import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
+import { InMemoryResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import type {
   AgentStore,

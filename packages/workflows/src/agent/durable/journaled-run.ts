@@ -2,7 +2,7 @@ import { abortReason, type JsonValue, toJsonSafe } from "@needlework/core";
 import type { AgentRunResult } from "../agent-run-result.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import type { ApprovedRound } from "../run-start.js";
+import type { ApprovedRound } from "../approvals/resume.js";
 import { journaledOutcome, journaledRuntime } from "./journaled-runtime.js";
 import type { RunJournal } from "./run-journal.js";
 import { RunStoreError } from "./run-store-error.js";

@@ -1,6 +1,6 @@
 import type { ChatAssistantMessage, ChatUsage, JsonValue, ToolOutcomeStatus } from "@needlework/core";
-import type { DeadLetterQueue } from "../persistence/dead-letter-queue.js";
-import type { ResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
+import type { DeadLetterQueue } from "./dead-letter-queue.js";
+import type { ResumedCheckpointStore } from "../approvals/claims.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.

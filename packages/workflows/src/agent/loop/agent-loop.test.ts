@@ -14,7 +14,7 @@ import {
 } from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
 import { AGENT_DEFAULTS } from "../agent-defaults.js";
-import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
+import { ScriptedChatClient } from "../scripted-chat-client.js";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

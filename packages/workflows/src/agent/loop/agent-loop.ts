@@ -1,7 +1,8 @@
 import { abortReason, type ChatAssistantMessage, type ChatUsage, type ToolOutcome } from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
 import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
-import { callsNeedingApproval } from "../policies/approvals.js";
+import { callsNeedingApproval } from "../approvals/gate.js";
+import { pauseForApproval } from "../approvals/pause.js";
 import { callsNotRun, notRunOutcome, tokensSpent, toolsWithdrawn } from "../policies/budgets.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
 import { resetStall } from "../policies/stall.js";
@@ -12,15 +13,7 @@ import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 import { plural } from "../../text/plural.js";
 import { raceAbort } from "./race-abort.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
-import {
-  concludeRound,
-  judgeAnswer,
-  pauseForApproval,
-  recordCall,
-  runResult,
-  stopBeforeTurn,
-  tokensUsed,
-} from "./run-end.js";
+import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
 import { type AgentRuntime, callIdentities, type RunEnd, type RunState } from "./run-state.js";

@@ -1,7 +1,7 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolInvoker } from "@needlework/core";
 import { nextId } from "@needlework/core/internal";
 import type { ChatToolCall } from "@needlework/core";
-import { callKey } from "../persistence/canonical-json.js";
+import { callKey } from "../canonical-json.js";
 
 /** The agent-level scope: calls whose tool group declares no round policy of its own. @internal */
 export const AGENT_SCOPE = "agent";

@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { ChatMessage, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult, CompletedRunResult, RunHealth, ToolCallRecord } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
-import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "../persistence/checkpoint.js";
 import {
   answerNowNote,
   tokenPressureNote,
@@ -14,7 +12,6 @@ import { checkFinalAnswer } from "../policies/final-answer.js";
 import { trackStall } from "../policies/stall.js";
 import { claimsSuccess } from "../policies/success-claim.js";
 import { plural } from "../../text/plural.js";
-import type { RoundCall } from "./round-call.js";
 import { runHealthBlock, runHealthMessage, successClaimCorrection } from "./run-health.js";
 import { bookRound, type PoisonCount, runHealth } from "./run-ledger.js";
 import type { SettledCall } from "./run-round.js";
@@ -73,36 +70,6 @@ export function recordCall(
   };
   state.calls.push(record);
   return record;
-}
-
-/** Pauses the run before a round with gated calls: a signed checkpoint of the whole state. @internal */
-export function pauseForApproval(
-  runtime: AgentRuntime,
-  state: RunState,
-  calls: readonly RoundCall[],
-  gated: readonly boolean[],
-): RunEnd {
-  const { options, key } = runtime;
-  const pending: PendingApproval[] = calls.map((c, i) => ({
-    callId: c.callId,
-    tool: c.name,
-    arguments: c.arguments,
-    requiresApproval: gated[i] === true,
-  }));
-  const { runId, ...rest } = state;
-  const checkpoint: AgentCheckpoint = signCheckpoint(
-    {
-      version: 1,
-      id: randomBytes(16).toString("hex"),
-      agent: options.name,
-      runId,
-      createdAt: new Date(options.clock()).toISOString(),
-      pending,
-      state: rest as unknown as Record<string, unknown>,
-    },
-    key,
-  );
-  return { status: "awaiting_approval", checkpoint, pendingApprovals: pending.filter((p) => p.requiresApproval) };
 }
 
 /** Writes each poisoned call to the dead-letter queue, redacted. @internal */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { toJsonSafe } from "@needlework/core";
-import { canonicalJson } from "../persistence/canonical-json.js";
+import { canonicalJson } from "../canonical-json.js";
 import type { SettledCall } from "../loop/run-round.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { ChatUsage, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult, RunHealth } from "../agent-run-result.js";
-import type { AgentCheckpoint, PendingApproval } from "../persistence/checkpoint.js";
+import type { AgentCheckpoint, PendingApproval } from "../approvals/checkpoint.js";
 
 /**
  * The first event of a run (or of a resumed run).

@@ -4,7 +4,7 @@ import { assertStatus, harness, HttpError, untilAborted } from "../../../test/ag
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../../test/diagnostics-fixtures.js";
 import type { AgentRunResult } from "../agent-run-result.js";
 import { createAgent } from "../agent.js";
-import { ScriptedChatClient, type ScriptedStep } from "../chat/scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep } from "../scripted-chat-client.js";
 import type { AgentEvent } from "./agent-event.js";
 import { ChatStreamIncompleteError } from "./collect-chat-stream.js";
 

@@ -3,7 +3,7 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { harness, HttpError, untilAborted } from "../../../test/agent-fixtures.js";
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../../test/diagnostics-fixtures.js";
-import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
+import { ScriptedChatClient } from "../scripted-chat-client.js";
 import { toUiMessageStream } from "./ui-message-stream.js";
 
 /** The AI SDK's own reader (what useChat runs): the message as it stands after the last chunk. */

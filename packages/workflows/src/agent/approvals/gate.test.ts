@@ -5,10 +5,10 @@ import { ToolError } from "@needlework/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assertStatus, checkpointOf, harness, toolReply } from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
-import type { AgentCheckpoint } from "../persistence/checkpoint.js";
-import { CheckpointError } from "../persistence/checkpoint-error.js";
-import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "../persistence/resumed-checkpoint-store.js";
-import { ScriptedChatClient } from "../chat/scripted-chat-client.js";
+import type { AgentCheckpoint } from "./checkpoint.js";
+import { CheckpointError } from "./checkpoint-error.js";
+import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./claims.js";
+import { ScriptedChatClient } from "../scripted-chat-client.js";
 
 const S3CRET = "s3cret-".repeat(5);
 const refundRound = {

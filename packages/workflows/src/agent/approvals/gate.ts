@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./approval-options.js";
-import { parsedArguments } from "../persistence/canonical-json.js";
-import type { PendingApproval } from "../persistence/checkpoint.js";
-import { CheckpointError } from "../persistence/checkpoint-error.js";
+import { parsedArguments } from "../canonical-json.js";
+import type { PendingApproval } from "./checkpoint.js";
+import { CheckpointError } from "./checkpoint-error.js";
 import type { RoundCall } from "../loop/round-call.js";
 
 /**

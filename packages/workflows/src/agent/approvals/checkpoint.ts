@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../canonical-json.js";
 import { CheckpointError } from "./checkpoint-error.js";
 
 /**

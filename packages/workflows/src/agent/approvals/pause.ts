@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import type { RoundCall } from "../loop/round-call.js";
+import type { AgentRuntime, RunEnd, RunState } from "../loop/run-state.js";
+import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
+
+/** Pauses the run before a round with gated calls: a signed checkpoint of the whole state. @internal */
+export function pauseForApproval(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly RoundCall[],
+  gated: readonly boolean[],
+): RunEnd {
+  const { options, key } = runtime;
+  const pending: PendingApproval[] = calls.map((c, i) => ({
+    callId: c.callId,
+    tool: c.name,
+    arguments: c.arguments,
+    requiresApproval: gated[i] === true,
+  }));
+  const { runId, ...rest } = state;
+  const checkpoint: AgentCheckpoint = signCheckpoint(
+    {
+      version: 1,
+      id: randomBytes(16).toString("hex"),
+      agent: options.name,
+      runId,
+      createdAt: new Date(options.clock()).toISOString(),
+      pending,
+      state: rest as unknown as Record<string, unknown>,
+    },
+    key,
+  );
+  return { status: "awaiting_approval", checkpoint, pendingApprovals: pending.filter((p) => p.requiresApproval) };
+}
