@@ -23,6 +23,9 @@ export async function runWorker(config: WorkerConfig): Promise<void> {
     connectionString: config.databaseUrl,
     schema: config.schema,
     maxConnections: config.concurrency + 4,
+    // A killed worker's runs must be free again before the queue has retried them out: a lease
+    // well under the job's expiry (the worker renews it while a run is live).
+    leaseMs: 2_000,
   });
   let inFlight = 0;
   useCrmWorld({

@@ -1,3 +1,4 @@
+import { RunStoreError } from "@needlework/workflows/durable";
 import type { Pool } from "pg";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */
@@ -67,6 +68,12 @@ CREATE TABLE ${s}.resumed_checkpoints (
   claimed_at    timestamptz NOT NULL DEFAULT now()
 );`,
   },
+  {
+    version: 2,
+    name: "a lease per run",
+    sql: (s) => `
+ALTER TABLE ${s}.runs ADD COLUMN lease_owner text, ADD COLUMN lease_expires timestamptz;`,
+  },
 ];
 
 /**
@@ -87,6 +94,16 @@ export async function applyMigrations(pool: Pool, schema: string, lockKey: strin
     );
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${schema}.migrations`);
     const done = new Set(rows.map((r) => r.version));
+    const newest = Math.max(0, ...done);
+    const known = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+    if (newest > known) {
+      // A newer package wrote this schema: its tables may hold what this version cannot read or keep.
+      throw new RunStoreError(
+        "SCHEMA_TOO_NEW",
+        `PostgresStore: schema ${schema} is at version ${newest}, written by a newer @needlework/postgres; ` +
+          `this one knows versions up to ${known}. Upgrade the package (or use another schema).`,
+      );
+    }
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;

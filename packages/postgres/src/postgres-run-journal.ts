@@ -8,7 +8,10 @@ import type {
   JournaledTurn,
   RunJournal,
 } from "@needlework/workflows/durable";
+import { DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
+import { runBusy } from "@needlework/workflows/internal";
 import type { Pool } from "pg";
+import { escapeText, jsonParam, unescapeJson, unescapeText } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
 
 interface RunRow {
@@ -38,8 +41,11 @@ interface CallRow {
 
 /**
  * The run journal in PostgreSQL: tables `runs`, `run_turns` and `run_calls` of the store's schema.
- * Each record is one statement (its own transaction), durable when the promise resolves; every
- * write but `runStarted` is an idempotent upsert, so it is retried after a broken connection.
+ * Each write is one statement (one commit), durable when the promise resolves; a round's call
+ * starts are one statement, outcomes that settle together another. A run is leased (`runs.lease_owner`,
+ * `lease_expires`): every write takes and renews the lease in the same statement and is refused with
+ * `RUN_BUSY` when another owner holds it, so a stale process never writes over a newer one's records.
+ * Strings are stored escaped where PostgreSQL refuses them (NUL, lone surrogates) and read back as written.
  *
  * @example
  * ```ts
@@ -50,75 +56,147 @@ export class PostgresRunJournal implements RunJournal {
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
+    readonly leaseMs: number = DEFAULT_LEASE_MS,
   ) {}
 
-  async runStarted(start: JournaledRunStart): Promise<boolean> {
+  async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     const { rowCount } = await withStoreRetry("recording a run start", false, () =>
       this.pool.query(
-        `INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id) DO NOTHING`,
-        [start.runId, start.agent, start.instructions, start.input, start.startedAt],
+        `INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at, lease_owner, lease_expires)
+         VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond') ON CONFLICT (run_id) DO NOTHING`,
+        [
+          start.runId,
+          start.agent,
+          escapeText(start.instructions),
+          escapeText(start.input),
+          start.startedAt,
+          owner,
+          this.leaseMs,
+        ],
       ),
     );
     return rowCount === 1;
   }
 
-  async turn(runId: string, turn: JournaledTurn): Promise<void> {
-    await withStoreRetry("recording a model turn", true, () =>
+  async lease(runId: string, owner: string): Promise<boolean> {
+    const { rowCount } = await withStoreRetry("taking a run's lease", true, () =>
       this.pool.query(
-        `INSERT INTO ${this.schema}.run_turns (run_id, turn, message, usage, finish_reason) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (run_id, turn) DO UPDATE
-         SET message = EXCLUDED.message, usage = EXCLUDED.usage, finish_reason = EXCLUDED.finish_reason`,
-        [
-          runId,
-          turn.index,
-          JSON.stringify(turn.message),
-          turn.usage === undefined ? null : JSON.stringify(turn.usage),
-          turn.finishReason ?? null,
-        ],
+        `UPDATE ${this.schema}.runs SET lease_owner = $2, lease_expires = now() + $3 * interval '1 millisecond'
+         WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires < now())`,
+        [runId, owner, this.leaseMs],
+      ),
+    );
+    return rowCount === 1;
+  }
+
+  async release(runId: string, owner: string): Promise<void> {
+    await withStoreRetry("giving a run's lease up", true, () =>
+      this.pool.query(
+        // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
+        `UPDATE ${this.schema}.runs SET lease_expires = now() WHERE run_id = $1 AND lease_owner = $2`,
+        [runId, owner],
       ),
     );
   }
 
-  async callStarted(runId: string, call: JournaledCallStart): Promise<void> {
-    await withStoreRetry("recording a tool call start", true, () =>
-      this.pool.query(
-        `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id, call_id) DO NOTHING`,
-        [runId, call.callId, call.tool, JSON.stringify(call.arguments), call.idempotencyKey],
-      ),
+  turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
+    return this.fenced(
+      "recording a model turn",
+      runId,
+      owner,
+      `INSERT INTO ${this.schema}.run_turns (run_id, turn, message, usage, finish_reason)
+       SELECT run_id, $4, $5, $6, $7 FROM lease
+       ON CONFLICT (run_id, turn) DO UPDATE
+       SET message = EXCLUDED.message, usage = EXCLUDED.usage, finish_reason = EXCLUDED.finish_reason`,
+      [
+        turn.index,
+        jsonParam(turn.message),
+        turn.usage === undefined ? null : JSON.stringify(turn.usage),
+        turn.finishReason === undefined ? null : escapeText(turn.finishReason),
+      ],
     );
   }
 
-  async outcome(runId: string, outcome: JournaledOutcome): Promise<void> {
-    const meta = outcome.outcome.metadata;
-    await withStoreRetry("recording a tool outcome", true, () =>
-      this.pool.query(
-        `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, idempotency_key, outcome, formatted, settled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, now())
-         ON CONFLICT (run_id, call_id) DO UPDATE
-         SET outcome = EXCLUDED.outcome, formatted = EXCLUDED.formatted, settled_at = EXCLUDED.settled_at`,
-        [
-          runId,
-          outcome.callId,
-          String(meta["tool"] ?? ""),
-          String(meta["idempotencyKey"] ?? `${runId}:${outcome.callId}`),
-          JSON.stringify(outcome.outcome),
-          outcome.formatted,
-        ],
-      ),
+  callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
+    return this.fenced(
+      "recording tool call starts",
+      runId,
+      owner,
+      `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key)
+       SELECT lease.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key
+       FROM lease, ROWS FROM (jsonb_to_recordset($4::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text))
+         WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, n)
+       ORDER BY n
+       ON CONFLICT (run_id, call_id) DO NOTHING`,
+      [
+        jsonParam(
+          calls.map((c) => ({
+            call_id: c.callId,
+            tool: c.tool,
+            arguments: unescapeJson(c.arguments),
+            idempotency_key: c.idempotencyKey,
+          })),
+        ),
+      ],
     );
   }
 
-  async runEnded(runId: string, end: JournaledRunEnd): Promise<void> {
-    await withStoreRetry("recording a run end", true, () =>
-      this.pool.query(`UPDATE ${this.schema}.runs SET status = $2, ended_at = $3, result = $4 WHERE run_id = $1`, [
-        runId,
-        end.status,
-        end.endedAt,
-        JSON.stringify(end.result),
-      ]),
+  outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void> {
+    return this.fenced(
+      "recording tool outcomes",
+      runId,
+      owner,
+      `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, idempotency_key, outcome, formatted, settled_at)
+       SELECT lease.run_id, o.call_id, o.tool, o.idempotency_key, o.outcome, o.formatted, now()
+       FROM lease, ROWS FROM (
+         jsonb_to_recordset($4::jsonb) AS (call_id text, tool text, idempotency_key text, outcome jsonb, formatted text)
+       ) WITH ORDINALITY AS o(call_id, tool, idempotency_key, outcome, formatted, n)
+       ORDER BY n
+       ON CONFLICT (run_id, call_id) DO UPDATE
+       SET outcome = EXCLUDED.outcome, formatted = EXCLUDED.formatted, settled_at = EXCLUDED.settled_at`,
+      [
+        jsonParam(
+          outcomes.map((o) => ({
+            call_id: o.callId,
+            tool: String(o.outcome.metadata["tool"] ?? ""),
+            idempotency_key: String(o.outcome.metadata["idempotencyKey"] ?? `${runId}:${o.callId}`),
+            outcome: o.outcome,
+            formatted: o.formatted,
+          })),
+        ),
+      ],
     );
+  }
+
+  async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
+    // One UPDATE of the run row, fenced in its WHERE (a lease CTE would update the same row twice).
+    const { rowCount } = await withStoreRetry("recording a run end", true, () =>
+      this.pool.query(
+        `UPDATE ${this.schema}.runs SET status = $3, ended_at = $4, result = $5, lease_owner = $2, lease_expires = now()
+         WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2)`,
+        [runId, owner, end.status, end.endedAt, jsonParam(end.result)],
+      ),
+    );
+    if (rowCount !== 1) throw runBusy(runId);
+  }
+
+  /**
+   * One write as the lease's `owner`: the lease is taken (free, or this owner's) and renewed, and the
+   * write done, in one statement. `$1` is the run id, `$2` the owner, `$3` leaseMs; the write reads
+   * the `lease` row. No lease row: another owner holds the run, and nothing was written.
+   */
+  private async fenced(what: string, runId: string, owner: string, write: string, values: unknown[]): Promise<void> {
+    const { rows } = await withStoreRetry(what, true, () =>
+      this.pool.query<{ leased: number }>(
+        `WITH lease AS (
+           UPDATE ${this.schema}.runs SET lease_owner = $2, lease_expires = now() + $3 * interval '1 millisecond'
+           WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2) RETURNING run_id
+         ), written AS (${write} RETURNING 1)
+         SELECT (SELECT count(*) FROM lease)::int AS leased`,
+        [runId, owner, this.leaseMs, ...values],
+      ),
+    );
+    if (rows[0]?.leased !== 1) throw runBusy(runId);
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
@@ -154,28 +232,40 @@ function toRun(row: RunRow, turns: readonly TurnRow[], calls: readonly CallRow[]
   return {
     runId: row.run_id,
     agent: row.agent,
-    instructions: row.instructions,
-    input: row.input,
+    instructions: unescapeText(row.instructions),
+    input: unescapeText(row.input),
     startedAt: row.started_at.toISOString(),
     turns: turns.map((t) => ({
       index: t.turn,
-      message: t.message,
+      message: unescapeJson(t.message),
       ...(t.usage ? { usage: t.usage } : {}),
-      ...(t.finish_reason === null ? {} : { finishReason: t.finish_reason }),
+      ...(t.finish_reason === null ? {} : { finishReason: unescapeText(t.finish_reason) }),
     })),
     calls: calls.map(
       (c): JournaledCall => ({
         callId: c.call_id,
         tool: c.tool,
-        arguments: c.arguments,
+        arguments: unescapeJson(c.arguments),
         idempotencyKey: c.idempotency_key,
         ...(c.outcome === null
           ? {}
-          : { outcome: { callId: c.call_id, outcome: c.outcome, formatted: c.formatted ?? "" } }),
+          : {
+              outcome: {
+                callId: c.call_id,
+                outcome: unescapeJson(c.outcome),
+                formatted: unescapeText(c.formatted ?? ""),
+              },
+            }),
       }),
     ),
     ...(row.ended_at === null
       ? {}
-      : { end: { status: row.status ?? "", endedAt: row.ended_at.toISOString(), result: row.result ?? null } }),
+      : {
+          end: {
+            status: row.status ?? "",
+            endedAt: row.ended_at.toISOString(),
+            result: unescapeJson(row.result ?? null),
+          },
+        }),
   };
 }

@@ -1,5 +1,6 @@
 import type { ScriptedStep } from "@needlework/workflows";
 import { assertStatus } from "../../workflows/test/agent-fixtures.js";
+import { contentionContract } from "../../workflows/test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/test/resume-contract.js";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
@@ -16,8 +17,9 @@ const stores: PostgresStore[] = [];
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
-function open(schema: string): PostgresStore {
-  const store = new PostgresStore({ connectionString: DATABASE_URL, schema, maxConnections: 4 });
+function open(schema: string, leaseMs?: number): PostgresStore {
+  const lease = leaseMs === undefined ? {} : { leaseMs };
+  const store = new PostgresStore({ connectionString: DATABASE_URL, schema, maxConnections: 4, ...lease });
   stores.push(store);
   return store;
 }
@@ -31,14 +33,47 @@ describePostgres("PostgresStore", () => {
     return { first, second: open(schema) };
   });
 
+  contentionContract(async (leaseMs) => {
+    const schema = freshSchema();
+    const first = open(schema, leaseMs);
+    await first.migrate();
+    return { first, second: open(schema, leaseMs) };
+  });
+
+  it("migrate() refuses a schema written by a newer version: SCHEMA_TOO_NEW naming both versions", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    await store.pool.query(`INSERT INTO "${schema}".migrations (version, name) VALUES (99, 'from the future')`);
+    const refused = await store.migrate().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "SCHEMA_TOO_NEW" });
+    expect(String((refused as Error).message)).toMatch(/version 99.*up to 2/);
+  });
+
+  it("resumeRun refuses a stored result it cannot trust (RESULT_INVALID), and returns a sound one", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    const crm = new FakeCrm();
+    await resumeAgent(crm, store, [{ text: "Done." }]).agent.run("Sync c1.", { runId: "run_tamper_1" });
+    expect((await resumeAgent(crm, store, []).agent.resumeRun("run_tamper_1")).text).toBe("Done.");
+    await store.pool.query(`UPDATE "${schema}".runs SET result = result - 'calls' WHERE run_id = 'run_tamper_1'`);
+    await expect(resumeAgent(crm, store, []).agent.resumeRun("run_tamper_1")).rejects.toMatchObject({
+      code: "RESULT_INVALID",
+    });
+  });
+
   it("migrate is versioned and idempotent, and safe from several instances at once", async () => {
     const schema = freshSchema();
     const instances = [open(schema), open(schema), open(schema), open(schema)];
     const applied = await Promise.all(instances.map((s) => s.migrate()));
-    expect(applied.flat()).toEqual([1]);
+    expect(applied.flat()).toEqual([1, 2]);
     expect(await instances[0]!.migrate()).toEqual([]);
     const { rows } = await instances[0]!.pool.query(`SELECT version, name FROM "${schema}".migrations`);
-    expect(rows).toEqual([{ version: 1, name: "run journal, dead letters, checkpoint claims" }]);
+    expect(rows).toEqual([
+      { version: 1, name: "run journal, dead letters, checkpoint claims" },
+      { version: 2, name: "a lease per run" },
+    ]);
   });
 
   it("a checkpoint resumed on one instance is refused on every other, even when they race", async () => {

@@ -1,4 +1,4 @@
-import type { AgentStore } from "@needlework/workflows/durable";
+import { type AgentStore, DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
 import { parseOptions } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";
@@ -26,6 +26,12 @@ export interface PostgresStoreOptions {
   readonly schema?: string;
   /** Connections of the pool the store creates. Default 10. */
   readonly maxConnections?: number;
+  /**
+   * How long a run's lease lasts without renewal, in ms. A live run renews it at a third of this; a
+   * process that died loses its runs' leases after this long, and `resumeRun` elsewhere can go on.
+   * Default 30 000.
+   */
+  readonly leaseMs?: number;
 }
 
 const optionsSchema = z.strictObject({
@@ -35,6 +41,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   schema: z.string().optional(),
   maxConnections: z.int().min(1).max(1000).optional(),
+  leaseMs: z.int().min(1).optional(),
 });
 
 /**
@@ -73,7 +80,7 @@ export class PostgresStore implements AgentStore {
     this.pool = parsed.pool ?? new pg.Pool({ connectionString, max: parsed.maxConnections ?? 10 });
     // An idle client whose server went away must not crash the process; the next query reports it.
     if (this.ownsPool) this.pool.on("error", () => undefined);
-    this.journal = new PostgresRunJournal(this.pool, this.quoted);
+    this.journal = new PostgresRunJournal(this.pool, this.quoted, parsed.leaseMs ?? DEFAULT_LEASE_MS);
     this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted);
     this.resumedCheckpoints = new PostgresCheckpointClaims(this.pool, this.quoted);
   }

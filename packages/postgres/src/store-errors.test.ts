@@ -1,4 +1,5 @@
 import { ConstantBackoff } from "cockatiel";
+import { RunStoreError } from "@needlework/workflows/durable";
 import { describe, expect, it } from "vitest";
 import { STORE_ATTEMPTS, withStoreRetry } from "./store-errors.js";
 
@@ -43,10 +44,14 @@ describe("withStoreRetry", () => {
     expect(idempotent.attempts()).toBe(2);
   });
 
-  it("other errors (a bug, a constraint) pass through unchanged and are not retried", async () => {
-    const violation = pgError("23505");
+  it("other driver errors become STORE_FAILED with their SQLSTATE (never the driver's message), not retried", async () => {
+    const violation = Object.assign(pgError("22P05"), { message: "unsupported Unicode escape: secret-canary" });
     const { statement, attempts } = flaky(violation);
-    await expect(withStoreRetry("writing", true, statement, noWait)).rejects.toBe(violation);
+    const failed = await withStoreRetry("writing", true, statement, noWait).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(RunStoreError);
+    expect(failed).toMatchObject({ code: "STORE_FAILED", cause: violation });
+    expect((failed as Error).message).toContain("22P05");
+    expect((failed as Error).message).not.toContain("secret-canary");
     expect(attempts()).toBe(1);
   });
 });

@@ -31,7 +31,8 @@ function codeOf(error: unknown): string {
 /**
  * Runs one store statement with retries where safe, and turns connection failures and
  * serialization conflicts that outlast them into {@link RunStoreError}s (`STORE_UNAVAILABLE`,
- * `STORE_CONFLICT`). Other errors (a bug, a constraint) pass through unchanged.
+ * `STORE_CONFLICT`); any other driver error into `STORE_FAILED` with its SQLSTATE, so no caller ever
+ * gets the driver's own error.
  * @internal
  */
 export async function withStoreRetry<T>(
@@ -63,6 +64,12 @@ export async function withStoreRetry<T>(
         { cause: error },
       );
     }
-    throw error;
+    if (RunStoreError.isInstance(error)) throw error;
+    // Any other driver error: its SQLSTATE, never its message (which may quote the data it refused).
+    throw new RunStoreError(
+      "STORE_FAILED",
+      `PostgresStore: ${what} failed (SQLSTATE ${code || "unknown"}). The error is kept as this error's cause.`,
+      { cause: error },
+    );
   }
 }

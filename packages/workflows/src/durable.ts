@@ -36,3 +36,6 @@ export {
   type RunStoreErrorCode,
   type SkippedDeadLetterLine,
 } from "./agent/index.js";
+export { DEFAULT_LEASE_MS } from "./agent/durable/run-journal.js";
+export type { FileRunStoreOptions } from "./agent/durable/file-run-store.js";
+export type { InMemoryRunStoreOptions } from "./agent/durable/in-memory-run-store.js";

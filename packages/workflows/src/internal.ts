@@ -5,3 +5,4 @@
  * @packageDocumentation
  */
 export { parseOptions } from "./options/parse-options.js";
+export { runBusy } from "./agent/durable/run-store-error.js";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileRunJournal, FileRunStore } from "./file-run-store.js";
+import { contentionContract } from "../../../test/contention-contract.js";
 import { resumeContract } from "../../../test/resume-contract.js";
 
 const dirs: string[] = [];
@@ -21,30 +22,41 @@ describe("FileRunStore", () => {
     const directory = await tempDir();
     return { first: new FileRunStore(directory), second: new FileRunStore(directory) };
   });
+  contentionContract(async (leaseMs) => {
+    const directory = await tempDir();
+    const options = leaseMs === undefined ? {} : { leaseMs };
+    return { first: new FileRunStore(directory, options), second: new FileRunStore(directory, options) };
+  });
 
   it("ignores a torn last line and keeps appending after it", async () => {
     const dir = await tempDir();
     const journal = new FileRunJournal(dir);
     expect(
-      await journal.runStarted({
-        runId: "r1",
-        agent: "a",
-        instructions: "",
-        input: "hi",
-        startedAt: "2026-01-01T00:00:00.000Z",
-      }),
+      await journal.runStarted(
+        {
+          runId: "r1",
+          agent: "a",
+          instructions: "",
+          input: "hi",
+          startedAt: "2026-01-01T00:00:00.000Z",
+        },
+        "owner-1",
+      ),
     ).toBe(true);
     expect(
-      await journal.runStarted({
-        runId: "r1",
-        agent: "a",
-        instructions: "",
-        input: "hi",
-        startedAt: "2026-01-01T00:00:00.000Z",
-      }),
+      await journal.runStarted(
+        {
+          runId: "r1",
+          agent: "a",
+          instructions: "",
+          input: "hi",
+          startedAt: "2026-01-01T00:00:00.000Z",
+        },
+        "owner-2",
+      ),
     ).toBe(false);
     await appendFile(join(dir, "r1.jsonl"), '{"kind":"turn","tu');
-    await journal.turn("r1", { index: 0, message: { role: "assistant", content: "hello" } });
+    await journal.turn("r1", { index: 0, message: { role: "assistant", content: "hello" } }, "owner-1");
     const run = await journal.read("r1");
     expect(run?.turns).toEqual([{ index: 0, message: { role: "assistant", content: "hello" } }]);
   });

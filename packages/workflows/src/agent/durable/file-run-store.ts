@@ -1,9 +1,11 @@
-import { mkdir, open, readFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
 import { FileResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
+import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -28,14 +30,19 @@ const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
  * ```
  */
 export class FileRunJournal implements RunJournal {
+  readonly leaseMs: number;
   private readonly tails = new Map<string, Promise<void>>();
 
-  constructor(readonly directory: string) {
+  constructor(
+    readonly directory: string,
+    options: FileRunStoreOptions = {},
+  ) {
     if (typeof directory !== "string" || directory === "")
       throw new TypeError("FileRunJournal: pass a directory path.");
+    this.leaseMs = leaseMsOption("FileRunJournal", options.leaseMs);
   }
 
-  async runStarted(start: JournaledRunStart): Promise<boolean> {
+  async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     await mkdir(this.directory, { recursive: true });
     let handle;
     try {
@@ -50,23 +57,73 @@ export class FileRunJournal implements RunJournal {
     } finally {
       await handle.close();
     }
+    await this.writeLease(start.runId, { owner, expires: Date.now() + this.leaseMs });
     return true;
   }
 
-  turn(runId: string, turn: JournaledTurn): Promise<void> {
-    return this.append(runId, { kind: "turn", turn });
+  /**
+   * The lease is a file beside the run's (`<runId>.lease`: owner and expiry), replaced atomically
+   * (write, then rename). Two processes taking a free lease at the same instant can both see it
+   * theirs for a moment; the fence on every write then refuses the one whose name is not on it,
+   * before any of its tool calls starts.
+   */
+  async lease(runId: string, owner: string): Promise<boolean> {
+    const taken = leaseRules.take(await this.readLease(runId), owner, this.leaseMs);
+    if (taken === undefined) return false;
+    await this.writeLease(runId, taken);
+    return (await this.readLease(runId))?.owner === owner;
   }
 
-  callStarted(runId: string, call: JournaledCallStart): Promise<void> {
-    return this.append(runId, { kind: "call", call });
+  async release(runId: string, owner: string): Promise<void> {
+    // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
+    if ((await this.readLease(runId))?.owner === owner) await this.writeLease(runId, { owner, expires: 0 });
   }
 
-  outcome(runId: string, outcome: JournaledOutcome): Promise<void> {
-    return this.append(runId, { kind: "outcome", outcome });
+  turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
+    return this.append(runId, owner, [{ kind: "turn", turn }]);
   }
 
-  runEnded(runId: string, end: JournaledRunEnd): Promise<void> {
-    return this.append(runId, { kind: "end", end });
+  callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
+    return this.append(
+      runId,
+      owner,
+      calls.map((call) => ({ kind: "call", call }) as const),
+    );
+  }
+
+  outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void> {
+    return this.append(
+      runId,
+      owner,
+      outcomes.map((outcome) => ({ kind: "outcome", outcome }) as const),
+    );
+  }
+
+  async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
+    await this.append(runId, owner, [{ kind: "end", end }]);
+    await this.release(runId, owner);
+  }
+
+  private leaseFile(runId: string): string {
+    return `${this.file(runId).slice(0, -".jsonl".length)}.lease`;
+  }
+
+  private async readLease(runId: string): Promise<Lease | undefined> {
+    try {
+      const lease = JSON.parse(await readFile(this.leaseFile(runId), "utf8")) as Partial<Lease>;
+      return typeof lease.owner === "string" && typeof lease.expires === "number"
+        ? { owner: lease.owner, expires: lease.expires }
+        : undefined;
+    } catch {
+      return undefined; // no lease (or a torn one: the run is free)
+    }
+  }
+
+  private async writeLease(runId: string, lease: Lease): Promise<void> {
+    const path = this.leaseFile(runId);
+    const temporary = `${path}.${randomUUID()}`;
+    await writeFile(temporary, JSON.stringify(lease));
+    await rename(temporary, path);
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
@@ -98,15 +155,16 @@ export class FileRunJournal implements RunJournal {
     return join(this.directory, `${runId}.jsonl`);
   }
 
-  /** Appends of one run are serialized, so its records stay in order. */
-  private append(runId: string, record: JournalRecord): Promise<void> {
+  /** Appends of one run are serialized, so its records stay in order; each is fenced by the lease. */
+  private append(runId: string, owner: string, records: readonly JournalRecord[]): Promise<void> {
     const path = this.file(runId);
     const previous = this.tails.get(runId) ?? Promise.resolve();
     const next = previous.then(async () => {
+      leaseRules.fence(runId, await this.readLease(runId), owner);
       const handle = await open(path, "a");
       try {
         // A torn last line from a crash must not swallow this record: start it on a fresh line.
-        await handle.writeFile(`\n${JSON.stringify(record)}\n`);
+        await handle.writeFile(`\n${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
         await handle.sync();
       } finally {
         await handle.close();
@@ -119,6 +177,12 @@ export class FileRunJournal implements RunJournal {
     });
     return next;
   }
+}
+
+/** Options of {@link FileRunStore} and {@link FileRunJournal}. */
+export interface FileRunStoreOptions {
+  /** How long a run's lease lasts without renewal, in ms. Default 30 000. */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -137,9 +201,12 @@ export class FileRunStore implements AgentStore {
   readonly deadLetters: FileDeadLetterQueue;
   readonly resumedCheckpoints: FileResumedCheckpointStore;
 
-  constructor(readonly directory: string) {
+  constructor(
+    readonly directory: string,
+    options: FileRunStoreOptions = {},
+  ) {
     if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunStore: pass a directory path.");
-    this.journal = new FileRunJournal(join(directory, "runs"));
+    this.journal = new FileRunJournal(join(directory, "runs"), options);
     this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"));
     this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
   }

@@ -2,11 +2,16 @@ import { describe, expect, it } from "vitest";
 import { createAgent } from "../agent.js";
 import { ScriptedChatClient } from "../scripted-chat-client.js";
 import { InMemoryRunStore } from "./in-memory-run-store.js";
+import { contentionContract } from "../../../test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";
 
 describe("InMemoryRunStore", () => {
   resumeContract(async () => {
     const store = new InMemoryRunStore();
+    return { first: store, second: store };
+  });
+  contentionContract(async (leaseMs) => {
+    const store = new InMemoryRunStore(leaseMs === undefined ? {} : { leaseMs });
     return { first: store, second: store };
   });
 

@@ -1,6 +1,7 @@
 import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
 import { InMemoryResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
+import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -23,28 +24,55 @@ import type {
  * ```
  */
 export class InMemoryRunJournal implements RunJournal {
+  readonly leaseMs: number;
   private readonly runs = new Map<string, JournalRecord[]>();
+  private readonly leases = new Map<string, Lease>();
 
-  async runStarted(start: JournaledRunStart): Promise<boolean> {
+  constructor(options: InMemoryRunStoreOptions = {}) {
+    this.leaseMs = leaseMsOption("InMemoryRunJournal", options.leaseMs);
+  }
+
+  async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     if (this.runs.has(start.runId)) return false;
     this.runs.set(start.runId, [structuredClone({ kind: "start", ...start })]);
+    this.leases.set(start.runId, { owner, expires: Date.now() + this.leaseMs });
     return true;
   }
 
-  async turn(runId: string, turn: JournaledTurn): Promise<void> {
-    this.append(runId, { kind: "turn", turn });
+  async lease(runId: string, owner: string): Promise<boolean> {
+    const taken = leaseRules.take(this.leases.get(runId), owner, this.leaseMs);
+    if (taken !== undefined) this.leases.set(runId, taken);
+    return taken !== undefined;
   }
 
-  async callStarted(runId: string, call: JournaledCallStart): Promise<void> {
-    this.append(runId, { kind: "call", call });
+  async release(runId: string, owner: string): Promise<void> {
+    // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
+    if (this.leases.get(runId)?.owner === owner) this.leases.set(runId, { owner, expires: 0 });
   }
 
-  async outcome(runId: string, outcome: JournaledOutcome): Promise<void> {
-    this.append(runId, { kind: "outcome", outcome });
+  async turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
+    this.append(runId, owner, [{ kind: "turn", turn }]);
   }
 
-  async runEnded(runId: string, end: JournaledRunEnd): Promise<void> {
-    this.append(runId, { kind: "end", end });
+  async callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
+    this.append(
+      runId,
+      owner,
+      calls.map((call) => ({ kind: "call", call }) as const),
+    );
+  }
+
+  async outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void> {
+    this.append(
+      runId,
+      owner,
+      outcomes.map((outcome) => ({ kind: "outcome", outcome }) as const),
+    );
+  }
+
+  async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
+    this.append(runId, owner, [{ kind: "end", end }]);
+    await this.release(runId, owner);
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
@@ -52,12 +80,20 @@ export class InMemoryRunJournal implements RunJournal {
     return records === undefined ? undefined : structuredClone(foldJournal(records));
   }
 
-  private append(runId: string, record: JournalRecord): void {
+  private append(runId: string, owner: string, added: readonly JournalRecord[]): void {
     const records = this.runs.get(runId);
     if (records === undefined)
       throw new TypeError(`InMemoryRunJournal: run '${runId}' was never started in this journal.`);
-    records.push(structuredClone(record));
+    leaseRules.fence(runId, this.leases.get(runId), owner);
+    this.leases.set(runId, { owner, expires: Date.now() + this.leaseMs }); // a write renews the lease
+    for (const record of added) records.push(structuredClone(record));
   }
+}
+
+/** Options of {@link InMemoryRunStore} and {@link InMemoryRunJournal}. */
+export interface InMemoryRunStoreOptions {
+  /** How long a run's lease lasts without renewal, in ms. Default 30 000. */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -71,7 +107,11 @@ export class InMemoryRunJournal implements RunJournal {
  * ```
  */
 export class InMemoryRunStore implements AgentStore {
-  readonly journal = new InMemoryRunJournal();
+  readonly journal: InMemoryRunJournal;
   readonly deadLetters = new InMemoryDeadLetterQueue();
   readonly resumedCheckpoints = new InMemoryResumedCheckpointStore();
+
+  constructor(options: InMemoryRunStoreOptions = {}) {
+    this.journal = new InMemoryRunJournal(options);
+  }
 }

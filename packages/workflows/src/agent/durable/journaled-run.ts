@@ -1,29 +1,43 @@
-import { abortReason, type JsonValue, toJsonSafe } from "@needlework/core";
+import { randomUUID } from "node:crypto";
+import { abortReason, toJsonSafe } from "@needlework/core";
 import type { AgentRunResult } from "../agent-run-result.js";
+import type { ApprovedRound } from "../approvals/resume.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import type { ApprovedRound } from "../approvals/resume.js";
+import { JournalWriter } from "./journal-writer.js";
 import { journaledOutcome, journaledRuntime } from "./journaled-runtime.js";
 import type { RunJournal } from "./run-journal.js";
-import { RunStoreError } from "./run-store-error.js";
+import { RunStoreError, runBusy } from "./run-store-error.js";
+import { storedResult } from "./stored-result.js";
 
-async function recordEnd(
-  journal: RunJournal,
-  runId: string,
-  clock: () => number,
-  result: AgentRunResult,
+/**
+ * Runs `body` as the run's lease holder: the lease is renewed while it runs and given up when it
+ * ends, however it ends (an aborted run can be resumed at once, not after `leaseMs`). The end is
+ * recorded, after every outcome, when the body returns a result.
+ */
+async function asHolder(
+  runtime: AgentRuntime,
+  writer: JournalWriter,
+  body: () => Promise<AgentRunResult>,
 ): Promise<AgentRunResult> {
-  await journal.runEnded(runId, {
-    status: result.status,
-    endedAt: new Date(clock()).toISOString(),
-    result: toJsonSafe(result),
-  });
-  return result;
+  writer.startRenewing();
+  try {
+    const result = await body();
+    await writer.end({
+      status: result.status,
+      endedAt: new Date(runtime.options.clock()).toISOString(),
+      result: toJsonSafe(result),
+    });
+    return result;
+  } finally {
+    await writer.stop();
+  }
 }
 
 /**
- * Runs a new run under a journal: the start is recorded first (durably), then every turn and call,
- * then the end. A run that rejects (aborted, or its process dies) has no end and can be resumed.
+ * Runs a new run under a journal: the start is recorded first (durably, with this process's lease),
+ * then every turn and call, then the end. A run that rejects (aborted, or its process dies) has no
+ * end and can be resumed.
  * @internal
  */
 export async function runJournaled(
@@ -36,23 +50,26 @@ export async function runJournaled(
 ): Promise<AgentRunResult> {
   const { options } = runtime;
   const { runId } = state;
+  const owner = randomUUID();
   const startedAt = new Date(options.clock()).toISOString();
-  if (
-    !(await journal.runStarted({ runId, agent: options.name, instructions: options.instructions, input, startedAt }))
-  ) {
+  const start = { runId, agent: options.name, instructions: options.instructions, input, startedAt };
+  if (!(await journal.runStarted(start, owner))) {
     throw new RunStoreError(
       "RUN_EXISTS",
       `Run '${runId}' is already in the journal: continue it with agent.resumeRun('${runId}'), ` +
         "or start a new run with another runId.",
     );
   }
-  const result = await new AgentRun(journaledRuntime(runtime, journal, runId), state, signal, sink).loop();
-  return recordEnd(journal, runId, options.clock, result);
+  const writer = new JournalWriter(journal, runId, owner);
+  return asHolder(runtime, writer, () =>
+    new AgentRun(journaledRuntime(runtime, writer, runId), state, signal, sink).loop(),
+  );
 }
 
 /**
- * Continues a journaled run: a finished run returns its recorded result; otherwise the loop
- * replays the journal (recorded turns and outcomes, never re-executed) and goes on live.
+ * Continues a journaled run: a finished run returns its recorded result (checked); otherwise this
+ * process takes the run's lease (`RUN_BUSY` when another live process holds it) and the loop replays
+ * the journal (recorded turns and outcomes, never re-executed) and goes on live.
  * @internal
  */
 export async function resumeJournaled(
@@ -63,33 +80,31 @@ export async function resumeJournaled(
   newState: (runId: string, instructions: string, input: string) => RunState,
   sink?: RunEventSink,
 ): Promise<AgentRunResult> {
-  if (typeof runId !== "string" || runId === "")
-    throw new TypeError("agent.resumeRun: pass the runId of a journaled run.");
   if (signal?.aborted) throw abortReason(signal);
   const { options } = runtime;
+  const found = await journal.read(runId);
+  if (found === undefined) throw notFound(runId);
+  if (found.agent !== options.name) throw wrongAgent(runId, found.agent, options.name);
+  if (found.end !== undefined) return storedResult(runId, found.end.result);
+  const owner = randomUUID();
+  if (!(await journal.lease(runId, owner))) throw runBusy(runId);
+  const writer = new JournalWriter(journal, runId, owner);
+  // Read again as the holder: what the previous holder wrote up to losing the lease is all there is.
   const history = await journal.read(runId);
-  if (history === undefined)
-    throw new RunStoreError(
-      "RUN_NOT_FOUND",
-      `Run '${runId}' is not in this agent's store: resume it with an agent over the store that ran it.`,
-    );
-  if (history.agent !== options.name) {
-    throw new RunStoreError(
-      "RUN_AGENT_MISMATCH",
-      `Run '${runId}' belongs to agent '${history.agent}', not '${options.name}': resume it with that agent.`,
-    );
+  if (history === undefined || history.end !== undefined) {
+    await writer.stop();
+    return history === undefined ? Promise.reject(notFound(runId)) : storedResult(runId, history.end!.result);
   }
-  if (history.end !== undefined) return history.end.result as JsonValue as unknown as AgentRunResult;
   const state = newState(runId, history.instructions, history.input);
-  const result = await new AgentRun(journaledRuntime(runtime, journal, runId, history), state, signal, sink).loop();
-  return recordEnd(journal, runId, options.clock, result);
+  const replay = journaledRuntime(runtime, writer, runId, history);
+  return asHolder(runtime, writer, () => new AgentRun(replay, state, signal, sink).loop());
 }
 
 /**
- * Continues a run from an approval checkpoint under the journal of its run id: the denied calls'
- * outcomes are recorded first (so a later replay answers them the same), then the resumed round and
- * the rest of the run, then its new end. A paused run the journal never saw (the store came later) is
- * started in it first.
+ * Continues a run from an approval checkpoint under the journal of its run id, as its lease holder:
+ * the denied calls' outcomes are recorded first (so a later replay answers them the same), then the
+ * resumed round and the rest of the run, then its new end. A paused run the journal never saw (the
+ * store came later) is started in it first.
  * @internal
  */
 export async function continueJournaled(
@@ -102,20 +117,37 @@ export async function continueJournaled(
   const { options } = runtime;
   const { state, calls, preset } = approved;
   const { runId } = state;
+  const owner = randomUUID();
   const history = await journal.read(runId);
   if (history === undefined) {
     const input = state.messages.find((m) => m.role === "user")?.content ?? "";
     const startedAt = new Date(options.clock()).toISOString();
-    await journal.runStarted({ runId, agent: options.name, instructions: options.instructions, input, startedAt });
-  } else if (history.agent !== options.name) {
-    throw new RunStoreError(
-      "RUN_AGENT_MISMATCH",
-      `Run '${runId}' belongs to agent '${history.agent}', not '${options.name}': resume it with that agent.`,
+    await journal.runStarted(
+      { runId, agent: options.name, instructions: options.instructions, input, startedAt },
+      owner,
     );
+  } else if (history.agent !== options.name) {
+    throw wrongAgent(runId, history.agent, options.name);
+  } else if (!(await journal.lease(runId, owner))) {
+    throw runBusy(runId);
   }
-  const live = journaledRuntime(runtime, journal, runId, history, "continue");
+  const writer = new JournalWriter(journal, runId, owner);
   for (const [callId, outcome] of preset)
-    await journal.outcome(runId, journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
-  const result = await new AgentRun(live, state, signal, sink).resume(calls, preset);
-  return recordEnd(journal, runId, options.clock, result);
+    writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
+  const live = journaledRuntime(runtime, writer, runId, history, "continue");
+  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset));
+}
+
+function notFound(runId: string): RunStoreError {
+  return new RunStoreError(
+    "RUN_NOT_FOUND",
+    `Run '${runId}' is not in this agent's store: resume it with an agent over the store that ran it.`,
+  );
+}
+
+function wrongAgent(runId: string, owner: string, agent: string): RunStoreError {
+  return new RunStoreError(
+    "RUN_AGENT_MISMATCH",
+    `Run '${runId}' belongs to agent '${owner}', not '${agent}': resume it with that agent.`,
+  );
 }

@@ -12,7 +12,8 @@ import {
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
-import type { JournaledCall, JournaledOutcome, JournaledRun, RunJournal } from "./run-journal.js";
+import type { JournalWriter } from "./journal-writer.js";
+import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } from "./run-journal.js";
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {
@@ -102,7 +103,7 @@ function untilAborted(signal: AbortSignal | undefined): Promise<never> {
  */
 export function journaledRuntime(
   runtime: AgentRuntime,
-  journal: RunJournal,
+  writer: JournalWriter,
   runId: string,
   history?: JournaledRun,
   mode: JournalMode = "replay",
@@ -131,9 +132,10 @@ export function journaledRuntime(
   const record = async (index: number, response: ChatResponse): Promise<ChatResponse> => {
     const toolCalls = withCallIds(response.message.toolCalls, runId, index);
     const message = { ...response.message, ...(toolCalls ? { toolCalls } : {}) };
-    await journal.turn(runId, {
+    await writer.turn({
       index,
-      message: { role: "assistant", ...message },
+      // The JSON-safe snapshot: arguments nested past its depth are stored as its marker.
+      message: toJsonSafe({ role: "assistant", ...message }) as unknown as JournaledTurn["message"],
       ...(response.usage ? { usage: response.usage } : {}),
       ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
     });
@@ -181,11 +183,13 @@ export function journaledRuntime(
         if (replaying()) return untilAborted(options.signal);
         if (invoker.get(call.name)?.options.idempotent !== true) {
           const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
-          await journal.outcome(runId, journaledOutcome(unknown, runtime.formatOutcome(unknown), callId));
+          writer.outcome(journaledOutcome(unknown, runtime.formatOutcome(unknown), callId));
           return unknown;
         }
-      } else {
-        await journal.callStarted(runId, {
+      } else if (invoker.get(call.name)?.options.readOnly !== true) {
+        // Durable before the body runs: a write whose start is lost could run twice. A read-only
+        // tool has no start record (running it again is harmless), only its outcome.
+        await writer.callStarted({
           callId,
           tool: call.name,
           arguments: toJsonSafe(call.arguments ?? {}),
@@ -193,7 +197,7 @@ export function journaledRuntime(
         });
       }
       const outcome = await invoker.invoke(call, { ...options, runId });
-      await journal.outcome(runId, journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
+      writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
       return outcome;
     },
   });

