@@ -95,3 +95,60 @@ describePostgres("createRunQueue", () => {
     expect(dying.count("sendEmail") + survivor.count("sendEmail")).toBe(1);
   });
 });
+
+describePostgres("createRunQueue: what the queue keeps", () => {
+  const KEY = "sk-proj-CANARYqueue0123456789abcdefghij";
+  const PASSWORD = "queue-canary-password";
+
+  it("a job holds only { runId, agent }; a failed run's output is { code, message } with no exception text", async () => {
+    const schema = freshSchema();
+    const bossSchema = freshSchema("nw_boss");
+    const store = await openStore(schema);
+    const crashing: ChatClient = {
+      async complete() {
+        throw new Error(`upstream refused: postgres://app:${PASSWORD}@db/x with ${KEY}`);
+      },
+    };
+    const { agent } = resumeAgent(new FakeCrm(), store, [], crashing);
+    const queue = createRunQueue({
+      store,
+      agents: [agent],
+      bossSchema,
+      retryLimit: 0,
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+    });
+    queues.push(queue);
+    const runId = await queue.enqueue("crm-sync", `Sync c1, the key is ${KEY}.`);
+    await queue.work();
+    await expect
+      .poll(() => queue.result(runId).catch((e: unknown) => e), { timeout: 30_000, interval: 250 })
+      .toMatchObject({
+        code: "RUN_FAILED",
+      });
+    const { rows } = await store.pool.query(`SELECT data, output FROM "${bossSchema}".job WHERE id = $1`, [runId]);
+    expect(rows[0].data).toEqual({ runId, agent: "crm-sync" });
+    expect(rows[0].output).toEqual({ code: "RUN_ERROR", message: expect.stringContaining("Error") });
+    // No canary anywhere in the queue's schema.
+    const everything = await store.pool.query(`SELECT row_to_json(j)::text AS t FROM "${bossSchema}".job j`);
+    const text = everything.rows.map((r: { t: string }) => r.t).join("\n");
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(PASSWORD);
+  });
+
+  it("result() answers RUN_NOT_FOUND for any id never enqueued: not a UUID, an unused UUID, a run journaled elsewhere", async () => {
+    const schema = freshSchema();
+    const store = await openStore(schema);
+    const crm = new FakeCrm();
+    const queue = queueOver(store, crm, [], freshSchema("nw_boss"));
+    const { agent } = resumeAgent(crm, store, [{ text: "Done." }]);
+    await agent.run("Sync c1.", { runId: "11111111-1111-4111-8111-111111111111" });
+    for (const id of [
+      "never-enqueued",
+      "00000000-0000-4000-8000-000000000001",
+      "11111111-1111-4111-8111-111111111111",
+      "",
+    ])
+      await expect(queue.result(id)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+  });
+});

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { NeedleworkError } from "@needlework/core";
+import { errorTypeName, NeedleworkError } from "@needlework/core";
+import { scrubSecrets } from "@needlework/core/internal";
 import { type Agent, type AgentRunResult, RunStoreError } from "@needlework/workflows";
-import { parseOptions } from "@needlework/workflows/internal";
+import { parseOptions, storedResult } from "@needlework/workflows/internal";
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { PostgresStore } from "./postgres-store.js";
@@ -25,9 +26,11 @@ export interface RunQueueOptions {
   /** pg-boss's own schema on the same database. Default `<store schema>_queue`. */
   readonly bossSchema?: string;
   /**
-   * How long one attempt of a run may take (set on each run by `enqueue`). A worker aborts its
-   * attempt at this limit and hands the run back; pg-boss treats a job active for longer (its worker
-   * died) as failed and retries it on another worker, which resumes from the journal. Default 300.
+   * How long one attempt of a run may take (`enqueue` sets the job's expiry from it; give every
+   * worker the same value). A worker aborts its attempt at this limit and hands the run back; pg-boss
+   * treats a job active for longer (its worker died) as failed and retries it on another worker,
+   * which resumes from the journal once the dead worker's lease expires: keep the store's `leaseMs`
+   * well under it. Default 300.
    */
   readonly runTimeoutSeconds?: number;
   /** Attempts after the first before a run is given up (`RUN_FAILED`). Default 10. */
@@ -92,12 +95,33 @@ export class RunQueueError extends NeedleworkError {
   }
 }
 
+/**
+ * A job holds the run's id and agent, nothing else: the input lives in the journal (where a store's
+ * codec applies), so the queue's tables keep no copy of a run.
+ */
 interface RunJob {
   readonly runId: string;
   readonly agent: string;
-  readonly input: string;
-  /** The enqueuer's `runTimeoutSeconds`: the job's expiry is set from it, so workers honour it too. */
-  readonly timeoutSeconds?: number;
+}
+
+/** What a failed job's output holds: a code and a scrubbed message, never an exception's text or stack. */
+interface RunFailure {
+  readonly code: string;
+  readonly message: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The failure pg-boss stores for a run that threw: ours say what happened; anything else only its type. */
+function runFailure(error: unknown): RunFailure {
+  if (RunStoreError.isInstance(error) || error instanceof RunQueueError)
+    return { code: error.code, message: scrubSecrets(error.message) };
+  if (error instanceof Error && error.name === "AbortError")
+    return { code: "RUN_ABORTED", message: "The attempt was aborted (its time ran out, or the worker stopped)." };
+  return {
+    code: "RUN_ERROR",
+    message: `The attempt failed with ${errorTypeName(error)}; the worker's logs and the run's journal have more.`,
+  };
 }
 
 /** pg-boss expires a job this long after its attempt's deadline: time for a live worker to hand it back first. */
@@ -129,10 +153,11 @@ const optionsSchema = z.strictObject({
 });
 
 /**
- * Creates a durable run queue over pg-boss, in its own schema on the store's database. Each run is
- * one pg-boss job whose id is the run id; a worker runs it with `agent.run(input, { runId })`, or,
- * when the journal already holds it (an earlier attempt died), with `agent.resumeRun(runId)`, so
- * recorded outcomes are never re-executed.
+ * Creates a durable run queue over pg-boss, in its own schema on the store's database. `enqueue`
+ * journals the run's start (its input lives in the journal, never in the queue) and queues a job
+ * holding `{ runId, agent }`; a worker continues it with `agent.resumeRun(runId)`, so recorded
+ * outcomes are never re-executed, and takes the run's lease (a second worker gets `RUN_BUSY`). A
+ * failed attempt's job output is `{ code, message }`, never an exception's text or stack.
  *
  * @example
  * ```ts
@@ -171,27 +196,23 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       await boss.createQueue(queue, { name: queue, retryLimit: parsed.retryLimit ?? 10, retryDelay: 1 });
     })());
 
+  // Every attempt resumes the run from the journal (its start was written by `enqueue`): a first
+  // attempt replays nothing, a later one reuses what settled. The run's lease keeps two workers off
+  // one run (RUN_BUSY fails the attempt, and pg-boss retries it later).
   const runOnce = async (job: RunJob): Promise<{ status: string }> => {
-    const agent = agents.get(job.agent);
-    if (agent === undefined)
-      throw new RunQueueError(
-        "UNKNOWN_AGENT",
-        `Run ${job.runId} needs agent '${job.agent}', which this worker does not have ` +
-          `(it has ${[...agents.keys()].join(", ")}).`,
-      );
-    const signal = AbortSignal.any([
-      stopping.signal,
-      AbortSignal.timeout((job.timeoutSeconds ?? runTimeoutSeconds) * 1000),
-    ]);
-    if ((await store.journal.read(job.runId)) !== undefined)
-      return { status: (await agent.resumeRun(job.runId, { signal })).status };
     try {
-      return { status: (await agent.run(job.input, { runId: job.runId, signal })).status };
+      const agent = agents.get(job.agent);
+      if (agent === undefined)
+        throw new RunQueueError(
+          "UNKNOWN_AGENT",
+          `Run ${job.runId} needs agent '${job.agent}', which this worker does not have ` +
+            `(it has ${[...agents.keys()].join(", ")}).`,
+        );
+      const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(runTimeoutSeconds * 1000)]);
+      return { status: (await agent.resumeRun(job.runId, { signal })).status };
     } catch (error) {
-      // Another attempt journaled the start between our read and our run: resume instead.
-      if (error instanceof RunStoreError && error.code === "RUN_EXISTS")
-        return { status: (await agent.resumeRun(job.runId, { signal })).status };
-      throw error;
+      // Thrown as a plain object, pg-boss stores exactly this as the job's output.
+      throw runFailure(error);
     }
   };
 
@@ -205,8 +226,17 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (typeof input !== "string")
         throw new TypeError("queue.enqueue: input must be the user's message as a string.");
       await start();
+      const agent = agents.get(agentName)!;
       const runId = randomUUID();
-      const job: RunJob = { runId, agent: agentName, input, timeoutSeconds: runTimeoutSeconds };
+      // The run starts in the journal (its input stays there), then its job is queued.
+      const owner = randomUUID();
+      const startedAt = new Date().toISOString();
+      await store.journal.runStarted(
+        { runId, agent: agentName, instructions: agent.instructions, input, startedAt },
+        owner,
+      );
+      await store.journal.release(runId, owner);
+      const job: RunJob = { runId, agent: agentName };
       await boss.send(queue, job, { id: runId, expireInSeconds: runTimeoutSeconds + expiryMargin(runTimeoutSeconds) });
       return runId;
     },
@@ -227,12 +257,21 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     },
 
     async result(runId) {
-      const run = await store.journal.read(runId);
-      if (run?.end !== undefined) return run.end.result as unknown as AgentRunResult;
+      const notFound = () =>
+        new RunStoreError("RUN_NOT_FOUND", `Run ${JSON.stringify(runId)} was never enqueued on queue '${queue}'.`);
+      // Job ids are UUIDs: anything else was never enqueued (and must not reach the driver).
+      if (typeof runId !== "string" || !UUID.test(runId)) throw notFound();
       await start();
-      const job = await boss.getJobById<RunJob>(queue, runId);
-      if (job === null && run === undefined)
-        throw new RunStoreError("RUN_NOT_FOUND", `Run '${runId}' was never enqueued on queue '${queue}'.`);
+      let job: Awaited<ReturnType<typeof boss.getJobById<RunJob>>>;
+      try {
+        job = await boss.getJobById<RunJob>(queue, runId);
+      } catch (error) {
+        throw new RunStoreError("STORE_FAILED", `createRunQueue: reading run ${runId}'s job failed.`, { cause: error });
+      }
+      // A run journaled by an agent but never enqueued is not the queue's to answer.
+      if (job === null) throw notFound();
+      const run = await store.journal.read(runId);
+      if (run?.end !== undefined) return storedResult(runId, run.end.result);
       if (job?.state === "failed")
         throw new RunQueueError(
           "RUN_FAILED",

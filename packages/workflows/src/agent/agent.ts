@@ -54,6 +54,8 @@ export interface Agent {
   readonly name: string;
   /** The `description` option, when given. */
   readonly description: string | undefined;
+  /** The system prompt (`instructions`) each of its runs starts with. */
+  readonly instructions: string;
   /** The tools this agent offers (and the only ones it runs), after `functionGroups` and `functions`. */
   readonly tools: ToolInvoker;
   /** Where poisoned calls were written (the `deadLetters` option, or this agent's in-memory queue). */
@@ -226,6 +228,7 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   return {
     name: resolved.name,
     description: resolved.description,
+    instructions: resolved.instructions,
     tools: runtime.invoker,
     deadLetters: runtime.deadLetters,
     run: (input, options = {}) => run("run", () => ({ kind: "input", input, runId: options.runId }), options.signal),
