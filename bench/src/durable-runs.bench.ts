@@ -1,3 +1,4 @@
+import { open } from "node:fs/promises";
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +97,32 @@ async function queueRate(workers: number): Promise<number> {
   }
 }
 
+const FLOOR_COMMITS = 200;
+
+/** The physical floor of a durable write to a file: one small append and its fsync. */
+async function fileCommitFloor(): Promise<Measurement> {
+  const dir = mkdtempSync(join(tmpdir(), "needlework-bench-fsync-"));
+  const handle = await open(join(dir, "floor.jsonl"), "a");
+  const began = performance.now();
+  for (let i = 0; i < FLOOR_COMMITS; i++) {
+    await handle.writeFile(`{"kind":"floor","i":${i}}\n`);
+    await handle.sync();
+  }
+  const ms = (performance.now() - began) / FLOOR_COMMITS;
+  await handle.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { name: "floor: one append + fsync (file)", "ms per commit": round(ms, 3) };
+}
+
+/** The physical floor of a durable write to PostgreSQL: one single-row INSERT, committed. */
+async function postgresCommitFloor(store: PostgresStore): Promise<Measurement> {
+  await store.pool.query(`CREATE TABLE IF NOT EXISTS "${pgSchema}".floor (i integer)`);
+  const began = performance.now();
+  for (let i = 0; i < FLOOR_COMMITS; i++) await store.pool.query(`INSERT INTO "${pgSchema}".floor VALUES ($1)`, [i]);
+  const ms = (performance.now() - began) / FLOOR_COMMITS;
+  return { name: "floor: one INSERT commit (PostgreSQL)", "ms per commit": round(ms, 3) };
+}
+
 const fileDir = mkdtempSync(join(tmpdir(), "needlework-bench-runs-"));
 let postgresStore: PostgresStore | undefined;
 const pgSchema = `bench_journal_${process.pid}`;
@@ -137,10 +164,11 @@ export default defineBenchmark({
   },
   async measure() {
     rmSync(fileDir, { recursive: true, force: true });
-    if (postgresStore === undefined) return [];
+    const rows: Measurement[] = [await fileCommitFloor()];
+    if (postgresStore === undefined) return rows;
+    rows.push(await postgresCommitFloor(postgresStore));
     await postgresStore.close();
     await dropSchemas(pgSchema);
-    const rows: Measurement[] = [];
     for (const workers of [1, 2, 4]) {
       const reference = await inProcessRate(QUEUE_RUNS, SLOTS * workers);
       const rate = await queueRate(workers);
