@@ -1,6 +1,8 @@
-import type { DeadLetterEntry, DeadLetterQueue } from "@needlework/workflows/durable";
+import type { DeadLetterEntry, DeadLetterQueue, PayloadCodec } from "@needlework/workflows/durable";
+import { openDeadLetter, PayloadSealer, sealDeadLetter } from "@needlework/workflows/internal";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
+import { jsonParam, unescapeJson } from "./stored-text.js";
 
 /**
  * A dead letter as stored: the entry, its id, and whether it was acknowledged or replayed.
@@ -48,7 +50,7 @@ interface LetterRow {
 
 function toLetter(row: LetterRow): StoredDeadLetter {
   return {
-    ...row.entry,
+    ...unescapeJson(row.entry),
     id: row.id,
     ...(row.acknowledged_at === null ? {} : { acknowledgedAt: row.acknowledged_at.toISOString() }),
     ...(row.replayed_at === null ? {} : { replayedAt: row.replayed_at.toISOString() }),
@@ -65,19 +67,25 @@ function toLetter(row: LetterRow): StoredDeadLetter {
  * ```
  */
 export class PostgresDeadLetterQueue implements DeadLetterQueue {
+  private readonly seal: PayloadSealer | undefined;
+
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
-  ) {}
+    codec?: PayloadCodec,
+  ) {
+    this.seal = codec === undefined ? undefined : new PayloadSealer(codec);
+  }
 
-  async append(entry: DeadLetterEntry): Promise<void> {
+  async append(given: DeadLetterEntry): Promise<void> {
+    const entry = this.seal === undefined ? given : await sealDeadLetter(this.seal, given);
     // Not retried after a broken connection: the insert may have committed, and a second copy
     // would be a duplicate letter.
     await withStoreRetry("writing a dead letter", false, () =>
       this.pool.query(
         `INSERT INTO ${this.schema}.dead_letters (run_id, agent, tool, error_code, entry, created_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [entry.runId, entry.agent, entry.tool, entry.errorCode, JSON.stringify(entry), entry.time],
+        [entry.runId, entry.agent, entry.tool, entry.errorCode, jsonParam(entry), entry.time],
       ),
     );
   }
@@ -105,7 +113,7 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     const sql = `SELECT id::text AS id, entry, acknowledged_at, replayed_at FROM ${this.schema}.dead_letters ${filters}
       ORDER BY id LIMIT $${values.length}`;
     const { rows } = await withStoreRetry("listing dead letters", true, () => this.pool.query<LetterRow>(sql, values));
-    return rows.map(toLetter);
+    return Promise.all(rows.map((row) => this.letter(row)));
   }
 
   /** Marks a letter handled; `false` when there is no such letter or it already was. */
@@ -138,7 +146,7 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     const row = rows[0];
     if (row === undefined) return false;
     try {
-      await handler(toLetter(row));
+      await handler(await this.letter(row));
     } catch (error) {
       await withStoreRetry("releasing a dead letter", true, () =>
         this.pool.query(`UPDATE ${this.schema}.dead_letters SET replayed_at = NULL WHERE id = $1::bigint`, [id]),
@@ -147,5 +155,10 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     }
     await this.acknowledge(id);
     return true;
+  }
+
+  private async letter(row: LetterRow): Promise<StoredDeadLetter> {
+    const letter = toLetter(row);
+    return this.seal === undefined ? letter : openDeadLetter(this.seal, letter);
   }
 }

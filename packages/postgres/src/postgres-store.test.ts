@@ -3,6 +3,8 @@ import { assertStatus } from "../../workflows/test/agent-fixtures.js";
 import { contentionContract } from "../../workflows/test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../workflows/test/resume-contract.js";
 import { afterEach, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { aesGcmCodec } from "@needlework/workflows";
 import { PostgresStore } from "./postgres-store.js";
 import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
 
@@ -61,6 +63,58 @@ describePostgres("PostgresStore", () => {
     await expect(resumeAgent(crm, store, []).agent.resumeRun("run_tamper_1")).rejects.toMatchObject({
       code: "RESULT_INVALID",
     });
+  });
+
+  it("with a codec, no payload canary appears in any table of the schema; runs resume, keys rotate", async () => {
+    const schema = freshSchema();
+    const CANARY = "sk-proj-PGcodecCanary0123456789abcdefgh";
+    const k1 = randomBytes(32);
+    const store = new PostgresStore({
+      connectionString: DATABASE_URL,
+      schema,
+      codec: aesGcmCodec({ current: "k1", keys: { k1 } }),
+    });
+    stores.push(store);
+    await store.migrate();
+    const steps = [{ toolCalls: [{ name: "upsertContact", arguments: { id: CANARY } }] }, { text: `Done ${CANARY}` }];
+    await resumeAgent(new FakeCrm(), store, steps).agent.run(`Sync ${CANARY}.`, { runId: "run_pg_codec" });
+    await store.deadLetters.append({
+      runId: "run_pg_codec",
+      agent: "crm-sync",
+      tool: "upsertContact",
+      arguments: { id: CANARY },
+      errorCode: "FORBIDDEN",
+      callIds: ["c1"],
+      outcomes: [{ message: CANARY }],
+      time: new Date().toISOString(),
+      reason: "Failed 3 times with FORBIDDEN.",
+    });
+    const { rows: tables } = await store.pool.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
+      [schema],
+    );
+    expect(tables.length).toBeGreaterThanOrEqual(5);
+    for (const { table_name } of tables) {
+      const { rows } = await store.pool.query<{ t: string }>(
+        `SELECT row_to_json(x)::text AS t FROM "${schema}"."${table_name}" x`,
+      );
+      for (const row of rows) expect(row.t, table_name).not.toContain(CANARY);
+    }
+    // Queryable columns stay readable.
+    const { rows: calls } = await store.pool.query(
+      `SELECT tool, call_id, outcome->>'status' AS status FROM "${schema}".run_calls`,
+    );
+    expect(calls[0]).toMatchObject({ tool: "upsertContact", status: "ok" });
+    // A store over a ring with a new current key still reads (and resumes) what k1 wrote.
+    const rotated = new PostgresStore({
+      connectionString: DATABASE_URL,
+      schema,
+      codec: aesGcmCodec({ current: "k2", keys: { k1, k2: randomBytes(32) } }),
+    });
+    stores.push(rotated);
+    expect((await rotated.journal.read("run_pg_codec"))?.input).toBe(`Sync ${CANARY}.`);
+    expect((await resumeAgent(new FakeCrm(), rotated, []).agent.resumeRun("run_pg_codec")).text).toBe(`Done ${CANARY}`);
+    expect((await rotated.deadLetters.list())[0]).toMatchObject({ arguments: { id: CANARY } });
   });
 
   it("migrate is versioned and idempotent, and safe from several instances at once", async () => {

@@ -1,5 +1,5 @@
-import { type AgentStore, DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
-import { parseOptions } from "@needlework/workflows/internal";
+import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/workflows/durable";
+import { codecJournal, parseOptions } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";
@@ -32,6 +32,13 @@ export interface PostgresStoreOptions {
    * Default 30 000.
    */
   readonly leaseMs?: number;
+  /**
+   * Encodes every payload the store writes (`aesGcmCodec(key)` from `@needlework/workflows`): input,
+   * instructions, messages, tool arguments, outcomes, formatted text, results and dead-letter entries.
+   * Ids, agent and tool names, statuses, error codes and times stay readable columns. Rows written
+   * without a codec stay readable after one is configured.
+   */
+  readonly codec?: PayloadCodec;
 }
 
 const optionsSchema = z.strictObject({
@@ -42,6 +49,13 @@ const optionsSchema = z.strictObject({
   schema: z.string().optional(),
   maxConnections: z.int().min(1).max(1000).optional(),
   leaseMs: z.int().min(1).optional(),
+  codec: z
+    .custom<PayloadCodec>(
+      (v) =>
+        typeof (v as PayloadCodec | null)?.encode === "function" && typeof (v as PayloadCodec).decode === "function",
+      "must be a PayloadCodec ({ encode, decode })",
+    )
+    .optional(),
 });
 
 /**
@@ -58,7 +72,7 @@ const optionsSchema = z.strictObject({
  * ```
  */
 export class PostgresStore implements AgentStore {
-  readonly journal: PostgresRunJournal;
+  readonly journal: RunJournal;
   readonly deadLetters: PostgresDeadLetterQueue;
   readonly resumedCheckpoints: PostgresCheckpointClaims;
   /** The schema name, unquoted. */
@@ -80,8 +94,9 @@ export class PostgresStore implements AgentStore {
     this.pool = parsed.pool ?? new pg.Pool({ connectionString, max: parsed.maxConnections ?? 10 });
     // An idle client whose server went away must not crash the process; the next query reports it.
     if (this.ownsPool) this.pool.on("error", () => undefined);
-    this.journal = new PostgresRunJournal(this.pool, this.quoted, parsed.leaseMs ?? DEFAULT_LEASE_MS);
-    this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted);
+    const journal = new PostgresRunJournal(this.pool, this.quoted, parsed.leaseMs ?? DEFAULT_LEASE_MS);
+    this.journal = parsed.codec === undefined ? journal : codecJournal(journal, parsed.codec);
+    this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted, parsed.codec);
     this.resumedCheckpoints = new PostgresCheckpointClaims(this.pool, this.quoted);
   }
 

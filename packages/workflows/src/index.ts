@@ -128,3 +128,4 @@ export type {
   PluginContext,
   RunInfo,
 } from "./plugin.js";
+export { aesGcmCodec, type PayloadCodec } from "./agent/durable/payload-codec.js";

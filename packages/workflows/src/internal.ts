@@ -7,3 +7,4 @@
 export { parseOptions } from "./options/parse-options.js";
 export { runBusy } from "./agent/durable/run-store-error.js";
 export { storedResult } from "./agent/durable/stored-result.js";
+export { codecJournal, openDeadLetter, PayloadSealer, sealDeadLetter } from "./agent/durable/codec-journal.js";

@@ -1,5 +1,7 @@
 import { createReadStream } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
+import { openDeadLetter, PayloadSealer, sealDeadLetter } from "./codec-journal.js";
+import type { PayloadCodec } from "./payload-codec.js";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
@@ -111,14 +113,21 @@ async function syncDirectory(path: string): Promise<void> {
  */
 export class FileDeadLetterQueue implements DeadLetterQueue {
   private tail: Promise<void> = Promise.resolve();
+  private readonly seal: PayloadSealer | undefined;
 
-  constructor(readonly path: string) {
+  /** `codec`: each entry's arguments, outcomes and reason are stored encoded (see `PayloadCodec`). */
+  constructor(
+    readonly path: string,
+    options: { readonly codec?: PayloadCodec } = {},
+  ) {
     if (typeof path !== "string" || path === "")
       throw new TypeError("FileDeadLetterQueue: pass the path of the JSON-lines file.");
+    this.seal = options.codec === undefined ? undefined : new PayloadSealer(options.codec);
   }
 
-  append(entry: DeadLetterEntry): Promise<void> {
-    const line = `${JSON.stringify(toJsonSafe(entry))}\n`;
+  async append(entry: DeadLetterEntry): Promise<void> {
+    const safe = toJsonSafe(entry) as unknown as DeadLetterEntry;
+    const line = `${JSON.stringify(this.seal ? await sealDeadLetter(this.seal, safe) : safe)}\n`;
     const write = (): Promise<void> => this.write(line);
     const run = this.tail.then(write, write);
     this.tail = run.catch(() => undefined);
@@ -202,7 +211,7 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
     return { entries, skipped };
   }
 
-  private async *lines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
+  private async *rawLines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(this.path, "r");
@@ -257,6 +266,14 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
     if (pending) {
       const item = judge(pending.raw, pending.line, true);
       if (item) yield item;
+    }
+  }
+
+  /** Every line, entries decoded with the codec (when there is one). */
+  private async *lines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
+    for await (const item of this.rawLines()) {
+      if (this.seal === undefined || !("entry" in item)) yield item;
+      else yield { entry: await openDeadLetter(this.seal, item.entry) };
     }
   }
 }

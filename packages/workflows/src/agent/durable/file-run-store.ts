@@ -5,7 +5,9 @@ import { NeedleworkError } from "@needlework/core";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
 import { FileResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
+import { codecJournal } from "./codec-journal.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import type { PayloadCodec } from "./payload-codec.js";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -183,6 +185,11 @@ export class FileRunJournal implements RunJournal {
 export interface FileRunStoreOptions {
   /** How long a run's lease lasts without renewal, in ms. Default 30 000. */
   readonly leaseMs?: number;
+  /**
+   * Encodes every payload the store writes (journal and dead letters), e.g. `aesGcmCodec(key)`;
+   * ids, names, statuses, codes and times stay readable. Records written without one stay readable.
+   */
+  readonly codec?: PayloadCodec;
 }
 
 /**
@@ -197,7 +204,7 @@ export interface FileRunStoreOptions {
  * ```
  */
 export class FileRunStore implements AgentStore {
-  readonly journal: FileRunJournal;
+  readonly journal: RunJournal;
   readonly deadLetters: FileDeadLetterQueue;
   readonly resumedCheckpoints: FileResumedCheckpointStore;
 
@@ -206,8 +213,10 @@ export class FileRunStore implements AgentStore {
     options: FileRunStoreOptions = {},
   ) {
     if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunStore: pass a directory path.");
-    this.journal = new FileRunJournal(join(directory, "runs"), options);
-    this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"));
+    const journal = new FileRunJournal(join(directory, "runs"), options);
+    this.journal = options.codec === undefined ? journal : codecJournal(journal, options.codec);
+    const codec = options.codec === undefined ? {} : { codec: options.codec };
+    this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
     this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
   }
 }

@@ -11,7 +11,9 @@ import { NeedleworkError } from "@needlework/core";
  *   from this one after its lease expired (this process's late writes are refused);
  * - `STORE_FAILED`: the store refused a statement for another reason (its SQLSTATE is in the message);
  * - `SCHEMA_TOO_NEW`: `migrate()` found a schema written by a newer version of the package;
- * - `RESULT_INVALID`: a stored result is not a well-formed `AgentRunResult` (an altered row).
+ * - `RESULT_INVALID`: a stored result is not a well-formed `AgentRunResult` (an altered row);
+ * - `PAYLOAD_UNREADABLE`: the store's codec cannot decode a stored payload (a key missing from its
+ *   ring, an altered value).
  */
 export type RunStoreErrorCode =
   | "RUN_NOT_FOUND"
@@ -22,7 +24,8 @@ export type RunStoreErrorCode =
   | "RUN_BUSY"
   | "STORE_FAILED"
   | "SCHEMA_TOO_NEW"
-  | "RESULT_INVALID";
+  | "RESULT_INVALID"
+  | "PAYLOAD_UNREADABLE";
 
 /**
  * A durable-run store or journal failed, or was asked for a run it cannot serve.
