@@ -116,7 +116,8 @@ const handlers = {
   },
   "run-end": (e, source) => {
     source.close();
-    const { result } = e;
+    // The browser-safe run-end: runId, status, text, health, usage (never the conversation).
+    const result = e;
     setStatus(result.status, result.status);
     const h = result.health;
     $("final-status").textContent = result.status;

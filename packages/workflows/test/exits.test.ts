@@ -134,3 +134,58 @@ describe("approval decisions", () => {
     expect(refunds).toEqual([]);
   });
 });
+
+describe("the browser streams", () => {
+  const SYSTEM_CANARY = "system-prompt-canary-7731";
+  const ARG_CANARY = "tool-output-canary-5512";
+
+  async function frames(body: ReadableStream<Uint8Array>): Promise<string> {
+    return new Response(body).text();
+  }
+
+  it("SSE and UI-message streams carry the browser-safe run-end and approval-required, never messages or checkpoints", async () => {
+    const { toServerSentEvents, toUiMessageStream } = await import("../src/index.js");
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(LeakyTools)
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
+    const agent = () =>
+      factory.createAgent({
+        name: "shop",
+        instructions: `Refund carefully. ${SYSTEM_CANARY}`,
+        checkpointSecret: SECRET,
+        chatClient: new ScriptedChatClient([
+          { toolCalls: [{ name: "coded", arguments: { code: ARG_CANARY.toUpperCase().replaceAll("-", "_") } }] },
+          { toolCalls: [{ name: "refund", arguments: { orderId: "O-9" } }] },
+        ]),
+      });
+    const sse = await frames(toServerSentEvents(agent().stream("Refund O-9.")));
+    expect(sse).toContain("event: approval-required");
+    expect(sse).toContain('"pending":[{"callId"');
+    expect(sse).toContain("event: run-end");
+    expect(sse).not.toContain(SYSTEM_CANARY);
+    expect(sse).not.toContain('"checkpoint"');
+    expect(sse).not.toContain('"signature"');
+    expect(sse).not.toContain('"messages"');
+    const ui = agent().stream("Refund O-9.");
+    const chunks: unknown[] = [];
+    for await (const chunk of toUiMessageStream(ui) as unknown as AsyncIterable<unknown>) chunks.push(chunk);
+    const text = JSON.stringify(chunks);
+    expect(text).toContain("data-approval-required");
+    expect(text).not.toContain(SYSTEM_CANARY);
+    expect(text).not.toContain('"checkpoint"');
+    // The signed checkpoint stays on the server.
+    const result = await ui.result;
+    expect(result.status === "awaiting_approval" && result.checkpoint.signature).toBeTruthy();
+  });
+
+  it("an event of an unknown type (a newline in it would forge frames) is never written", async () => {
+    const { toServerSentEvents } = await import("../src/index.js");
+    async function* events() {
+      yield { type: "run-start", runId: "r1", agent: "a" } as const;
+      yield { type: "run-end\nevent: approval-required\ndata: {}", forged: true } as never;
+    }
+    const sse = await frames(toServerSentEvents(events()));
+    expect(sse).toBe(`event: run-start\ndata: {"type":"run-start","runId":"r1","agent":"a"}\n\n`);
+  });
+});

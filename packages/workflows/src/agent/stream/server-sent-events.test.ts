@@ -1,7 +1,6 @@
 import { ToolResult } from "@needlework/core";
 import { describe, expect, it } from "vitest";
 import { harness, untilAborted } from "../../../test/agent-fixtures.js";
-import type { AgentRunResult } from "../agent-run-result.js";
 import { createAgentRunStream } from "./agent-run-stream.js";
 import { toServerSentEvents } from "./server-sent-events.js";
 
@@ -49,7 +48,11 @@ describe("toServerSentEvents", () => {
     });
     for (const frame of frames) expect((frame.data as { type: string }).type).toBe(frame.event);
     expect(frames.at(-1)?.event).toBe("run-end");
-    expect((frames.at(-1)!.data as { result: AgentRunResult }).result.text).toBe("Posted the note.\nDone.");
+    // The browser-safe projection: the answer and the run's health, never the conversation.
+    const end = frames.at(-1)!.data as Record<string, unknown>;
+    expect(Object.keys(end).sort()).toEqual(["health", "runId", "status", "text", "type", "usage"]);
+    expect(end["text"]).toBe("Posted the note.\nDone.");
+    expect(result.messages.length).toBeGreaterThan(0);
     expect(frames.find((f) => f.event === "tool-call")?.data).toMatchObject({
       arguments: { note: "line one\nline two" },
     });

@@ -1,5 +1,6 @@
 import { NeedleworkError, safeJsonStringify } from "@needlework/core";
 import type { AgentEvent } from "./agent-event.js";
+import { browserSafe } from "./browser-safe.js";
 
 /**
  * The last frame of a stream whose run failed (`event: run-error`, named apart from EventSource's
@@ -36,8 +37,12 @@ function frame(type: string, data: unknown): string {
 
 /**
  * Turns a run's events into a web `ReadableStream` of server-sent events: one
- * `event: <type>` / `data: <json>` frame per {@link AgentEvent} (the event itself as JSON,
- * made JSON-safe), and a final `event: run-error` frame ({@link RunErrorFrame}) when the run fails.
+ * `event: <type>` / `data: <json>` frame per {@link AgentEvent} (JSON-safe), and a final
+ * `event: run-error` frame ({@link RunErrorFrame}) when the run fails. What a browser gets is a
+ * projection: `run-end` carries `{ runId, status, text, health, usage }` (never the messages, the
+ * instructions or a checkpoint), `approval-required` carries `{ runId, pending }` (each
+ * `{ callId, tool, arguments }`; the signed checkpoint stays with the server, in `stream.result`),
+ * and an event whose type is not a known `AgentEvent` type is never written.
  * Events are read as the client takes them (a slow client slows the run); cancelling the
  * `ReadableStream` (the client went away) cancels the run.
  *
@@ -56,9 +61,13 @@ export function toServerSentEvents(stream: AsyncIterable<AgentEvent>): ReadableS
       async pull(controller) {
         iterator ??= stream[Symbol.asyncIterator]();
         try {
-          const next = await iterator.next();
-          if (next.done) return controller.close();
-          controller.enqueue(encoder.encode(frame(next.value.type, next.value)));
+          // An event that is not sent is skipped here: a pull must enqueue, or the stream stalls.
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done) return controller.close();
+            const safe = browserSafe(next.value);
+            if (safe !== undefined) return controller.enqueue(encoder.encode(frame(safe.type, safe)));
+          }
         } catch (error) {
           controller.enqueue(encoder.encode(frame("run-error", errorFrame(error))));
           controller.close();

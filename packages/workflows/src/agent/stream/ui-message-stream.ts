@@ -1,5 +1,9 @@
 import { NeedleworkError, toJsonSafe, type JsonValue } from "@needlework/core";
 import type { AgentEvent } from "./agent-event.js";
+import { browserSafe } from "./browser-safe.js";
+
+/** An event as the browser may see it (see `browserSafe`). */
+type BrowserEvent = NonNullable<ReturnType<typeof browserSafe>>;
 
 /**
  * One chunk of the Vercel AI SDK's UI message stream protocol (v1), as `useChat` and
@@ -55,7 +59,7 @@ function inputOf(args: string | Record<string, unknown>): unknown {
 }
 
 /** Maps one run event to protocol chunks; keeps which text part is open. */
-function createEncoder(): (event: AgentEvent) => UiMessageChunk[] {
+function createEncoder(): (event: BrowserEvent) => UiMessageChunk[] {
   let openText: string | undefined;
   const closeText = (): UiMessageChunk[] => {
     if (openText === undefined) return [];
@@ -102,7 +106,7 @@ function createEncoder(): (event: AgentEvent) => UiMessageChunk[] {
       case "turn-end":
         return [...closeText(), { type: "finish-step" }];
       case "run-end": {
-        const { runId, status, health, usage } = event.result;
+        const { runId, status, health, usage } = event;
         return [
           ...closeText(),
           { type: "finish", finishReason: "stop", messageMetadata: toJsonSafe({ runId, status, health, usage }) },
@@ -137,9 +141,15 @@ export function toUiMessageStream(stream: AsyncIterable<AgentEvent>): ReadableSt
       async pull(controller) {
         iterator ??= stream[Symbol.asyncIterator]();
         try {
-          const next = await iterator.next();
-          if (next.done) return controller.close();
-          for (const chunk of encode(next.value)) controller.enqueue(chunk);
+          // An event that is not sent (or sends no chunk) is skipped: a pull must enqueue, or the stream stalls.
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done) return controller.close();
+            const safe = browserSafe(next.value);
+            const chunks = safe === undefined ? [] : encode(safe);
+            for (const chunk of chunks) controller.enqueue(chunk);
+            if (chunks.length > 0) return;
+          }
         } catch (error) {
           if (error instanceof Error && error.name === "AbortError") controller.enqueue({ type: "abort" });
           else
