@@ -76,6 +76,10 @@ function hiddenToolOutcome(name: string, callId: string, available: readonly str
   });
 }
 
+/** What a client reads when the server's own `approve` or `runId` callback threw. */
+const CALLBACK_FAILED =
+  '{"status":"error","error_code":"SERVER_CALLBACK_FAILED","retriable":false,"message":"The server could not decide on this call; nothing ran.","suggestion":"Tell the user the server failed to process the request; do not retry."}';
+
 /**
  * Creates an MCP server (the SDK's low-level `Server`, not yet connected) whose `tools/list` gives
  * the needlework tools' names, descriptions and JSON Schemas, and whose `tools/call` runs the
@@ -117,6 +121,21 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    try {
+      return await callTool(request, extra);
+    } catch (error) {
+      extra.signal.throwIfAborted();
+      // An exception of the server's own callbacks (`approve`, `runId`): the client gets a fixed
+      // text, never the exception's (it may name a database, a URL with a password).
+      void error;
+      return { content: [{ type: "text", text: CALLBACK_FAILED }], isError: true };
+    }
+  });
+
+  const callTool = async (
+    request: { params: { name: string; arguments?: Record<string, unknown> | undefined } },
+    extra: { signal: AbortSignal; requestId: string | number; sessionId?: string | undefined },
+  ): Promise<CallToolResult> => {
     const name = request.params.name;
     const callId = `mcp_${randomUUID()}`;
     let outcome: ToolOutcome;
@@ -155,7 +174,7 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
         : {}),
       isError: !ok,
     };
-  });
+  };
 
   return server;
 }

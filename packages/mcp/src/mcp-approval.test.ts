@@ -46,6 +46,10 @@ describe("requiresApproval tools through MCP never run unapproved", () => {
     ["decline", { action: "decline" }],
     ["cancel", { action: "cancel" }],
     ["accept with approve: false", { action: "accept", content: { approve: false } }],
+    ["accept with no content", { action: "accept" }],
+    ["accept with an empty form", { action: "accept", content: {} }],
+    ["accept with another field", { action: "accept", content: { other: "x" } }],
+    ["accept with approve: 'true' (a string)", { action: "accept", content: { approve: "true" } }],
   ] as const)("%s answers APPROVAL_DENIED and the tool does not run", async (_label, answer) => {
     const client = await connect({}, { capabilities: { elicitation: {} } }, answering(answer));
     const result = await client.callTool(cancel);
@@ -77,4 +81,49 @@ describe("requiresApproval tools through MCP never run unapproved", () => {
     expect((await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } })).isError).toBe(false);
     expect(seen).toEqual([]);
   });
+});
+
+describe("MCP approvals fail closed, and the server's callbacks never leak", () => {
+  const SECRET = "postgres://app:mcp-canary-pw@db/x";
+
+  beforeEach(() => {
+    cancelledOrders.length = 0;
+  });
+
+  it("the elicitation form's checkbox defaults to false", async () => {
+    const seen: { requestedSchema?: { properties?: Record<string, { default?: unknown }> } }[] = [];
+    const client = await connect({}, { capabilities: { elicitation: {} } }, answering({ action: "decline" }, seen));
+    await client.callTool(cancel);
+    expect(seen[0]?.requestedSchema?.properties?.["approve"]?.default).toBe(false);
+  });
+
+  it.each([["false"], [1], [{ ok: true }], ["yes"]])("approve() returning %j is not an approval", async (answer) => {
+    const client = await connect({ approve: () => answer as never });
+    const result = await client.callTool(cancel);
+    expect(envelopeOf(result)).toMatchObject({ error_code: "APPROVAL_DENIED" });
+    expect(cancelledOrders).toEqual([]);
+  });
+
+  it.each([
+    ["approve", { approve: () => Promise.reject(new Error(`policy db down: ${SECRET}`)) }],
+    [
+      "runId",
+      {
+        approve: () => true,
+        runId: () => {
+          throw new Error(`tenant lookup failed: ${SECRET}`);
+        },
+      },
+    ],
+  ] as const)(
+    "an exception in %s answers isError with a fixed text, never the exception's",
+    async (_label, options) => {
+      const client = await connect(options);
+      const result = await client.callTool(cancel);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result)).not.toContain("mcp-canary-pw");
+      expect(envelopeOf(result)).toMatchObject({ error_code: "SERVER_CALLBACK_FAILED", retriable: false });
+      expect(cancelledOrders).toEqual([]);
+    },
+  );
 });

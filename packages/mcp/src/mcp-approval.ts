@@ -77,12 +77,14 @@ export async function decideApproval(
           message: `Allow '${call.toolName}' to run with ${describeArguments(call.arguments)}?`,
           requestedSchema: {
             type: "object",
-            properties: { approve: { type: "boolean", title: `Run ${call.toolName}`, default: true } },
+            // Not approved unless the person ticks it: an empty or half-filled form must not run the tool.
+            properties: { approve: { type: "boolean", title: `Run ${call.toolName}`, default: false } },
           },
         },
         { signal },
       );
-      const approved = answer.action === "accept" && answer.content?.approve !== false;
+      // Fails closed: only an explicit `accept` with `approve === true` runs the tool.
+      const approved = answer.action === "accept" && answer.content?.["approve"] === true;
       return approved ? { run: true } : refused("APPROVAL_DENIED", call, callId);
     } catch (error) {
       signal.throwIfAborted();
@@ -91,5 +93,6 @@ export async function decideApproval(
     }
   }
   if (approve === undefined) return refused("APPROVAL_REQUIRED", call, callId);
-  return (await approve(call)) ? { run: true } : refused("APPROVAL_DENIED", call, callId);
+  // Only `true` approves: "false", 1, an object are not an approval.
+  return (await approve(call)) === true ? { run: true } : refused("APPROVAL_DENIED", call, callId);
 }
