@@ -105,12 +105,12 @@ describe("MCP approvals fail closed, and the server's callbacks never leak", () 
   });
 
   it.each([
-    ["approve", { approve: () => Promise.reject(new Error(`policy db down: ${SECRET}`)) }],
+    ["approve", { approve: (): Promise<boolean> => Promise.reject(new Error(`policy db down: ${SECRET}`)) }],
     [
       "runId",
       {
-        approve: () => true,
-        runId: () => {
+        approve: (): boolean => true,
+        runId: (): string => {
           throw new Error(`tenant lookup failed: ${SECRET}`);
         },
       },

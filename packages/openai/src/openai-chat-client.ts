@@ -143,9 +143,11 @@ export class OpenAIChatClient implements ChatClient {
     try {
       const options = this.requestOptions(link.controller.signal);
       if (this.api === "responses") {
-        const sent = this.client.responses.create(this.responsesBody(request), options).withResponse();
-        const { data, response } = await untilAborted(sent, link.controller.signal);
-        return fromResponse(this.checked<OpenAIResponse>(data, response, "output"));
+        // The raw answer, parsed here: the SDK's own parsing of a Responses body reads fields of
+        // whatever came back and throws a bare TypeError for a body that is not a response.
+        const sent = this.client.responses.create(this.responsesBody(request), options).asResponse();
+        const response = await untilAborted(sent, link.controller.signal);
+        return fromResponse(this.checked<OpenAIResponse>(await this.parsed(response), response, "output"));
       }
       const sent = this.client.chat.completions.create(this.chatBody(request), options).withResponse();
       const { data, response } = await untilAborted(sent, link.controller.signal);
@@ -206,6 +208,9 @@ export class OpenAIChatClient implements ChatClient {
         if (signal?.aborted) throw abortReason(signal);
         if (NeedleworkError.isInstance(error) || error instanceof (this.client.constructor as typeof OpenAI).APIError)
           throw error;
+        // An event whose data is not JSON: the server sent something wrong, nothing was cut.
+        if (error instanceof SyntaxError)
+          throw invalidResponseError(this.client.baseURL, this.api, "an event of its stream is not valid JSON", error);
         throw streamInterruptedError(this.client.baseURL, this.api, error);
       }
       // The SDK ends a stream quietly when its request is aborted.
@@ -281,6 +286,17 @@ export class OpenAIChatClient implements ChatClient {
   private requestOptions(signal: AbortSignal): { signal: AbortSignal; maxRetries?: number } {
     const { client, maxRetries } = this.options;
     return { signal, ...(client !== undefined && maxRetries !== undefined ? { maxRetries } : {}) };
+  }
+
+  /** A body as the SDK would parse it: JSON when the content type says so, else its text. */
+  private async parsed(response: Response): Promise<unknown> {
+    const text = await response.text();
+    if (!response.headers.get("content-type")?.includes("json")) return text;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw invalidResponseError(this.client.baseURL, this.api, "its JSON body is cut off or malformed", error);
+    }
   }
 
   /** The parsed body, if it is the JSON object the API sends (with its `field` array). */

@@ -108,6 +108,23 @@ export function streamInterruptedError(baseURL: string, what: string, cause?: un
 
 type SdkStatics = Pick<typeof OpenAI, "APIConnectionError" | "APIConnectionTimeoutError" | "APIError">;
 
+/** Codes of a connection broken after it was made (a reset), not refused. */
+const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+/**
+ * The code of a connection reset during the answer, if that is what `error` is: the SDK's
+ * `APIConnectionError` over one, or fetch's bare `TypeError: terminated` when the body was cut.
+ */
+function resetCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && RESET_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return error instanceof TypeError && error.message === "terminated" ? "terminated" : undefined;
+}
+
 /**
  * Turns what the SDK threw into the error a user can act on: a connection failure or a body that
  * is not JSON becomes an {@link OpenAIResponseError}; HTTP status errors and anything else pass
@@ -122,6 +139,16 @@ export function describeFailure(error: unknown, client: OpenAI, what: string): u
       "OPENAI_CONNECTION_FAILED",
       `The ${what} request to ${baseURL} timed out with no answer (after the SDK's retries). ` +
         "Check that the server is up and not overloaded (its logs), or raise `timeoutMs` for slow local models.",
+      baseURL,
+      error,
+    );
+  }
+  const reset = resetCode(error);
+  if (reset !== undefined) {
+    return new OpenAIResponseError(
+      "OPENAI_CONNECTION_FAILED",
+      `The connection to ${baseURL} was reset while the ${what} request was answered (${reset}), so the answer was ` +
+        "lost. The server or a proxy closed it: check the server's logs and any proxy's timeouts, then retry.",
       baseURL,
       error,
     );
