@@ -1,6 +1,6 @@
 import { ScriptedChatClient, type ScriptedToolCall } from "@needlework/workflows";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV2 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { defineBenchmark, type Goal } from "./lib/benchmark.js";
 import { formatNs } from "./lib/per-call.js";
 import { aiSdkTools } from "./lib/peers.js";
@@ -17,7 +17,11 @@ const scriptedCalls: ScriptedToolCall[] = Array.from({ length: CALLS }, (_, i) =
   arguments: argumentsOf(i),
 }));
 
-const usage = { inputTokens: 10, outputTokens: 10, totalTokens: 20 };
+// AI SDK 7's model spec (v4): usage and finish reason are structured.
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 10, text: 10, reasoning: undefined },
+};
 const toolCallTurn = {
   content: Array.from({ length: CALLS }, (_, i) => ({
     type: "tool-call" as const,
@@ -25,20 +29,20 @@ const toolCallTurn = {
     toolName: "add",
     input: argumentsOf(i),
   })),
-  finishReason: "tool-calls" as const,
+  finishReason: { unified: "tool-calls" as const, raw: "tool-calls" },
   usage,
   warnings: [],
 };
 const finalTurn = {
   content: [{ type: "text" as const, text: FINAL_TEXT }],
-  finishReason: "stop" as const,
+  finishReason: { unified: "stop" as const, raw: "stop" },
   usage,
   warnings: [],
 };
 
 const NEEDLEWORK = "needlework agent.run: 100-call round + final answer (documented stack, maxConcurrency 100)";
 const NEEDLEWORK_DEFAULT = "needlework agent.run: same, default maxConcurrency (8)";
-const AI_SDK = "AI SDK generateText: 100-call step + final answer (MockLanguageModelV2)";
+const AI_SDK = "AI SDK 7 generateText: 100-call step + final answer (MockLanguageModelV4)";
 
 export default defineBenchmark({
   name: "agent-round",
@@ -58,7 +62,7 @@ export default defineBenchmark({
     };
     const runAiSdk = () =>
       generateText({
-        model: new MockLanguageModelV2({ doGenerate: [toolCallTurn, finalTurn] }),
+        model: new MockLanguageModelV4({ doGenerate: [toolCallTurn, finalTurn] }),
         tools: { add: aiSdkTools.add },
         prompt: "Add these 100 pairs.",
         stopWhen: stepCountIs(2),

@@ -5,8 +5,10 @@ import { add, addSchema, fail } from "./add-tools.js";
 
 // The same add tool and the same zod schema, declared the way each peer's docs show.
 
-/** Vercel AI SDK (`ai` v5) tools. */
-export const aiSdkTools = {
+type AddInput = { a: number; b: number };
+
+/** Vercel AI SDK (`ai` 7) tools. */
+export const aiSdkTools: { add: Tool<AddInput, number>; fail: Tool<AddInput, number> } = {
   add: aiTool({ description: "Adds two numbers.", inputSchema: addSchema, execute: async (input) => add(input) }),
   fail: aiTool({
     description: "Always throws a TypeError.",
@@ -15,8 +17,8 @@ export const aiSdkTools = {
   }),
 };
 
-type AddInput = { a: number; b: number };
-const executeOptions = { toolCallId: "call_1", messages: [] };
+// AI SDK 7 passes the run's context to every execute (`context`, `experimental_context` in 6).
+const executeOptions = { toolCallId: "call_1", messages: [], context: undefined };
 
 /**
  * What `generateText` does per tool call, minus telemetry spans: `asSchema(tool.inputSchema)` (it does

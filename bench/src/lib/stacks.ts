@@ -1,4 +1,4 @@
-import { createToolInvoker, type ToolInvoker } from "@needlework/core";
+import { createToolInvoker, type ToolClass, type ToolInvoker } from "@needlework/core";
 import {
   type AgentFactory,
   type AgentFrameworkBuilder,
@@ -20,10 +20,10 @@ export function bareInvoker(): ToolInvoker {
   return createToolInvoker(container.createChildContainer(), { functions: [AddTools] });
 }
 
-/** The documented stack: validation, resilience (defaults), the tool-result middleware. */
-export function documentedStack(resilience?: ResilienceOptions): AgentFactory {
+/** The documented stack: validation, resilience (defaults), the tool-result middleware; over `tools` (default the add tool). */
+export function documentedStack(resilience?: ResilienceOptions, tools: ToolClass = AddTools): AgentFactory {
   return usingAgentFramework(container.createChildContainer())
-    .addAgentFunctions(AddTools)
+    .addAgentFunctions(tools)
     .usingResilience(resilience)
     .usingToolResultMiddleware()
     .buildAgentFactory();

@@ -115,6 +115,25 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
 const snapshots = new WeakSet<object>();
 
 /**
+ * True for data that is its JSON-safe snapshot (a `ToolOutcome`'s `data` as created): plain JSON by
+ * construction, so it can be rendered by the native `JSON.stringify` without a replacer. @internal
+ */
+export function isJsonSnapshot(value: unknown): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      return snapshots.has(value);
+    default:
+      return false;
+  }
+}
+
+/**
  * The JSON-safe snapshot `data` holds: taken once, when the outcome is created as the call settles,
  * so shaping, formatting, traces, logs and dead letters all see the same value, whatever the tool
  * does to its object later (mutation, getters, a changing `toJSON`, boxed primitives).

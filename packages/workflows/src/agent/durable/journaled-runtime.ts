@@ -186,6 +186,10 @@ export function journaledRuntime(
           writer.outcome(journaledOutcome(unknown, runtime.formatOutcome(unknown), callId));
           return unknown;
         }
+        // Runs again: its start is written again first, so the write is fenced by the lease before
+        // the body runs (two processes that both took a free lease: the one not on it stops here).
+        const { outcome: _none, ...start } = recorded;
+        await writer.callStarted(start);
       } else if (invoker.get(call.name)?.options.readOnly !== true) {
         // Durable before the body runs: a write whose start is lost could run twice. A read-only
         // tool has no start record (running it again is harmless), only its outcome.
