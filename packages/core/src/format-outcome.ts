@@ -16,7 +16,17 @@ export interface FormatToolOutcomeOptions {
   readonly omitMetadata?: boolean;
 }
 
-const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+// Metadata keys are few and recur on every call (tool, callId, attempts, ...): converted once each.
+// Bounded, so keys a middleware makes up per call cannot grow it without limit.
+const snakeKeys = new Map<string, string>();
+const snake = (key: string): string => {
+  let converted = snakeKeys.get(key);
+  if (converted === undefined) {
+    converted = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snakeKeys.size < 256) snakeKeys.set(key, converted);
+  }
+  return converted;
+};
 
 function envelopeMetadata(metadata: ToolOutcome["metadata"]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
