@@ -26,16 +26,6 @@ export interface AgentDeps {
   readonly redact?: (value: unknown) => unknown;
   /** Renders an outcome for the model; default `formatToolOutcome(outcome)`. */
   readonly formatOutcome?: (outcome: ToolOutcome) => string;
-  /**
-   * Composes the factory's pipeline again, over some of its tool classes (`classes`, for
-   * `functionGroups`/`functions`) and/or with the resilience plugin swapped for one built from
-   * `resilience` (what the `resilience` option needs). `factory.createAgent` supplies it; without
-   * it, tool selection is a filtering view of `invoker` and `resilience` is refused.
-   */
-  readonly composeInvoker?: (request: {
-    readonly classes?: readonly ToolClass[];
-    readonly resilience?: ResilienceOptions;
-  }) => ToolInvoker;
   /** The pipeline's resilience events (`factory.createAgent` supplies them): streamed runs emit `tool-retry` from them. */
   readonly retryEvents?: readonly ResilienceEvents[];
   /**

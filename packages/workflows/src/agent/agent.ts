@@ -5,7 +5,7 @@ import { type AgentRuntime, AgentRun } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
-import { resolveAgentOptions } from "./agent-options.schema.js";
+import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.schema.js";
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./durable/dead-letter-queue.js";
@@ -14,7 +14,7 @@ import {
   defaultResumedCheckpoints,
   FileResumedCheckpointStore,
 } from "./approvals/claims.js";
-import { describeUnmatched, scopeToolInvoker, selectTools } from "./loop/tool-scope.js";
+import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
 import { continueJournaled, resumeJournaled, runJournaled } from "./durable/journaled-run.js";
 import { approveRound } from "./approvals/resume.js";
 import { newRunState, type RunStart } from "./run-start.js";
@@ -120,34 +120,34 @@ export function createAgent(deps: AgentDeps, options: CreateAgentOptions): Agent
   if (typeof deps?.invoker?.invoke !== "function")
     throw new TypeError("createAgent: deps.invoker must be a ToolInvoker (factory.tools or createToolInvoker(...)).");
   const resolved = resolveAgentOptions(options);
-  const secret = resolved.checkpointSecret;
-  const { composeInvoker } = deps;
-  const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
-  if (resolved.resilience !== undefined && typeof composeInvoker !== "function") {
+  if (resolved.resilience !== undefined) {
     throw new TypeError(
       `createAgent: agent '${resolved.name}' sets \`resilience\`, which needs the factory's pipeline: create it with factory.createAgent(...).`,
     );
   }
+  // Without a factory, the agent's tools are a filtering view of the invoker.
+  const offered = offeredInvoker(resolved.name, deps.invoker, resolved, (_, names) =>
+    scopeToolInvoker(deps.invoker, names),
+  );
+  return agentOf({ ...deps, offered }, resolved);
+}
+
+/** What an agent is made of, computed before it is (by `createAgent`, or the factory). @internal */
+export interface AgentParts extends AgentDeps {
+  /** The tools the agent offers (its `functionGroups`/`functions`); `invoker` holds every tool of its pipeline. */
+  readonly offered: ToolInvoker;
+}
+
+/**
+ * An agent over invokers already made and options already resolved: the factory composes the
+ * agent's pipelines first (its own `resilience`, its tool selection), so the agent never calls back
+ * into the factory. @internal
+ */
+export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent {
+  const secret = resolved.checkpointSecret;
   // Every tool of the pipeline: the runtime's compensate calls may need tools the agent does not offer.
-  const pipeline = resolved.resilience === undefined ? deps.invoker : composeInvoker!(resilience);
-  const selected = selectTools(pipeline.tools, resolved);
-  const unmatched = describeUnmatched(selected, pipeline.tools);
-  if (unmatched !== undefined)
-    throw new TypeError(
-      `createAgent: agent '${resolved.name}': ${unmatched}. Fix the name, or add the tool class to the factory.`,
-    );
-  let offered = pipeline;
-  if (selected.names !== undefined) {
-    const names = selected.names;
-    // A pipeline over the selected classes only (observers then see calls to other tools as
-    // UNKNOWN_TOOL, as for any unknown name); without a factory, a filtering view does the same.
-    offered = composeInvoker
-      ? composeInvoker({
-          ...resilience,
-          classes: [...new Set(pipeline.tools.filter((t) => names.has(t.name)).map((t) => t.target))],
-        })
-      : scopeToolInvoker(pipeline, names);
-  }
+  const pipeline = deps.invoker;
+  const offered = deps.offered;
   const chatClient = deps.wrapChatClient?.(resolved.chatClient) ?? resolved.chatClient;
   const runtime: AgentRuntime = {
     options: chatClient === resolved.chatClient ? resolved : { ...resolved, chatClient },

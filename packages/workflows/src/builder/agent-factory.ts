@@ -5,13 +5,10 @@ import {
   type ToolOutcome,
   type ToolOutcomeStyle,
 } from "@needlework/core";
-import {
-  type Agent,
-  type AgentDefinition,
-  type ChatClient,
-  createAgent,
-  type DeclaredAgentClass,
-} from "../agent/index.js";
+import { type Agent, type AgentDefinition, type ChatClient, type DeclaredAgentClass } from "../agent/index.js";
+import { agentOf } from "../agent/agent.js";
+import { resolveAgentOptions } from "../agent/agent-options.schema.js";
+import { offeredInvoker } from "../agent/loop/tool-scope.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
@@ -180,18 +177,14 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
         `factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`,
       );
     }
-    return createAgent(
-      {
-        invoker,
-        redact,
-        formatOutcome,
-        composeInvoker: compose,
-        retryEvents,
-        wrapChatClient,
-        ...(wrapRun === undefined ? {} : { wrapRun }),
-      },
-      { ...options, chatClient },
-    );
+    // The agent's pipelines are made here, before the agent: its own `resilience` swaps the
+    // resilience layer; its tool selection composes a pipeline over those tool classes.
+    const resolved = resolveAgentOptions({ ...options, chatClient });
+    const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
+    const pipeline = resolved.resilience === undefined ? invoker : compose(resilience);
+    const offered = offeredInvoker(resolved.name, pipeline, resolved, (classes) => compose({ ...resilience, classes }));
+    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient };
+    return agentOf(wrapRun === undefined ? deps : { ...deps, wrapRun }, resolved);
   };
   return {
     tools: invoker,

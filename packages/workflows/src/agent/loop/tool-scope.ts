@@ -112,3 +112,26 @@ export function scopeToolInvoker(invoker: ToolInvoker, names: ReadonlySet<string
     },
   };
 }
+
+/**
+ * The tools an agent offers, from `pipeline` (every tool of its pipeline): all of them, or those of
+ * its `functionGroups`/`functions`, made by `scope` (the factory composes a pipeline over those tool
+ * classes; without a factory, a filtering view). Throws a `TypeError` naming what matched nothing.
+ * @internal
+ */
+export function offeredInvoker(
+  agent: string,
+  pipeline: ToolInvoker,
+  selection: ToolSelection,
+  scope: (classes: readonly ToolClass[], names: ReadonlySet<string>) => ToolInvoker,
+): ToolInvoker {
+  const selected = selectTools(pipeline.tools, selection);
+  const unmatched = describeUnmatched(selected, pipeline.tools);
+  if (unmatched !== undefined)
+    throw new TypeError(
+      `createAgent: agent '${agent}': ${unmatched}. Fix the name, or add the tool class to the factory.`,
+    );
+  const names = selected.names;
+  if (names === undefined) return pipeline;
+  return scope([...new Set(pipeline.tools.filter((t) => names.has(t.name)).map((t) => t.target))], names);
+}
