@@ -74,6 +74,14 @@ CREATE TABLE ${s}.resumed_checkpoints (
     sql: (s) => `
 ALTER TABLE ${s}.runs ADD COLUMN lease_owner text, ADD COLUMN lease_expires timestamptz;`,
   },
+  {
+    version: 3,
+    name: "runs listed newest first, by status and by agent",
+    sql: (s) => `
+CREATE INDEX runs_newest ON ${s}.runs (started_at DESC, run_id COLLATE "C" DESC);
+CREATE INDEX runs_by_status ON ${s}.runs (status, started_at DESC, run_id COLLATE "C" DESC);
+CREATE INDEX runs_by_agent ON ${s}.runs (agent, started_at DESC, run_id COLLATE "C" DESC);`,
+  },
 ];
 
 /**

@@ -1,45 +1,14 @@
-import type { DeadLetterEntry, DeadLetterQueue, PayloadCodec } from "@needlework/workflows/durable";
+import type {
+  DeadLetterEntry,
+  DeadLetterFilter,
+  ManagedDeadLetterQueue,
+  PayloadCodec,
+  StoredDeadLetter,
+} from "@needlework/workflows/durable";
 import { openDeadLetter, PayloadSealer, sealDeadLetter } from "@needlework/workflows/internal";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 import { jsonParam, unescapeJson } from "./stored-text.js";
-
-/**
- * A dead letter as stored: the entry, its id, and whether it was acknowledged or replayed.
- *
- * @example
- * ```ts
- * for (const letter of await store.deadLetters.list({ acknowledged: false })) console.log(letter.id, letter.tool);
- * ```
- */
-export interface StoredDeadLetter extends DeadLetterEntry {
-  readonly id: string;
-  /** ISO 8601, when someone acknowledged it. */
-  readonly acknowledgedAt?: string;
-  /** ISO 8601, when it was last replayed successfully (or is being replayed). */
-  readonly replayedAt?: string;
-}
-
-/**
- * Which dead letters to list; every field narrows, none means all.
- *
- * @example
- * ```ts
- * await store.deadLetters.list({ agent: "crm-sync", errorCode: "FORBIDDEN", acknowledged: false, limit: 50 });
- * ```
- */
-export interface DeadLetterFilter {
-  readonly agent?: string;
-  readonly tool?: string;
-  readonly errorCode?: string;
-  readonly runId?: string;
-  /** `false`: open letters only; `true`: acknowledged only. */
-  readonly acknowledged?: boolean;
-  /** Entries written at or after this time. */
-  readonly since?: Date;
-  /** At most this many, oldest first. Default 1000. */
-  readonly limit?: number;
-}
 
 interface LetterRow {
   id: string;
@@ -66,7 +35,7 @@ function toLetter(row: LetterRow): StoredDeadLetter {
  * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, deadLetters: store.deadLetters });
  * ```
  */
-export class PostgresDeadLetterQueue implements DeadLetterQueue {
+export class PostgresDeadLetterQueue implements ManagedDeadLetterQueue {
   private readonly seal: PayloadSealer | undefined;
 
   constructor(
@@ -108,16 +77,22 @@ export class PostgresDeadLetterQueue implements DeadLetterQueue {
     const limit = filter.limit ?? 1000;
     if (!Number.isInteger(limit) || limit < 1)
       throw new TypeError(`PostgresDeadLetterQueue.list: limit must be a positive integer, got ${String(limit)}.`);
-    values.push(limit);
+    const offset = filter.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new TypeError(
+        `PostgresDeadLetterQueue.list: offset must be a non-negative integer, got ${String(offset)}.`,
+      );
+    values.push(limit, offset);
     const filters = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const sql = `SELECT id::text AS id, entry, acknowledged_at, replayed_at FROM ${this.schema}.dead_letters ${filters}
-      ORDER BY id LIMIT $${values.length}`;
+      ORDER BY id LIMIT $${values.length - 1} OFFSET $${values.length}`;
     const { rows } = await withStoreRetry("listing dead letters", true, () => this.pool.query<LetterRow>(sql, values));
     return Promise.all(rows.map((row) => this.letter(row)));
   }
 
   /** Marks a letter handled; `false` when there is no such letter or it already was. */
   async acknowledge(id: string): Promise<boolean> {
+    if (!/^[1-9]\d{0,17}$/.test(id)) return false; // not an id this table hands out
     const { rowCount } = await withStoreRetry("acknowledging a dead letter", true, () =>
       this.pool.query(
         `UPDATE ${this.schema}.dead_letters SET acknowledged_at = now()

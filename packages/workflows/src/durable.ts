@@ -37,6 +37,12 @@ export {
   type SkippedDeadLetterLine,
 } from "./agent/index.js";
 export { DEFAULT_LEASE_MS } from "./agent/durable/run-journal.js";
+export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
+export type {
+  DeadLetterFilter,
+  ManagedDeadLetterQueue,
+  StoredDeadLetter,
+} from "./agent/durable/dead-letter-queue.js";
 export { aesGcmCodec, type AesKey, type AesKeyRing, type PayloadCodec } from "./agent/durable/payload-codec.js";
 export type { FileRunStoreOptions } from "./agent/durable/file-run-store.js";
 export type { InMemoryRunStoreOptions } from "./agent/durable/in-memory-run-store.js";

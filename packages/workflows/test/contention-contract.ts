@@ -102,6 +102,75 @@ export function contentionContract(open: OpenStores): void {
     const run = await first.journal.read("run_deep_1");
     expect(JSON.stringify(run?.turns[0]?.message)).toContain("[MaxDepth]");
   });
+
+  it("lists runs newest first, by status and agent, paged by cursor with each run once", async () => {
+    const { first, second } = await open();
+    const journal = first.journal;
+    // 25 runs over 3 agents; two start in the same millisecond (the run id breaks the tie).
+    const base = Date.parse("2026-03-01T10:00:00.000Z");
+    for (let i = 0; i < 25; i++) {
+      const startedAt = new Date(base + (i === 24 ? 23 : i) * 1000).toISOString();
+      const agent = ["crm-sync", "support", "billing"][i % 3]!;
+      const runId = `run_list_${String(i).padStart(2, "0")}`;
+      expect(await journal.runStarted({ runId, agent, instructions: "i", input: `input ${i}`, startedAt }, "w1")).toBe(
+        true,
+      );
+      if (i % 4 === 0) {
+        const status = i % 8 === 0 ? "completed" : "awaiting_approval";
+        await journal.runEnded(
+          runId,
+          { status, endedAt: new Date(base + i * 1000 + 500).toISOString(), result: null },
+          "w1",
+        );
+      }
+    }
+    // Read through the second handle: what another process (an inspector) sees.
+    const all = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await second.journal.list({ limit: 7, ...(cursor ? { cursor } : {}) });
+      all.push(...page.runs);
+      cursor = page.next;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(4);
+    expect(all.map((r) => r.runId)).toEqual([
+      "run_list_24",
+      "run_list_23",
+      ...Array.from({ length: 23 }, (_, k) => `run_list_${String(22 - k).padStart(2, "0")}`),
+    ]);
+    expect(all[0]).toEqual({
+      runId: "run_list_24",
+      agent: "crm-sync",
+      startedAt: "2026-03-01T10:00:23.000Z",
+      status: "completed",
+      endedAt: "2026-03-01T10:00:24.500Z",
+    });
+    expect(all[1]).toEqual({
+      runId: "run_list_23",
+      agent: "billing",
+      startedAt: "2026-03-01T10:00:23.000Z",
+      status: "running",
+    });
+
+    const running = await second.journal.list({ status: "running", agent: "support" });
+    expect(running.runs.map((r) => r.runId)).toEqual([
+      "run_list_22",
+      "run_list_19",
+      "run_list_13",
+      "run_list_10",
+      "run_list_07",
+      "run_list_01",
+    ]);
+    expect(running.next).toBeUndefined();
+    const paused = await second.journal.list({ status: "awaiting_approval" });
+    expect(paused.runs.map((r) => r.runId)).toEqual(["run_list_20", "run_list_12", "run_list_04"]);
+
+    for (const bad of [{ limit: 0 }, { limit: 501 }, { cursor: "not-a-cursor" }, { status: "" }]) {
+      await expect(second.journal.list(bad)).rejects.toMatchObject({ code: "INVALID_QUERY" });
+    }
+  });
 }
 
 /** A journal whose lease renewals never reach the store (the writes still do, fenced). */

@@ -115,6 +115,8 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec): RunJournal
     async runEnded(runId: string, end: JournaledRunEnd, owner: string) {
       return inner.runEnded(runId, { ...end, result: await seal.value(end.result) }, owner);
     },
+    // Summaries hold no payload: nothing to encode or decode.
+    list: (query) => inner.list(query),
     async read(runId: string): Promise<JournaledRun | undefined> {
       const run = await inner.read(runId);
       if (run === undefined) return undefined;

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -24,8 +24,20 @@ describe("InMemoryDeadLetterQueue", () => {
     await queue.append(entry("b"));
     const listed = await queue.list();
     expect(listed.map((e) => e.tool)).toEqual(["a", "b"]);
-    (listed as DeadLetterEntry[]).pop();
+    (listed as unknown as DeadLetterEntry[]).pop();
     expect(await queue.list()).toHaveLength(2);
+  });
+
+  it("gives each letter an id, filters and pages, and acknowledges a letter once", async () => {
+    const queue = new InMemoryDeadLetterQueue();
+    for (const tool of ["a", "b", "c"]) await queue.append(entry(tool));
+    expect((await queue.list()).map((l) => l.id)).toEqual(["1", "2", "3"]);
+    expect(await queue.acknowledge("2")).toBe(true);
+    expect(await queue.acknowledge("2")).toBe(false);
+    expect(await queue.acknowledge("9")).toBe(false);
+    expect((await queue.list({ acknowledged: false })).map((l) => l.tool)).toEqual(["a", "c"]);
+    expect((await queue.list({ acknowledged: true }))[0]?.acknowledgedAt).toMatch(/^\d{4}-/);
+    expect((await queue.list({ offset: 1, limit: 1 })).map((l) => l.tool)).toEqual(["b"]);
   });
 });
 
@@ -36,6 +48,26 @@ describe("FileDeadLetterQueue", () => {
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("ids letters by line, acknowledges each once (kept beside the file), and another instance sees it", async () => {
+    const path = join(dir, "dead.jsonl");
+    const queue = new FileDeadLetterQueue(path);
+    for (const tool of ["a", "b", "c"]) await queue.append(entry(tool));
+    // A torn line in the middle keeps the ids of the letters after it.
+    await writeFile(path, `${(await readFile(path, "utf8")).replace("\n", '\n{"torn\n')}`);
+    expect((await queue.list()).map((l) => [l.id, l.tool])).toEqual([
+      ["1", "a"],
+      ["3", "b"],
+      ["4", "c"],
+    ]);
+    expect(await Promise.all([queue.acknowledge("3"), queue.acknowledge("3")])).toEqual([true, false]);
+    expect(await queue.acknowledge("2")).toBe(false); // the torn line is no letter
+    expect(await queue.acknowledge("../x")).toBe(false);
+    const other = new FileDeadLetterQueue(path);
+    expect((await other.list({ acknowledged: false })).map((l) => l.tool)).toEqual(["a", "c"]);
+    expect((await other.list({ acknowledged: true }))[0]).toMatchObject({ id: "3", tool: "b" });
+    expect((await other.list({ tool: "c" })).map((l) => l.id)).toEqual(["4"]);
   });
 
   it("appends JSON lines (creating folders) that another instance reads back", async () => {

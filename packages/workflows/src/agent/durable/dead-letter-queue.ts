@@ -40,6 +40,84 @@ export interface DeadLetterQueue {
 }
 
 /**
+ * A dead letter as a store keeps it: the entry, its id, and whether someone acknowledged it.
+ *
+ * @example
+ * ```ts
+ * for (const letter of await store.deadLetters.list({ acknowledged: false })) console.log(letter.id, letter.tool);
+ * ```
+ */
+export interface StoredDeadLetter extends DeadLetterEntry {
+  readonly id: string;
+  /** ISO 8601, when someone acknowledged it. */
+  readonly acknowledgedAt?: string;
+  /** ISO 8601, when it was last replayed successfully or is being replayed (PostgreSQL's `replay`). */
+  readonly replayedAt?: string;
+}
+
+/**
+ * Which dead letters to list, oldest first; every field narrows, none means all.
+ *
+ * @example
+ * ```ts
+ * await store.deadLetters.list({ agent: "crm-sync", errorCode: "FORBIDDEN", acknowledged: false, limit: 50 });
+ * ```
+ */
+export interface DeadLetterFilter {
+  readonly agent?: string;
+  readonly tool?: string;
+  readonly errorCode?: string;
+  readonly runId?: string;
+  /** `false`: open letters only; `true`: acknowledged only. */
+  readonly acknowledged?: boolean;
+  /** Entries written at or after this time. */
+  readonly since?: Date;
+  /** Skip this many matching letters first (paging). Default 0. */
+  readonly offset?: number;
+  /** At most this many. Default: all (1000 for PostgreSQL). */
+  readonly limit?: number;
+}
+
+/**
+ * A dead-letter queue whose letters have ids and can be acknowledged: every built-in store's
+ * (memory, file, PostgreSQL). What an operator, or the run inspector, works through.
+ *
+ * @example
+ * ```ts
+ * const open = await store.deadLetters.list({ acknowledged: false, limit: 20 });
+ * if (open[0]) await store.deadLetters.acknowledge(open[0].id);
+ * ```
+ */
+export interface ManagedDeadLetterQueue extends DeadLetterQueue {
+  list(filter?: DeadLetterFilter): Promise<readonly StoredDeadLetter[]>;
+  /** Marks a letter handled; `false` when there is no such letter or it already was. */
+  acknowledge(id: string): Promise<boolean>;
+}
+
+/** Whether a letter passes a filter's conditions (not its offset and limit). @internal */
+export function matchesDeadLetter(letter: StoredDeadLetter, filter: DeadLetterFilter): boolean {
+  return (
+    (filter.agent === undefined || letter.agent === filter.agent) &&
+    (filter.tool === undefined || letter.tool === filter.tool) &&
+    (filter.errorCode === undefined || letter.errorCode === filter.errorCode) &&
+    (filter.runId === undefined || letter.runId === filter.runId) &&
+    (filter.acknowledged === undefined || (letter.acknowledgedAt !== undefined) === filter.acknowledged) &&
+    (filter.since === undefined || Date.parse(letter.time) >= filter.since.getTime())
+  );
+}
+
+/** A filter's paging checked: `offset` and `limit` as non-negative integers. @internal */
+export function deadLetterPage(owner: string, filter: DeadLetterFilter): { offset: number; limit: number } {
+  const offset = filter.offset ?? 0;
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new TypeError(`${owner}.list: \`offset\` must be a non-negative integer.`);
+  if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0))
+    throw new TypeError(`${owner}.list: \`limit\` must be a non-negative integer.`);
+  return { offset, limit };
+}
+
+/**
  * A dead-letter queue in memory: the default, one per agent (lost when the process ends).
  *
  * @example
@@ -48,14 +126,23 @@ export interface DeadLetterQueue {
  * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, deadLetters });
  * ```
  */
-export class InMemoryDeadLetterQueue implements DeadLetterQueue {
-  private readonly entries: DeadLetterEntry[] = [];
+export class InMemoryDeadLetterQueue implements ManagedDeadLetterQueue {
+  private readonly letters: StoredDeadLetter[] = [];
 
   async append(entry: DeadLetterEntry): Promise<void> {
-    this.entries.push(entry);
+    this.letters.push({ ...entry, id: String(this.letters.length + 1) });
   }
 
-  async list(): Promise<readonly DeadLetterEntry[]> {
-    return [...this.entries];
+  async list(filter: DeadLetterFilter = {}): Promise<readonly StoredDeadLetter[]> {
+    const { offset, limit } = deadLetterPage("InMemoryDeadLetterQueue", filter);
+    return this.letters.filter((l) => matchesDeadLetter(l, filter)).slice(offset, offset + limit);
+  }
+
+  async acknowledge(id: string): Promise<boolean> {
+    const at = this.letters.findIndex((l) => l.id === id);
+    const letter = this.letters[at];
+    if (letter === undefined || letter.acknowledgedAt !== undefined) return false;
+    this.letters[at] = { ...letter, acknowledgedAt: new Date().toISOString() };
+    return true;
   }
 }

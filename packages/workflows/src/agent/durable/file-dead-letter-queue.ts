@@ -1,11 +1,18 @@
 import { createReadStream } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { mkdir, open, readFile } from "node:fs/promises";
 import { openDeadLetter, PayloadSealer, sealDeadLetter } from "./codec-journal.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
-import type { DeadLetterEntry, DeadLetterQueue } from "./dead-letter-queue.js";
+import {
+  type DeadLetterEntry,
+  type DeadLetterFilter,
+  deadLetterPage,
+  type ManagedDeadLetterQueue,
+  matchesDeadLetter,
+  type StoredDeadLetter,
+} from "./dead-letter-queue.js";
 
 /**
  * A line of the file that is not an entry.
@@ -35,19 +42,6 @@ export interface SkippedDeadLetterLine {
 export interface DeadLetterReadResult {
   readonly entries: readonly DeadLetterEntry[];
   readonly skipped: readonly SkippedDeadLetterLine[];
-}
-
-/**
- * Which entries {@link FileDeadLetterQueue.list} returns: `limit` entries after skipping `offset`.
- *
- * @example
- * ```ts
- * const page = await queue.list({ offset: 100, limit: 50 });
- * ```
- */
-export interface DeadLetterPage {
-  readonly offset?: number;
-  readonly limit?: number;
 }
 
 /**
@@ -111,7 +105,7 @@ async function syncDirectory(path: string): Promise<void> {
  * if (skipped.length > 0) console.warn("skipped dead-letter lines", skipped);
  * ```
  */
-export class FileDeadLetterQueue implements DeadLetterQueue {
+export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
   private tail: Promise<void> = Promise.resolve();
   private readonly seal: PayloadSealer | undefined;
 
@@ -173,26 +167,73 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   }
 
   /**
-   * Entries oldest first; torn or corrupt lines are left out (see {@link read}). Pass
-   * `{ offset, limit }` for one page; the file is read as a stream, so any size works.
+   * Letters oldest first, each with its id (its line number in the file) and when it was
+   * acknowledged; torn or corrupt lines are left out (see {@link read}). `filter` narrows and pages
+   * (`{ acknowledged: false, offset, limit }`); the file is read as a stream, so any size works.
    */
-  async list(page: DeadLetterPage = {}): Promise<readonly DeadLetterEntry[]> {
-    const offset = page.offset ?? 0;
-    const limit = page.limit ?? Number.POSITIVE_INFINITY;
-    if (!Number.isInteger(offset) || offset < 0)
-      throw new TypeError("FileDeadLetterQueue.list: `offset` must be a non-negative integer.");
-    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0))
-      throw new TypeError("FileDeadLetterQueue.list: `limit` must be a non-negative integer.");
-    const entries: DeadLetterEntry[] = [];
-    if (limit === 0) return entries;
+  async list(filter: DeadLetterFilter = {}): Promise<readonly StoredDeadLetter[]> {
+    const { offset, limit } = deadLetterPage("FileDeadLetterQueue", filter);
+    const letters: StoredDeadLetter[] = [];
+    if (limit === 0) return letters;
+    const acknowledged = await this.acknowledgements();
     let index = 0;
     for await (const item of this.lines()) {
       if (!("entry" in item)) continue;
+      const id = String(item.line);
+      const at = acknowledged.get(id);
+      const letter: StoredDeadLetter = { ...item.entry, id, ...(at === undefined ? {} : { acknowledgedAt: at }) };
+      if (!matchesDeadLetter(letter, filter)) continue;
       if (index++ < offset) continue;
-      entries.push(item.entry);
-      if (entries.length >= limit) break;
+      letters.push(letter);
+      if (letters.length >= limit) break;
     }
-    return entries;
+    return letters;
+  }
+
+  /**
+   * Marks a letter handled: appended (and synced) to `<path>.acks`, since the letters' file is
+   * append-only. `false` when there is no such letter or it already was acknowledged.
+   */
+  acknowledge(id: string): Promise<boolean> {
+    const run = this.tail.then(async () => {
+      if (!/^[1-9]\d{0,15}$/.test(id) || (await this.acknowledgements()).has(id)) return false;
+      let found = false;
+      for await (const item of this.rawLines()) if ("entry" in item && String(item.line) === id) found = true;
+      if (!found) return false;
+      const handle = await open(`${this.path}.acks`, "a");
+      try {
+        await handle.writeFile(`${JSON.stringify({ id, at: new Date().toISOString() })}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return true;
+    });
+    this.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Acknowledged ids and when; a torn last line of the acks file is ignored (that acknowledgement never returned). */
+  private async acknowledgements(): Promise<Map<string, string>> {
+    const acknowledged = new Map<string, string>();
+    let text = "";
+    try {
+      text = await readFile(`${this.path}.acks`, "utf8");
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "ENOENT") throw error;
+    }
+    for (const line of text.split("\n")) {
+      try {
+        const { id, at } = JSON.parse(line) as { id?: unknown; at?: unknown };
+        if (typeof id === "string" && typeof at === "string" && !acknowledged.has(id)) acknowledged.set(id, at);
+      } catch {
+        // an empty or torn line
+      }
+    }
+    return acknowledged;
   }
 
   /** Every entry, oldest first, read as a stream (one line in memory at a time). */
@@ -211,7 +252,9 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
     return { entries, skipped };
   }
 
-  private async *rawLines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
+  private async *rawLines(): AsyncGenerator<
+    { entry: DeadLetterEntry; line: number } | { skipped: SkippedDeadLetterLine }
+  > {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(this.path, "r");
@@ -243,12 +286,12 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
       raw: string,
       line: number,
       last: boolean,
-    ): { entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine } | undefined => {
+    ): { entry: DeadLetterEntry; line: number } | { skipped: SkippedDeadLetterLine } | undefined => {
       if (raw.trim() === "") return undefined;
       try {
         const value: unknown = JSON.parse(raw);
         if (typeof value === "object" && value !== null && typeof (value as { tool?: unknown }).tool === "string")
-          return { entry: value as DeadLetterEntry };
+          return { entry: value as DeadLetterEntry, line };
       } catch {
         // reported below
       }
@@ -270,10 +313,12 @@ export class FileDeadLetterQueue implements DeadLetterQueue {
   }
 
   /** Every line, entries decoded with the codec (when there is one). */
-  private async *lines(): AsyncGenerator<{ entry: DeadLetterEntry } | { skipped: SkippedDeadLetterLine }> {
+  private async *lines(): AsyncGenerator<
+    { entry: DeadLetterEntry; line: number } | { skipped: SkippedDeadLetterLine }
+  > {
     for await (const item of this.rawLines()) {
       if (this.seal === undefined || !("entry" in item)) yield item;
-      else yield { entry: await openDeadLetter(this.seal, item.entry) };
+      else yield { entry: await openDeadLetter(this.seal, item.entry), line: item.line };
     }
   }
 }

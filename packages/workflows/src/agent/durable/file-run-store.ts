@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
@@ -8,6 +8,7 @@ import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { codecJournal } from "./codec-journal.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import type { PayloadCodec } from "./payload-codec.js";
+import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -60,6 +61,7 @@ export class FileRunJournal implements RunJournal {
       await handle.close();
     }
     await this.writeLease(start.runId, { owner, expires: Date.now() + this.leaseMs });
+    await this.index({ runId: start.runId, agent: start.agent, startedAt: start.startedAt });
     return true;
   }
 
@@ -104,6 +106,73 @@ export class FileRunJournal implements RunJournal {
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
     await this.append(runId, owner, [{ kind: "end", end }]);
     await this.release(runId, owner);
+    await this.index({ runId, status: end.status, endedAt: end.endedAt });
+  }
+
+  /**
+   * Runs newest first, paged. The directory keeps an index of runs (`runs.index`: JSON lines, one when
+   * a run starts and one when it ends, appended and synced), so a page reads one file, not every
+   * journal. A run the index does not name (written before the index existed, or cut off between
+   * its journal and its index line) is read from its journal.
+   */
+  async list(query?: RunListQuery): Promise<RunListPage> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") return pageOfRuns("FileRunJournal", [], query);
+      throw error;
+    }
+    const indexed = await this.readIndex();
+    const summaries: RunSummary[] = [];
+    for (const name of names) {
+      if (!name.endsWith(".jsonl")) continue;
+      const runId = name.slice(0, -".jsonl".length);
+      const known = indexed.get(runId);
+      if (known?.agent !== undefined && known.startedAt !== undefined)
+        summaries.push({
+          runId,
+          agent: known.agent,
+          startedAt: known.startedAt,
+          status: known.status ?? RUNNING,
+          ...(known.endedAt === undefined ? {} : { endedAt: known.endedAt }),
+        });
+      else if (RUN_ID.test(runId)) {
+        const run = await this.read(runId);
+        if (run) summaries.push(summaryOf(run));
+      }
+    }
+    return pageOfRuns("FileRunJournal", summaries, query);
+  }
+
+  private async index(line: IndexLine): Promise<void> {
+    const handle = await open(join(this.directory, INDEX), "a");
+    try {
+      await handle.writeFile(`\n${JSON.stringify(line)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async readIndex(): Promise<Map<string, Partial<IndexLine>>> {
+    const runs = new Map<string, Partial<IndexLine>>();
+    let text = "";
+    try {
+      text = await readFile(join(this.directory, INDEX), "utf8");
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "ENOENT") throw error;
+    }
+    for (const raw of text.split("\n")) {
+      if (raw === "") continue;
+      try {
+        const line = JSON.parse(raw) as IndexLine;
+        if (typeof line.runId === "string") runs.set(line.runId, { ...runs.get(line.runId), ...line });
+      } catch {
+        // a torn line: that run is read from its journal
+      }
+    }
+    return runs;
   }
 
   private leaseFile(runId: string): string {
@@ -179,6 +248,28 @@ export class FileRunJournal implements RunJournal {
     });
     return next;
   }
+}
+
+/** The runs index of a FileRunJournal directory: JSON lines, named apart from every `<runId>.jsonl`. */
+const INDEX = "runs.index";
+
+/** A line of the runs index: a start (agent, startedAt) or an end (status, endedAt). */
+interface IndexLine {
+  readonly runId: string;
+  readonly agent?: string;
+  readonly startedAt?: string;
+  readonly status?: string;
+  readonly endedAt?: string;
+}
+
+function summaryOf(run: JournaledRun): RunSummary {
+  return {
+    runId: run.runId,
+    agent: run.agent,
+    startedAt: run.startedAt,
+    status: run.end?.status ?? RUNNING,
+    ...(run.end ? { endedAt: run.end.endedAt } : {}),
+  };
 }
 
 /** Options of {@link FileRunStore} and {@link FileRunJournal}. */

@@ -2,6 +2,7 @@ import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
 import { InMemoryResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -78,6 +79,26 @@ export class InMemoryRunJournal implements RunJournal {
   async read(runId: string): Promise<JournaledRun | undefined> {
     const records = this.runs.get(runId);
     return records === undefined ? undefined : structuredClone(foldJournal(records));
+  }
+
+  async list(query?: RunListQuery): Promise<RunListPage> {
+    return pageOfRuns("InMemoryRunJournal", this.summaries(), query);
+  }
+
+  private *summaries(): Generator<RunSummary> {
+    for (const records of this.runs.values()) {
+      const start = records[0] as Extract<JournalRecord, { kind: "start" }>;
+      // The latest end record: a run resumed after an approval pause ends again.
+      const end = (records.findLast((r) => r.kind === "end") as Extract<JournalRecord, { kind: "end" }> | undefined)
+        ?.end;
+      yield {
+        runId: start.runId,
+        agent: start.agent,
+        startedAt: start.startedAt,
+        status: end?.status ?? RUNNING,
+        ...(end ? { endedAt: end.endedAt } : {}),
+      };
+    }
   }
 
   private append(runId: string, owner: string, added: readonly JournalRecord[]): void {

@@ -1,6 +1,7 @@
 import type { ChatAssistantMessage, ChatUsage, JsonValue, ToolOutcomeStatus } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "../approvals/claims.js";
+import type { RunListPage, RunListQuery } from "./run-list.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.
@@ -166,6 +167,12 @@ export interface RunJournal {
   runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void>;
   /** The run, or `undefined` when this journal never saw it. */
   read(runId: string): Promise<JournaledRun | undefined>;
+  /**
+   * Runs newest first, paged, optionally of one status (`running` for runs not ended) and one agent:
+   * what a run inspector or an operator's script reads. Summaries carry no payload. A bad query
+   * throws `RunStoreError` `INVALID_QUERY`.
+   */
+  list(query?: RunListQuery): Promise<RunListPage>;
 }
 
 /** `leaseMs` when a store's options give none. */

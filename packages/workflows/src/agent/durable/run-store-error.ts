@@ -25,7 +25,8 @@ export type RunStoreErrorCode =
   | "STORE_FAILED"
   | "SCHEMA_TOO_NEW"
   | "RESULT_INVALID"
-  | "PAYLOAD_UNREADABLE";
+  | "PAYLOAD_UNREADABLE"
+  | "INVALID_QUERY";
 
 /**
  * A durable-run store or journal failed, or was asked for a run it cannot serve.

@@ -42,6 +42,7 @@ describe("poison detection", () => {
     const entries = await deadLetters.list();
     expect(entries).toEqual([
       {
+        id: "1",
         runId: "run-p",
         agent: "test-agent",
         tool: "updateContact",
