@@ -90,6 +90,8 @@ export async function runDocPrograms(
 export function importOrderProblems(blocks: readonly DocBlock[]): string[] {
   return blocks
     .filter((block) => {
+      // A block that shows the mistake on purpose (docs/eslint/reflect-metadata-first.md).
+      if (block.flags.includes("lint-invalid")) return false;
       const imports = [...block.code.matchAll(/^import\s+(?:[^"']*\sfrom\s+)?["']([^"']+)["']/gm)].map((m) => m[1]);
       const tsyringe = imports.indexOf("tsyringe");
       const polyfill = imports.indexOf("reflect-metadata");

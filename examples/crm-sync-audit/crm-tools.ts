@@ -7,15 +7,28 @@ const Crm = z.enum(["salesforce", "hubspot"]).describe("Which CRM to write to.")
 const UpdateContact = z.object({
   crm: Crm,
   contactId: z.string().describe("The contact's id in that CRM."),
-  changes: z.object({ email: z.string().optional(), title: z.string().optional() }).describe("The fields to set."),
+  changes: z
+    .object({
+      // A partial update: the model sets only what changes. Optional fields keep the tool out of
+      // OpenAI's strict mode, which this adapter accepts (the invoker still validates every call).
+      // eslint-disable-next-line needlework/strict-schema
+      email: z.string().optional().describe("The new email; leave out to keep it."),
+      // eslint-disable-next-line needlework/strict-schema
+      title: z.string().optional().describe("The new job title; leave out to keep it."),
+    })
+    .describe("The fields to set."),
 });
 const CreateTask = z.object({
   crm: Crm,
-  contactId: z.string(),
-  subject: z.string(),
+  contactId: z.string().describe("The contact's id in that CRM."),
+  subject: z.string().describe("What the task is about."),
   dueDate: z.string().describe("ISO date, like 2025-07-01."),
 });
-const PostNote = z.object({ crm: Crm, contactId: z.string(), body: z.string() });
+const PostNote = z.object({
+  crm: Crm,
+  contactId: z.string().describe("The contact's id in that CRM."),
+  body: z.string().describe("The note's text."),
+});
 
 /**
  * The CRM sync agent's tools. Both audit modes use this same adapter: it calls the vendor and lets

@@ -72,7 +72,7 @@ function call(turn: number, index: number, job: Job): ChatToolCall {
 export function optimisticTurn(request: ChatRequest): ChatResponse["message"] {
   const messages: readonly ChatMessage[] = request.messages;
   const user = messages.find((m) => m.role === "user" && m.kind === undefined);
-  if (!user || user.role !== "user") throw new Error("optimistic model: no user turn with a sync job");
+  if (user?.role !== "user") throw new Error("optimistic model: no user turn with a sync job");
   const job = JSON.parse(user.content.slice(user.content.indexOf("\n") + 1)) as Job;
   const turn = messages.filter((m) => m.role === "assistant").length + 1;
   if (turn === 1) return { toolCalls: job.writes.map((_, i) => call(turn, i, job)) };

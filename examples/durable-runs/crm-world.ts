@@ -60,7 +60,7 @@ async function effect(ctx: ToolContext, tool: string, target: string): Promise<v
   }
 }
 
-const Contact = z.object({ contactId: z.string() });
+const Contact = z.object({ contactId: z.string().describe("The contact's id.") });
 
 @AgentFunctionGroup()
 export class CrmTools {

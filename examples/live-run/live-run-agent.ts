@@ -1,3 +1,4 @@
+import { type AgentStore } from "@needlework/workflows/durable";
 import { type Agent, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
 import { type ChatMessage, type ChatRequest } from "@needlework/core";
 import { container } from "tsyringe";
@@ -93,7 +94,7 @@ function honestSummary(request: ChatRequest, plan: RunPlan): ScriptedTurn {
  * for await (const event of agent.stream(input)) console.log(event.type);
  * ```
  */
-export function createLiveRun(pace: LivePace): { agent: Agent; input: string; plan: RunPlan } {
+export function createLiveRun(pace: LivePace, store?: AgentStore): { agent: Agent; input: string; plan: RunPlan } {
   const plan = livePlan();
   const directory = new CrmDirectory({
     salesforce: new FakeCrm("salesforce", plan),
@@ -104,7 +105,7 @@ export function createLiveRun(pace: LivePace): { agent: Agent; input: string; pl
   const factory = usingAgentFramework(runContainer)
     .addAgentFunctions(CrmTools)
     // Innermost, so every attempt takes the time a real CRM request would.
-    .usingMiddleware(async (call, next) => {
+    .usingMiddleware(async (_call, next) => {
       if (pace.toolDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pace.toolDelayMs));
       return next();
     })
@@ -141,6 +142,7 @@ export function createLiveRun(pace: LivePace): { agent: Agent; input: string; pl
     instructions: INSTRUCTIONS,
     chatClient: model,
     maxIterations: MAX_ITERATIONS,
+    ...(store ? { store } : {}),
   });
   return { agent, input: syncRequest(plan.writes), plan };
 }

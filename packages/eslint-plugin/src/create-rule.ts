@@ -1,0 +1,19 @@
+import { ESLintUtils } from "@typescript-eslint/utils";
+
+/** What every rule's `meta.docs` carries besides the description. */
+export interface NeedleworkRuleDocs {
+  /** The build diagnostic `buildAgentFactory()` reports for the same defect, when there is one. */
+  readonly buildDiagnostic?: `NW00${number}`;
+  /** Needs type information (typescript-eslint's parser services with a program). */
+  readonly requiresTypeChecking?: boolean;
+}
+
+/**
+ * Makes a rule whose docs link to its page under docs/eslint/.
+ *
+ * @example
+ * export const rule = createRule({ name: "tool-name", meta: { ... }, defaultOptions: [], create(context) { ... } });
+ */
+export const createRule = ESLintUtils.RuleCreator<NeedleworkRuleDocs>(
+  (name) => `https://github.com/needlework/needlework/blob/main/docs/eslint/${name}.md`,
+);

@@ -1,0 +1,100 @@
+import { AST_NODE_TYPES, ESLintUtils, type TSESTree } from "@typescript-eslint/utils";
+import { findDecorator, moduleNames, optionsObject, propertyOf, resolveConst, staticString } from "../ast.js";
+import { createRule } from "../create-rule.js";
+import { programDeclarations } from "../program-scan.js";
+
+type Options = [{ knownGroups?: string[] }];
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** `needlework/known-function-group`: an `@Agent` naming a function group nothing declares (NW007). */
+export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
+  name: "known-function-group",
+  meta: {
+    type: "problem",
+    hasSuggestions: true,
+    docs: {
+      description: "Require every function group an @Agent names to be declared by an @AgentFunctionGroup",
+      buildDiagnostic: "NW007",
+      requiresTypeChecking: true,
+    },
+    schema: [
+      {
+        type: "object",
+        properties: {
+          knownGroups: {
+            type: "array",
+            items: { type: "string" },
+            description: "Groups declared outside the program's sources (in a compiled package)",
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      unknown:
+        "Agent '{{agent}}' names function group '{{group}}', which no @AgentFunctionGroup in this program declares (groups declared: {{declared}}). buildAgentFactory() refuses it (NW007).",
+      rename: "Use '{{group}}'.",
+    },
+  },
+  defaultOptions: [{ knownGroups: [] }],
+  create(context, [{ knownGroups = [] }]) {
+    const services = ESLintUtils.getParserServices(context, true);
+    // Without a program the other files' groups are out of sight: nothing can be said (see the rule's page).
+    if (!services.program) return {};
+    const program = services.program;
+    const names = moduleNames(context);
+    const check = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
+      const agent = findDecorator(node.decorators, "Agent", names);
+      const options = agent && optionsObject(context, agent);
+      const property = options && propertyOf(options, "functionGroups");
+      if (!property) return;
+      const list = resolveConst(context, property.value);
+      if (list.type !== AST_NODE_TYPES.ArrayExpression) return;
+      const declarations = programDeclarations(program);
+      if (!declarations.groupsComplete) return;
+      const groups = new Set([...declarations.groups, ...knownGroups]);
+      const agentName = staticString(propertyOf(options, "name")?.value) ?? node.id?.name ?? "(unnamed)";
+      for (const element of list.elements) {
+        const group = staticString(element ?? undefined);
+        if (element === null || group === undefined || groups.has(group)) continue;
+        const near = [...groups]
+          .map((g) => ({ g, d: distance(g, group) }))
+          .filter(({ d }) => d <= Math.max(2, Math.floor(group.length / 3)))
+          .sort((a, b) => a.d - b.d)[0]?.g;
+        context.report({
+          node: element,
+          messageId: "unknown",
+          data: {
+            agent: agentName,
+            group,
+            declared: groups.size === 0 ? "none" : [...groups].sort().join(", "),
+          },
+          suggest: near
+            ? [
+                {
+                  messageId: "rename",
+                  data: { group: near },
+                  fix: (fixer) => fixer.replaceText(element, JSON.stringify(near)),
+                },
+              ]
+            : [],
+        });
+      }
+    };
+    return { ClassDeclaration: check, ClassExpression: check };
+  },
+});

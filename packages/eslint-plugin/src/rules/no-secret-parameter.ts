@@ -1,0 +1,90 @@
+import type { TSESTree } from "@typescript-eslint/utils";
+import { allFields, inputSchema, moduleNames, toolMethod } from "../ast.js";
+import { createRule } from "../create-rule.js";
+import { toolNameOf } from "./tool-name.js";
+
+/** The words of a field name: `apiKey`, `api_key` and `API-KEY` all give ["api", "key"]. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Single words that name a credential. */
+const SECRET_WORDS = new Set([
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "credential",
+  "credentials",
+  "apikey",
+  "pin",
+  "cvv",
+  "cvc",
+]);
+/** Word pairs that name a credential: `apiKey`, `accessKey`, `privateKey`, `clientSecret` (covered above). */
+const SECRET_PAIRS = new Set([
+  "api key",
+  "access key",
+  "private key",
+  "secret key",
+  "session id",
+  "auth token",
+  "access token",
+  "refresh token",
+  "bearer token",
+  "id token",
+]);
+/** `token` alone is a credential, except where it counts or pages: `maxTokens`, `pageToken`, `nextToken`. */
+const TOKEN_NOT_SECRET = new Set(["page", "next", "continuation", "cursor", "max", "min", "count", "num"]);
+
+/** The credential a field name suggests, or `undefined`. */
+export function credentialWord(name: string): string | undefined {
+  const w = words(name);
+  for (let i = 0; i < w.length; i++) {
+    if (SECRET_WORDS.has(w[i]!)) return w[i];
+    const pair = i + 1 < w.length ? `${w[i]} ${w[i + 1]}` : undefined;
+    if (pair && SECRET_PAIRS.has(pair)) return pair;
+    if (w[i] === "token" && !(i > 0 && TOKEN_NOT_SECRET.has(w[i - 1]!))) return "token";
+  }
+  return undefined;
+}
+
+/** `needlework/no-secret-parameter`: an input field the model would have to fill with a credential. */
+export const noSecretParameter = createRule({
+  name: "no-secret-parameter",
+  meta: {
+    type: "problem",
+    docs: {
+      description: "Disallow input fields named like credentials: inject the secret into the tool class instead",
+    },
+    schema: [],
+    messages: {
+      secret:
+        "Input field '{{field}}' of tool '{{tool}}' is named like a credential ({{word}}): the model would have to supply it, so it would sit in the conversation. Inject the secret into the tool class (constructor injection) and drop the field.",
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const names = moduleNames(context);
+    const check = (member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): void => {
+      const tool = toolMethod(context, member, names);
+      const schema = tool && inputSchema(tool);
+      if (!tool || !schema) return;
+      for (const field of allFields(context, schema, names, { arrayItems: true })) {
+        const word = credentialWord(field.name);
+        if (word)
+          context.report({
+            node: field.property,
+            messageId: "secret",
+            data: { field: field.path, tool: toolNameOf(tool), word },
+          });
+      }
+    };
+    return { MethodDefinition: check, PropertyDefinition: check };
+  },
+});
