@@ -12,6 +12,7 @@ export default defineConfig({
     "mcp-server": "mcp/cli.ts",
     openai: "openai/cli.ts",
     "live-run": "live-run/cli.ts",
+    inspector: "inspector/cli.ts",
   },
   format: ["esm"],
   // No shared chunks: each entry file runs on its own. Entries imported by the demo keep their

@@ -6,34 +6,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRunQueue, PostgresStore } from "@needlework/postgres";
 import { type Agent, FileRunStore, InMemoryRunStore } from "@needlework/workflows";
-import pg from "pg";
 import { defineBenchmark, type Measurement } from "./lib/benchmark.js";
 import { DURABLE_CALLS, durableAgent } from "./lib/durable-agent.js";
+import { DATABASE_URL, dropSchemas, postgresUp } from "./lib/postgres.js";
 
-const DATABASE_URL = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 const QUEUE_RUNS = 200;
 const SLOTS = 16;
 const WORKER = fileURLToPath(new URL("./lib/durable-queue-worker.ts", import.meta.url));
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
-
-async function postgresUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function dropSchemas(...schemas: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
-}
 
 async function ensureCompleted(agent: Agent): Promise<void> {
   const run = await agent.run("Sync the contacts.");

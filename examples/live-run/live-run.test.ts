@@ -1,36 +1,14 @@
 import "reflect-metadata";
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLiveRun } from "./live-run-agent.js";
+import { CHROMIUM_FLAGS, browserTestsRun } from "../../test/support/chromium.js";
 import { startLiveRunServer } from "./server.js";
 
 const FULL_SPEED = { wordDelayMs: 0, toolDelayMs: 0, retryDelayMs: 0 };
 const OUTPUT = fileURLToPath(new URL("./test-output/", import.meta.url));
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-/** Debian's chromium (`command -v chromium`), or undefined when the machine has none. */
-function findChromium(): string | undefined {
-  try {
-    return (
-      execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim() ||
-      undefined
-    );
-  } catch {
-    return undefined;
-  }
-}
-
 describe("the live run's agent", () => {
   it("streams the CRM sync: a refused write with its code, a retried one, a correction, then an honest answer", async () => {
     const { agent, input } = createLiveRun(FULL_SPEED);
@@ -49,14 +27,9 @@ describe("the live run's agent", () => {
   });
 });
 
-const chromiumPath = findChromium();
-if (!chromiumPath)
-  console.log(
-    `live-run browser test: no Chromium found (install the Debian package chromium)${process.env["CI"] ? "; CI is set, so it fails" : "; skipped"}`,
-  );
+const { chromium: chromiumPath, run: browserRuns } = browserTestsRun("live-run browser test");
 
-// Never passes silently: skipped without Chromium, but a failure on CI, which must have it.
-describe.skipIf(!chromiumPath && !process.env["CI"])("the live run page in headless Chromium", () => {
+describe.skipIf(!browserRuns)("the live run page in headless Chromium", () => {
   let server: Awaited<ReturnType<typeof startLiveRunServer>>;
   beforeAll(async () => {
     server = await startLiveRunServer({ port: 0, pace: FULL_SPEED });

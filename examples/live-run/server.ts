@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
@@ -11,10 +13,17 @@ const FILES: Readonly<Record<string, { file: string; type: string }>> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
   "/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
+  "/timeline.js": { file: "timeline.js", type: "text/javascript; charset=utf-8" },
+  "/timeline.css": { file: "timeline.css", type: "text/css; charset=utf-8" },
 };
+
+/** The timeline's renderer and styles, which the run inspector draws stored runs with: one renderer for both pages. */
+const SHARED = new Set(["timeline.js", "timeline.css"]);
+const inspectorPackage = createRequire(import.meta.url).resolve("@needlework/inspector/package.json");
 
 /** The page's folder: beside this file in the sources, or from the bundle in examples/dist. */
 async function readPage(file: string): Promise<Buffer> {
+  if (SHARED.has(file)) return readFile(join(dirname(inspectorPackage), "public", file));
   try {
     return await readFile(fileURLToPath(new URL(`./public/${file}`, import.meta.url)));
   } catch {

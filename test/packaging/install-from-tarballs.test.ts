@@ -1,10 +1,11 @@
 // Installs the packed packages into fresh apps outside the repository, the way docs/getting-started.md tells a
 // user to install from a clone, and runs them: ESM and CommonJS compiled by tsc with legacy decorators (on this
 // Node 24 and on the machine's Node 20), standard decorators under tsx, and a consumer type-check under
-// TypeScript 7 and a strict one (no @types/node, skipLibCheck off), and a Vitest 5 project set up as
-// docs/getting-started.md says. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
+// TypeScript 7 and a strict one (no @types/node, skipLibCheck off), a Vitest 5 project set up as
+// docs/getting-started.md says, and the run inspector's bin. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
 // third-party dependencies. One npm install serves every app: they are folders of one consumer project.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -178,6 +179,32 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     await run(process.execPath, [vitest, "--clearCache"], dir, env);
     const { stdout } = await run(process.execPath, [vitest, "run"], dir, env);
     expect(stdout).toMatch(/1 passed/);
+  });
+
+  it("serves the run inspector from the installed bin, its page's files included", async () => {
+    const runs = join(app, "runs");
+    mkdirSync(runs, { recursive: true });
+    const bin = join(app, "node_modules", ".bin", "needlework-inspector");
+    const child = spawn(bin, ["--directory", runs, "--port", "0"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        const read = (chunk: Buffer) => {
+          output += chunk.toString("utf8");
+          const found = /open (http:\/\/\S+)/.exec(output)?.[1];
+          if (found) resolve(found);
+        };
+        child.stdout.on("data", read);
+        child.stderr.on("data", read);
+        child.once("exit", (code) => reject(new Error(`needlework-inspector exited ${code}: ${output}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      for (const file of ["", "app.js", "timeline.js", "style.css", "timeline.css"])
+        expect((await fetch(new URL(file, url))).status, file).toBe(200);
+      expect(await (await fetch(new URL("api/runs", url))).json()).toEqual({ runs: [] });
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it.concurrent("type-checks a consumer of every package under TypeScript 7", async () => {

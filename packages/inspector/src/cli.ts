@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// needlework-inspector: the run inspector over a PostgreSQL store (or a FileRunStore directory).
+import "reflect-metadata";
+import { parseArgs } from "node:util";
+import { FileRunStore } from "@needlework/workflows";
+import type { AgentStore } from "@needlework/workflows/durable";
+import { startInspector } from "./inspector.js";
+
+const USAGE = `Usage: needlework-inspector --database-url <url> [--schema needlework] [--port 4600] [--host 127.0.0.1] [--token <secret>]
+       needlework-inspector --directory <FileRunStore directory> [--port 4600] ...
+
+Serves a page over a needlework store's run journal and dead letters, on 127.0.0.1 unless --host says
+otherwise (then --token, or NEEDLEWORK_INSPECTOR_TOKEN, is required). DATABASE_URL is read when
+--database-url is not given. Payloads stored through a codec are shown encoded: start the inspector
+from your own code with startInspector({ store, codec }) to read them.`;
+
+/** A failure worth one line: the code of a store or network error, never its message (it may hold the URL). */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (error instanceof Error && (error.name === "InvalidOptionError" || code === "INVALID_OPTION"))
+    return error.message;
+  return typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? `failed with ${code}` : "failed";
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        "database-url": { type: "string" },
+        schema: { type: "string" },
+        directory: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`needlework-inspector: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = values.port === undefined ? 4600 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(`needlework-inspector: --port must be an integer from 0 to 65535.\n\n${USAGE}`);
+    return 2;
+  }
+  const databaseUrl = values["database-url"] ?? process.env.DATABASE_URL;
+  if (values.directory === undefined && !databaseUrl) {
+    console.error(`needlework-inspector: pass --database-url (or set DATABASE_URL), or --directory.\n\n${USAGE}`);
+    return 2;
+  }
+  let store: AgentStore & { close?(): Promise<void> };
+  if (values.directory !== undefined) store = new FileRunStore(values.directory);
+  else {
+    const { PostgresStore } = await import("@needlework/postgres");
+    store = new PostgresStore({ connectionString: databaseUrl, ...(values.schema ? { schema: values.schema } : {}) });
+  }
+  try {
+    // Fail now, with one line, rather than on the first page load.
+    await store.journal.list({ limit: 1 });
+  } catch (error) {
+    console.error(
+      `needlework-inspector: reading the store ${describe(error)}. Check the URL and that the schema exists (your app's store.migrate() creates it).`,
+    );
+    await store.close?.();
+    return 1;
+  }
+  const token = values.token ?? process.env.NEEDLEWORK_INSPECTOR_TOKEN;
+  let inspector;
+  try {
+    inspector = await startInspector({
+      store,
+      port,
+      ...(values.host ? { host: values.host } : {}),
+      ...(token ? { token } : {}),
+    });
+  } catch (error) {
+    console.error(`needlework-inspector: ${describe(error)}`);
+    await store.close?.();
+    return 1;
+  }
+  console.log(`needlework inspector: open ${inspector.url}`);
+  const stop = async (): Promise<void> => {
+    await inspector.close();
+    await store.close?.();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+  return -1; // keep serving
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`needlework-inspector: ${describe(error)}`);
+    process.exitCode = 1;
+  },
+);

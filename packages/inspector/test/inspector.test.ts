@@ -1,0 +1,214 @@
+// The inspector's API over the embedded stores, the way its page (and an attacker) calls it.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FileRunStore, InMemoryRunStore } from "@needlework/workflows";
+import { aesGcmCodec, type AgentStore } from "@needlework/workflows/durable";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Inspector, startInspector } from "../src/index.js";
+import { ENCODED } from "../src/run-view.js";
+import { HOSTILE, type WrittenRuns, writeRuns } from "./runs.js";
+
+const opened: Inspector[] = [];
+afterAll(async () => {
+  for (const inspector of opened) await inspector.close();
+});
+
+async function start(options: Parameters<typeof startInspector>[0]): Promise<Inspector> {
+  const inspector = await startInspector({ port: 0, ...options });
+  opened.push(inspector);
+  return inspector;
+}
+
+/** A JSON answer, read the way a test reads it: any path may be absent (an assertion then fails). */
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON, asserted field by field below
+type Json = any;
+
+async function get(inspector: Inspector, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL(path, inspector.url), { headers });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
+}
+
+describe("startInspector over an in-memory store", () => {
+  const store = new InMemoryRunStore();
+  let runs: WrittenRuns;
+  let inspector: Inspector;
+  beforeAll(async () => {
+    runs = await writeRuns(store);
+    inspector = await start({ store });
+  });
+
+  it("binds 127.0.0.1 and lists runs newest first, filtered by status and agent, paged", async () => {
+    expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const all = await get(inspector, "/api/runs");
+    expect(all.body.runs.map((r: { runId: string }) => r.runId)).toEqual([
+      runs.running,
+      runs.poisoned,
+      runs.hostile,
+      runs.paused,
+      runs.failed,
+    ]);
+    const failed = await get(inspector, "/api/runs?status=completed_with_failures&agent=crm-sync");
+    expect(failed.body.runs).toEqual([
+      expect.objectContaining({ runId: runs.failed, status: "completed_with_failures" }),
+    ]);
+    const first = await get(inspector, "/api/runs?limit=2");
+    const second = await get(inspector, `/api/runs?limit=2&cursor=${first.body.next}`);
+    expect(second.body.runs.map((r: { runId: string }) => r.runId)).toEqual([runs.hostile, runs.paused]);
+    expect((await get(inspector, "/api/runs?cursor=forged")).status).toBe(400);
+    expect((await get(inspector, "/api/runs?limit=-1")).status).toBe(400);
+  });
+
+  it("shows a failed run: the refused call's code, the retried call's attempts, run_health, the correction, the answer", async () => {
+    const { status, body } = await get(inspector, `/api/runs/${runs.failed}`);
+    expect(status).toBe(200);
+    expect(body.run).toMatchObject({ runId: runs.failed, agent: "crm-sync", status: "completed_with_failures" });
+    const events = body.events as { type: string; [key: string]: Json }[];
+    expect(events.find((e) => e.type === "tool-result" && e.callId === "w1")).toMatchObject({
+      outcome: { status: "error", errorCode: "FORBIDDEN" },
+      formatted: expect.stringContaining('"error_code":"FORBIDDEN"'),
+    });
+    expect(events.find((e) => e.type === "tool-result" && e.callId === "w2")?.outcome).toMatchObject({
+      status: "ok",
+      attempts: 2,
+    });
+    expect(events.find((e) => e.type === "run-health")?.health).toMatchObject({ tools_ok: 1, tools_failed: 1 });
+    expect(events.find((e) => e.type === "correction")?.reason).toMatch(/claims success/);
+    expect(events.at(-1)).toMatchObject({
+      type: "run-end",
+      status: "completed_with_failures",
+      text: expect.stringMatching(/FORBIDDEN/),
+    });
+  });
+
+  it("shows a paused run's pending tool, and never its checkpoint (a signed capability to resume)", async () => {
+    const { body } = await get(inspector, `/api/runs/${runs.paused}`);
+    const pending = body.events.find((e: { type: string }) => e.type === "approval-required");
+    expect(pending.pending).toEqual([{ callId: "r1", tool: "refund", arguments: { orderId: "ORD-9" } }]);
+    expect(JSON.stringify(body)).not.toMatch(/checkpoint|signature/i);
+  });
+
+  it("answers 404 for a run it does not have", async () => {
+    expect((await get(inspector, "/api/runs/run_nope")).status).toBe(404);
+  });
+
+  it("lists dead letters and acknowledges one only from its own page", async () => {
+    const open = await get(inspector, "/api/dead-letters?acknowledged=false");
+    expect(open.body.acknowledgeable).toBe(true);
+    expect(open.body.letters).toEqual([
+      expect.objectContaining({ runId: runs.poisoned, tool: "mergeContacts", errorCode: "CONFLICT" }),
+    ]);
+    const id = open.body.letters[0].id as string;
+    const ack = (headers: Record<string, string>) =>
+      fetch(new URL(`/api/dead-letters/${id}/acknowledge`, inspector.url), { method: "POST", headers });
+    expect((await ack({})).status).toBe(403); // a form post from anywhere carries no custom header
+    expect((await ack({ "x-needlework-inspector": "1", origin: "https://evil.example" })).status).toBe(403);
+    expect(await (await ack({ "x-needlework-inspector": "1" })).json()).toEqual({ acknowledged: true });
+    expect(await (await ack({ "x-needlework-inspector": "1" })).json()).toEqual({ acknowledged: false });
+    expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toEqual([]);
+    expect((await get(inspector, "/api/dead-letters?acknowledged=true")).body.letters[0]).toMatchObject({
+      id,
+      acknowledgedAt: expect.any(String),
+    });
+  });
+
+  it("sends the page with a policy that runs only its own scripts, and answers only requests addressed to localhost", async () => {
+    const page = await fetch(inspector.url);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(await page.text()).toContain("needlework inspector");
+    // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own Host.
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL("/api/runs", inspector.url);
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: "evil.example" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(status).toBe(421);
+  });
+
+  it("keeps hostile tool data as data: the API returns it as strings for the page to set as text", async () => {
+    const { body } = await get(inspector, `/api/runs/${runs.hostile}`);
+    expect(body.run.agent).toBe(`notes-${HOSTILE}`);
+    expect(body.events.find((e: { type: string }) => e.type === "tool-result").formatted).toContain("onerror");
+  });
+});
+
+describe("startInspector's safety rules", () => {
+  const store = new InMemoryRunStore();
+
+  it("refuses another host without a token, and a short token", async () => {
+    await expect(startInspector({ store, host: "0.0.0.0", port: 0 })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+      message: expect.stringMatching(/without a token/),
+    });
+    await expect(startInspector({ store, port: 0, token: "short" })).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    await expect(startInspector({ store: {} as AgentStore, port: 0 })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+    });
+  });
+
+  it("with a token (on any host), every API request must carry it; the printed URL carries it in its fragment", async () => {
+    const token = randomBytes(18).toString("base64url");
+    const inspector = await start({ store, host: "0.0.0.0", token });
+    expect(inspector.url).toMatch(new RegExp(`^http://0\\.0\\.0\\.0:\\d+/#token=${token}$`));
+    const local = inspector.url.replace("0.0.0.0", "127.0.0.1");
+    const api = (headers: Record<string, string>) => fetch(new URL("/api/runs", local), { headers });
+    expect((await api({})).status).toBe(401);
+    expect((await api({ authorization: "Bearer wrong-token-wrong-token" })).status).toBe(401);
+    expect((await api({ authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it("answers a store failure with a fixed text and the error's code, never its message", async () => {
+    const journal = Object.assign(Object.create(store.journal) as AgentStore["journal"], {
+      list: async () => {
+        throw Object.assign(new Error("connect to postgres://admin:hunter2@db failed"), { code: "STORE_FAILED" });
+      },
+    });
+    const broken: AgentStore = { ...store, journal };
+    const inspector = await start({ store: broken });
+    const { status, body } = await get(inspector, "/api/runs");
+    expect(status).toBe(500);
+    expect(body).toEqual({ error: "The store could not be read.", code: "STORE_FAILED" });
+  });
+});
+
+describe("startInspector over a FileRunStore that encodes its payloads", () => {
+  let directory = "";
+  const codec = aesGcmCodec({ current: "k1", keys: { k1: randomBytes(32) } });
+  let runs: WrittenRuns;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), "nw-inspector-"));
+    runs = await writeRuns(new FileRunStore(directory, { codec }));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("shows payloads encoded without the codec, and decoded with it; ids, statuses and codes either way", async () => {
+    const plain = await start({ store: new FileRunStore(directory) });
+    const sealed = await get(plain, `/api/runs/${runs.failed}`);
+    expect(sealed.body.run.input).toBe(ENCODED);
+    const call = sealed.body.events.find(
+      (e: { type: string; callId?: string }) => e.type === "tool-result" && e.callId === "w1",
+    );
+    expect(call.outcome).toMatchObject({ status: "error", errorCode: "FORBIDDEN" });
+    expect(call.formatted).toBe(ENCODED);
+    expect(JSON.stringify(sealed.body)).not.toContain("HubSpot refused");
+    const letters = await get(plain, "/api/dead-letters");
+    expect(letters.body.letters[0]).toMatchObject({ errorCode: "CONFLICT", arguments: ENCODED });
+
+    const decoding = await start({ store: new FileRunStore(directory), codec });
+    const open = await get(decoding, `/api/runs/${runs.failed}`);
+    expect(open.body.run.input).toBe("Sync contact 24290 to HubSpot and Salesforce.");
+    expect(JSON.stringify(open.body)).toContain("HubSpot refused");
+    expect((await get(decoding, "/api/dead-letters")).body.letters[0].arguments).toEqual({ contactId: "C-7" });
+    const listed = await get(decoding, "/api/runs?status=awaiting_approval");
+    expect(listed.body.runs.map((r: { runId: string }) => r.runId)).toEqual([runs.paused]);
+  });
+});

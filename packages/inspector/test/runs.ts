@@ -1,0 +1,139 @@
+// Runs written through the public API into any store, the way an application's would be: a sync
+// with a refused write, a retried one and a corrected answer; a refund paused for approval; a tool
+// that returns hostile markup; a call dead-lettered as poison; a run cut off mid-call (still running).
+import "reflect-metadata";
+import { AgentFunction, AgentFunctionGroup, ToolResult } from "@needlework/core";
+import { ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
+import type { AgentStore } from "@needlework/workflows/durable";
+import { container } from "tsyringe";
+import { z } from "zod";
+
+/** What a tool returns to try to inject markup into a page that shows it. */
+export const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='1'"><script>document.body.dataset.pwned='2'</script>`;
+
+const Contact = z.object({ contactId: z.string().describe("The contact's id.") });
+type ContactInput = z.infer<typeof Contact>;
+
+/** The tools; `flaky` fails once per id with a 503, then works. */
+export class CrmWorld {
+  readonly flaky = new Map<string, number>();
+  hang?: Promise<void>;
+}
+
+@AgentFunctionGroup({ groups: ["crm"], inject: [CrmWorld] })
+class CrmTools {
+  constructor(private readonly world: CrmWorld) {}
+
+  @AgentFunction({ description: "Updates a contact in HubSpot.", input: Contact })
+  updateHubspot({ contactId }: ContactInput) {
+    return ToolResult.fail(`HubSpot refused the update of ${contactId} (HTTP 403).`, {
+      code: "FORBIDDEN",
+      suggestion: "Do not retry; tell the user this needs HubSpot write access.",
+    });
+  }
+
+  @AgentFunction({ description: "Creates a follow-up task in Salesforce.", input: Contact, idempotent: true })
+  async createTask({ contactId }: ContactInput) {
+    const seen = this.world.flaky.get(contactId) ?? 0;
+    this.world.flaky.set(contactId, seen + 1);
+    if (seen === 0) throw Object.assign(new Error("Service unavailable"), { status: 503 });
+    if (this.world.hang) await this.world.hang;
+    return { taskId: `T-${contactId}`, status: "Not Started" };
+  }
+
+  @AgentFunction({ description: "Reads a contact's notes.", input: Contact, readOnly: true })
+  readNotes({ contactId }: ContactInput) {
+    return { contactId, notes: [HOSTILE, "call back on Monday"] };
+  }
+
+  @AgentFunction({
+    description: "Refunds an order.",
+    input: z.object({ orderId: z.string().describe("Order id.") }),
+    requiresApproval: true,
+  })
+  refund({ orderId }: { orderId: string }) {
+    return { refunded: orderId };
+  }
+
+  @AgentFunction({ description: "Merges two contacts.", input: Contact })
+  mergeContacts({ contactId }: ContactInput) {
+    return ToolResult.fail(`Contact ${contactId} is locked by another merge.`, { code: "CONFLICT" });
+  }
+}
+
+/** The ids of the runs {@link writeRuns} wrote. */
+export interface WrittenRuns {
+  readonly failed: string;
+  readonly paused: string;
+  readonly hostile: string;
+  readonly poisoned: string;
+  readonly running: string;
+}
+
+/** Writes the five runs into `store`, oldest first (`running` is the newest). */
+export async function writeRuns(store: AgentStore): Promise<WrittenRuns> {
+  const world = new CrmWorld();
+  const scope = container.createChildContainer();
+  scope.registerInstance(CrmWorld, world);
+  const factory = usingAgentFramework(scope)
+    .addAgentFunctions(CrmTools)
+    .usingResilience({ retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 }, circuitBreaker: false })
+    .usingToolResultMiddleware()
+    .buildAgentFactory();
+  const agent = (name: string, steps: ConstructorParameters<typeof ScriptedChatClient>[0]) =>
+    factory.createAgent({
+      name,
+      instructions: "Sync customer changes; report what failed.",
+      chatClient: new ScriptedChatClient(steps),
+      store,
+      poisonThreshold: 2,
+      checkpointSecret: "inspector-test-secret-0123456789abcdef",
+    });
+
+  const failed = await agent("crm-sync", [
+    {
+      text: "Writing both changes.",
+      toolCalls: [
+        { id: "w1", name: "updateHubspot", arguments: { contactId: "24290" } },
+        { id: "w2", name: "createTask", arguments: { contactId: "24290" } },
+      ],
+      usage: { inputTokens: 800, outputTokens: 60, totalTokens: 860 },
+    },
+    { text: "All changes are synced successfully." },
+    { text: "The HubSpot update failed with FORBIDDEN; the Salesforce task was created after one retry." },
+  ]).run("Sync contact 24290 to HubSpot and Salesforce.");
+
+  const paused = await agent("support", [
+    { toolCalls: [{ id: "r1", name: "refund", arguments: { orderId: "ORD-9" } }] },
+    { text: "Refunded." },
+  ]).run("Refund ORD-9.");
+
+  const hostile = await agent(`notes-${HOSTILE}`, [
+    { toolCalls: [{ id: "n1", name: "readNotes", arguments: { contactId: HOSTILE } }] },
+    { text: `The notes say ${HOSTILE}` },
+  ]).run(`Read the notes of ${HOSTILE}`);
+
+  const poisoned = await agent("crm-sync", [
+    { toolCalls: [{ id: "m1", name: "mergeContacts", arguments: { contactId: "C-7" } }] },
+    { toolCalls: [{ id: "m2", name: "mergeContacts", arguments: { contactId: "C-7" } }] },
+    { toolCalls: [{ id: "m3", name: "mergeContacts", arguments: { contactId: "C-7" } }] },
+    { text: "Could not merge." },
+  ]).run("Merge C-7 into C-8.");
+
+  // A process that dies mid-call: the run stays journaled, unfinished ("running").
+  let unblock!: () => void;
+  world.hang = new Promise<void>((resolve) => (unblock = resolve));
+  world.flaky.set("99", 1);
+  const kill = new AbortController();
+  const cut = agent("crm-sync", [
+    { text: "Creating the task.", toolCalls: [{ id: "t1", name: "createTask", arguments: { contactId: "99" } }] },
+    { text: "never" },
+  ]).run("Create a task for 99.", { signal: kill.signal, runId: `run_running_${Date.now()}` });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  kill.abort(new DOMException("process killed", "AbortError"));
+  await cut.catch(() => undefined);
+  unblock();
+  const running = (await store.journal.list({ status: "running", limit: 1 })).runs[0]!.runId;
+
+  return { failed: failed.runId, paused: paused.runId, hostile: hostile.runId, poisoned: poisoned.runId, running };
+}

@@ -1,0 +1,38 @@
+// Debian's Chromium for the browser tests, driven by playwright-core (Playwright's own download cannot work here).
+import { execFileSync } from "node:child_process";
+
+/** The flags every browser test launches Chromium with (headless, in a container, no network chatter). */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Debian's chromium (`command -v chromium`), or undefined when the machine has none. */
+export function findChromium(): string | undefined {
+  try {
+    return (
+      execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim() ||
+      undefined
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether browser tests run: without Chromium they are skipped with one printed line, except on CI
+ * (`CI` set), where they run and fail, since CI installs Chromium.
+ */
+export function browserTestsRun(name: string): { readonly chromium: string | undefined; readonly run: boolean } {
+  const chromium = findChromium();
+  if (!chromium)
+    console.log(
+      `${name}: no Chromium found (install the Debian package chromium)${process.env["CI"] ? "; CI is set, so it fails" : "; skipped"}`,
+    );
+  return { chromium, run: chromium !== undefined || process.env["CI"] !== undefined };
+}
