@@ -12,7 +12,13 @@ import type {
   RunJournal,
   StoredDeadLetter,
 } from "@needlework/workflows/durable";
-import { codecJournal, openDeadLetter, PayloadSealer, parseOptions } from "@needlework/workflows/internal";
+import {
+  codecJournal,
+  openDeadLetter,
+  PayloadSealer,
+  parseOptions,
+  payloadCodecOption,
+} from "@needlework/workflows/internal";
 import { z } from "zod";
 import { runView, unsealed } from "./run-view.js";
 
@@ -69,13 +75,7 @@ const optionsSchema = z.strictObject({
   ),
   port: z.int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
-  codec: z
-    .custom<PayloadCodec>(
-      (v) =>
-        typeof (v as PayloadCodec | null)?.encode === "function" && typeof (v as PayloadCodec).decode === "function",
-      "must be a PayloadCodec ({ encode, decode })",
-    )
-    .optional(),
+  codec: payloadCodecOption.optional(),
   token: z.string().min(16, "must be at least 16 characters").optional(),
 });
 

@@ -1,5 +1,5 @@
 import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/workflows/durable";
-import { codecJournal, parseOptions } from "@needlework/workflows/internal";
+import { codecJournal, parseOptions, payloadCodecOption } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";
@@ -49,13 +49,7 @@ const optionsSchema = z.strictObject({
   schema: z.string().optional(),
   maxConnections: z.int().min(1).max(1000).optional(),
   leaseMs: z.int().min(1).optional(),
-  codec: z
-    .custom<PayloadCodec>(
-      (v) =>
-        typeof (v as PayloadCodec | null)?.encode === "function" && typeof (v as PayloadCodec).decode === "function",
-      "must be a PayloadCodec ({ encode, decode })",
-    )
-    .optional(),
+  codec: payloadCodecOption.optional(),
 });
 
 /**

@@ -9,3 +9,4 @@ export { runBusy } from "./agent/durable/run-store-error.js";
 export { storedResult } from "./agent/durable/stored-result.js";
 export { codecJournal, openDeadLetter, PayloadSealer, sealDeadLetter } from "./agent/durable/codec-journal.js";
 export { checkRunQuery, cursorAfter, RUNNING } from "./agent/durable/run-list.js";
+export { payloadCodecOption } from "./agent/durable/payload-codec.js";

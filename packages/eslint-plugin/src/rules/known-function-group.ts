@@ -5,19 +5,31 @@ import { programDeclarations } from "../program-scan.js";
 
 type Options = [{ knownGroups?: string[] }];
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
+/**
+ * The declared group nearest to `group` when it is near enough to be a typo: the rule of core's
+ * `closest-name.ts`, which NW007's "did you mean" uses, written again because the plugin loads no
+ * needlework package (it lints projects that may not have installed them yet).
+ */
+function closest(group: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const score = distance(group.toLowerCase(), candidate.toLowerCase());
+    if (score < bestScore) [best, bestScore] = [candidate, score];
   }
-  return row[b.length]!;
+  return bestScore <= Math.max(2, Math.floor(group.length / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance (group names are short). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** `needlework/known-function-group`: an `@Agent` naming a function group nothing declares (NW007). */
@@ -71,10 +83,7 @@ export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
       for (const element of list.elements) {
         const group = staticString(element ?? undefined);
         if (element === null || group === undefined || groups.has(group)) continue;
-        const near = [...groups]
-          .map((g) => ({ g, d: distance(g, group) }))
-          .filter(({ d }) => d <= Math.max(2, Math.floor(group.length / 3)))
-          .sort((a, b) => a.d - b.d)[0]?.g;
+        const near = closest(group, groups);
         context.report({
           node: element,
           messageId: "unknown",

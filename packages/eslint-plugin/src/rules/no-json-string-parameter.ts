@@ -1,6 +1,6 @@
-import type { TSESTree } from "@typescript-eslint/utils";
-import { allFields, chainDescription, inputSchema, moduleNames, toolMethod } from "../ast.js";
+import { chainDescription } from "../ast.js";
 import { createRule } from "../create-rule.js";
+import { inputFieldListeners } from "../input-fields.js";
 import { toolNameOf } from "./tool-name.js";
 
 /** The words the build diagnostics read as "this string holds JSON". */
@@ -23,22 +23,15 @@ export const noJsonStringParameter = createRule({
   },
   defaultOptions: [],
   create(context) {
-    const names = moduleNames(context);
-    const check = (member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): void => {
-      const tool = toolMethod(context, member, names);
-      const schema = tool && inputSchema(tool);
-      if (!tool || !schema) return;
-      for (const field of allFields(context, schema, names)) {
-        if (field.chain?.base !== "string") continue;
-        const text = chainDescription(field.chain)?.text;
-        if (text !== undefined && JSON_WORDS.test(text))
-          context.report({
-            node: field.property,
-            messageId: "jsonString",
-            data: { field: field.path, tool: toolNameOf(tool) },
-          });
-      }
-    };
-    return { MethodDefinition: check, PropertyDefinition: check };
+    return inputFieldListeners(context, (field, tool) => {
+      if (field.chain?.base !== "string") return;
+      const text = chainDescription(field.chain)?.text;
+      if (text !== undefined && JSON_WORDS.test(text))
+        context.report({
+          node: field.property,
+          messageId: "jsonString",
+          data: { field: field.path, tool: toolNameOf(tool) },
+        });
+    });
   },
 });

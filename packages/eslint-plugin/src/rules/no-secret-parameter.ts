@@ -1,6 +1,5 @@
-import type { TSESTree } from "@typescript-eslint/utils";
-import { allFields, inputSchema, moduleNames, toolMethod } from "../ast.js";
 import { createRule } from "../create-rule.js";
+import { inputFieldListeners } from "../input-fields.js";
 import { toolNameOf } from "./tool-name.js";
 
 /** The words of a field name: `apiKey`, `api_key` and `API-KEY` all give ["api", "key"]. */
@@ -70,12 +69,9 @@ export const noSecretParameter = createRule({
   },
   defaultOptions: [],
   create(context) {
-    const names = moduleNames(context);
-    const check = (member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): void => {
-      const tool = toolMethod(context, member, names);
-      const schema = tool && inputSchema(tool);
-      if (!tool || !schema) return;
-      for (const field of allFields(context, schema, names, { arrayItems: true })) {
+    return inputFieldListeners(
+      context,
+      (field, tool) => {
         const word = credentialWord(field.name);
         if (word)
           context.report({
@@ -83,8 +79,8 @@ export const noSecretParameter = createRule({
             messageId: "secret",
             data: { field: field.path, tool: toolNameOf(tool), word },
           });
-      }
-    };
-    return { MethodDefinition: check, PropertyDefinition: check };
+      },
+      { arrayItems: true },
+    );
   },
 });

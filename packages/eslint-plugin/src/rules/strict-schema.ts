@@ -1,6 +1,6 @@
-import type { TSESTree } from "@typescript-eslint/utils";
-import { allFields, inputSchema, moduleNames, toolMethod, type ZodChain } from "../ast.js";
+import type { ZodChain } from "../ast.js";
 import { createRule } from "../create-rule.js";
+import { inputFieldListeners } from "../input-fields.js";
 import { toolNameOf } from "./tool-name.js";
 
 /**
@@ -66,21 +66,17 @@ export const strictSchema = createRule({
   },
   defaultOptions: [],
   create(context) {
-    const names = moduleNames(context);
-    const check = (member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): void => {
-      const tool = toolMethod(context, member, names);
-      const schema = tool && inputSchema(tool);
-      if (!tool || !schema) return;
-      for (const field of allFields(context, schema, names, { arrayItems: true })) {
-        if (!field.chain) continue;
-        for (const reason of reasons(field.chain))
+    return inputFieldListeners(
+      context,
+      (field, tool) => {
+        for (const reason of field.chain ? reasons(field.chain) : [])
           context.report({
             node: field.property,
             messageId: "notStrict",
             data: { field: field.path, tool: toolNameOf(tool), reason },
           });
-      }
-    };
-    return { MethodDefinition: check, PropertyDefinition: check };
+      },
+      { arrayItems: true },
+    );
   },
 });

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { z } from "zod";
 import { RunStoreError } from "./run-store-error.js";
 
 /**
@@ -17,6 +18,12 @@ export interface PayloadCodec {
   encode(plain: string): string | Promise<string>;
   decode(stored: string): string | Promise<string>;
 }
+
+/** The `codec` option of a store or the inspector, checked: anything with `encode` and `decode` functions. @internal */
+export const payloadCodecOption = z.custom<PayloadCodec>(
+  (v) => typeof (v as PayloadCodec | null)?.encode === "function" && typeof (v as PayloadCodec).decode === "function",
+  "must be a PayloadCodec ({ encode, decode })",
+);
 
 /** A 32-byte AES-256 key: the bytes, or the same as 64 hex digits or base64. */
 export type AesKey = Uint8Array | string;
