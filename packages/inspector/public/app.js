@@ -116,7 +116,8 @@ async function showRun(runId, stale) {
     $("run-id").textContent = run.runId;
     $("run-agent").textContent = run.agent;
     $("run-started").textContent = when(run.startedAt);
-    $("run-ended").textContent = run.endedAt ? `· ended ${when(run.endedAt)}` : "";
+    const ended = run.status === "awaiting_approval" ? "paused" : "ended";
+    $("run-ended").textContent = run.endedAt ? `· ${ended} ${when(run.endedAt)}` : "";
     $("run-input").textContent = typeof run.input === "string" ? run.input : JSON.stringify(run.input);
     timeline.reset();
     for (const event of events) timeline.handle(event);
@@ -195,7 +196,9 @@ async function route() {
   stopPolling();
   const mine = ++generation;
   const stale = () => mine !== generation;
-  const hash = location.hash;
+  // The page's own links are hash routes (#/runs/<id>); a path (/runs/<id>, from a bookmark or a script)
+  // is read the same way.
+  const hash = location.hash.startsWith("#/") ? location.hash : `#${location.pathname}${location.search}`;
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
   const params = new URLSearchParams(search);
   const runMatch = /^runs\/(.+)$/.exec(path);
@@ -208,7 +211,7 @@ async function route() {
   }
   if (stale()) return;
   showProblem(undefined);
-  document.body.dataset.route = hash || "#/runs";
+  document.body.dataset.route = hash === "#/" ? "#/runs" : hash;
 }
 
 $("run-filter").addEventListener("submit", (event) => {

@@ -87,6 +87,9 @@ const STATIC: Readonly<Record<string, { file: string; type: string }>> = {
   "/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
 };
 
+/** Addresses of the page's views, served as the page itself. */
+const PAGE_PATH = /^\/(runs(\/[^/]+)?|dead-letters)\/?$/;
+
 /** Every answer: nothing from another origin may frame, script or read the page. */
 const SECURITY_HEADERS = {
   "content-security-policy":
@@ -267,7 +270,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       response.writeHead(204, SECURITY_HEADERS).end(); // no icon, and no 404 in the browser's console
       return;
     }
-    const page = request.method === "GET" ? STATIC[url.pathname] : undefined;
+    // The page's addresses as paths (/runs/<id>, /dead-letters) serve the page, which reads them.
+    const file = PAGE_PATH.test(url.pathname) ? "/" : url.pathname;
+    const page = request.method === "GET" ? STATIC[file] : undefined;
     if (!page) {
       send(response, 404, { error: "Not found." });
       return;

@@ -111,8 +111,10 @@ if (browserRuns)
       await page.screenshot({ path: `${OUTPUT}inspector-run.png`, fullPage: true });
     });
 
-    it("shows a paused run's pending tool", async () => {
-      await open(`#/runs/${runs.paused}`);
+    it("shows a paused run's pending tool, at its path as at its hash", async () => {
+      // A bookmark or a script may name the run by path: the page reads it like its own links.
+      await page.goto(new URL(`/runs/${runs.paused}`, page.url()).href);
+      await drawn(`#/runs/${runs.paused}`);
       const pending = page.locator('.call.pending[data-call-id="r1"]');
       await pending.waitFor();
       expect(await pending.locator(".state").textContent()).toBe("awaiting approval");

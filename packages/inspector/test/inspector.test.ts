@@ -118,6 +118,13 @@ describe("startInspector over an in-memory store", () => {
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(await page.text()).toContain("needlework inspector");
+    // The views' addresses as paths serve the same page (it routes by path or by hash).
+    for (const path of ["/runs", "/runs/run_x", "/dead-letters"]) {
+      const view = await fetch(new URL(path, inspector.url));
+      expect(view.status, path).toBe(200);
+      expect(view.headers.get("content-type")).toContain("text/html");
+    }
+    expect((await fetch(new URL("/runs/a/b", inspector.url))).status).toBe(404);
     // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own Host.
     const { request } = await import("node:http");
     const status = await new Promise<number>((resolve, reject) => {
