@@ -1,6 +1,6 @@
-// The run inspector's page: hash routes (#/runs, #/runs/<id>, #/dead-letters) over the JSON API.
+// The run inspector's page: routes #/runs, #/runs/<id>, #/dead-letters (or the same paths) over the JSON API.
 // Every value is written as text (textContent), never as HTML.
-import { createTimeline } from "/timeline.js";
+import { createTimeline, el } from "/timeline.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
@@ -18,13 +18,6 @@ async function api(path, init = {}) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
   return body;
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = String(text);
-  return node;
 }
 
 function link(href, text) {

@@ -3,7 +3,8 @@
 // they stream) and the run inspector (events rebuilt from the journal). Every value is set as text
 // (textContent), never as HTML: tool data cannot inject markup.
 
-function el(tag, className, text) {
+/** An element with a class and its text (set as text, never parsed as HTML). */
+export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = String(text);
