@@ -173,9 +173,16 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   let origin = "";
 
   const readLetters = async (filter: DeadLetterFilter): Promise<readonly StoredDeadLetter[]> => {
-    const list = isManaged(letters)
-      ? await letters.list(filter)
-      : ((await letters.list()) as StoredDeadLetter[]).map((l, i) => ({ ...l, id: String(i + 1) }));
+    let list: readonly StoredDeadLetter[];
+    if (isManaged(letters)) list = await letters.list(filter);
+    else {
+      // A queue of your own lists everything, with no ids and nothing acknowledged: page it here.
+      const offset = filter.offset ?? 0;
+      const all = filter.acknowledged === true ? [] : await letters.list();
+      list = all
+        .slice(offset, offset + (filter.limit ?? all.length))
+        .map((l, i) => ({ ...l, id: String(offset + i + 1) }));
+    }
     return Promise.all(list.map(async (l) => (seal ? openDeadLetter(seal, l) : l)));
   };
 

@@ -4,7 +4,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRunStore, InMemoryRunStore } from "@needlework/workflows";
-import { aesGcmCodec, type AgentStore } from "@needlework/workflows/durable";
+import {
+  aesGcmCodec,
+  type AgentStore,
+  type DeadLetterEntry,
+  type DeadLetterQueue,
+} from "@needlework/workflows/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../src/index.js";
 import { ENCODED } from "../src/run-view.js";
@@ -169,6 +174,37 @@ describe("startInspector's safety rules", () => {
     expect((await api({})).status).toBe(401);
     expect((await api({ authorization: "Bearer wrong-token-wrong-token" })).status).toBe(401);
     expect((await api({ authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it("pages the dead letters of a queue of the user's own (append and list only), which cannot acknowledge", async () => {
+    const entries: DeadLetterEntry[] = ["a", "b", "c"].map((tool) => ({
+      runId: `run_${tool}`,
+      agent: "crm-sync",
+      tool,
+      arguments: {},
+      errorCode: "CONFLICT",
+      callIds: [],
+      outcomes: [],
+      time: "2026-11-01T00:00:00.000Z",
+      reason: "Failed 3 times.",
+    }));
+    const own: DeadLetterQueue = { append: async () => undefined, list: async () => entries };
+    const inspector = await start({ store: { ...store, deadLetters: own } });
+    const first = await get(inspector, "/api/dead-letters?limit=2");
+    expect(first.body).toMatchObject({ acknowledgeable: false, next: 2 });
+    expect(first.body.letters.map((l: { tool: string; id: string }) => [l.id, l.tool])).toEqual([
+      ["1", "a"],
+      ["2", "b"],
+    ]);
+    const second = await get(inspector, "/api/dead-letters?limit=2&offset=2");
+    expect(second.body.letters.map((l: { tool: string; id: string }) => [l.id, l.tool])).toEqual([["3", "c"]]);
+    expect(second.body.next).toBeUndefined();
+    expect((await get(inspector, "/api/dead-letters?acknowledged=true")).body.letters).toEqual([]);
+    const ack = await fetch(new URL("/api/dead-letters/1/acknowledge", inspector.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1" },
+    });
+    expect(ack.status).toBe(405);
   });
 
   it("answers a store failure with a fixed text and the error's code, never its message", async () => {
