@@ -10,9 +10,10 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 function listen(): Promise<number> {
+  const listening = createServer();
+  server = listening;
   return new Promise((resolve) => {
-    server = createServer();
-    server.listen(0, "127.0.0.1", () => resolve((server?.address() as { port: number }).port));
+    listening.listen(0, "127.0.0.1", () => resolve((listening.address() as { port: number }).port));
   });
 }
 
