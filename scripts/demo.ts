@@ -120,6 +120,11 @@ function build(dir: string, label: string, hash: string): void {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
   });
+  if (result.signal !== null) {
+    // Ctrl+C during a build: the user stopped it; end quietly (the next demo builds it again).
+    console.log("stopped");
+    process.exit(0);
+  }
   if (result.status !== 0) {
     console.log("failed");
     console.error(result.stderr);
@@ -155,16 +160,18 @@ function buildWhatChanged(): void {
 async function runQuietly(entry: string): Promise<void> {
   const cwd = join(repoRoot, "examples");
   const child = spawn(process.execPath, [join(cwd, entry), ...process.argv.slice(3)], { stdio: "inherit", cwd });
-  let interrupted = false;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      interrupted = true;
-      child.kill(signal);
-    });
-  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 0)));
   process.exit(interrupted ? 0 : code);
 }
+
+// Ctrl+C reaches the whole process group (this script, a build, the demo): remember it, and let the
+// children end, rather than dying here with a status pnpm reports as "Command failed".
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    interrupted = true;
+  });
 
 const name = process.argv[2] ?? "";
 const demo = demos.get(name);
