@@ -1,5 +1,7 @@
-// `pnpm peer-audit [runs]`: the CRM audit through the AI SDK, the OpenAI Agents SDK, LangChain and
-// needlework, each with its default error handling; prints a table, then the summary line last.
+// `pnpm peer-audit [runs]`: the fair peer audit (DESIGN, "Failures as real tools produce them"):
+// the AI SDK, the OpenAI Agents SDK, LangChain (with and without toolRetryMiddleware) and needlework
+// at their documented defaults, three readers, the field report's scenarios; tables, then the
+// summary line last.
 import { formatPeerAudit, runPeerAudit } from "./audit.js";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 200);
