@@ -6,6 +6,7 @@ import { auditPlans, FakeCrm, groundTruth, type RunPlan, SCENARIOS, type Scenari
 
 /** The frameworks, in the order of the last line. */
 export const FRAMEWORKS = ["AI SDK", "OpenAI Agents", "LangChain", "LangChain+retry", "needlework"] as const;
+/** One of {@link FRAMEWORKS}. */
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** Totals of one framework with one reader over a set of runs. */

@@ -10,6 +10,7 @@ import type { IntendedWrite } from "./world.js";
 
 /** How much of a tool result the model takes in. */
 export type Reader = "careful" | "hurried" | "flag";
+/** The three readers, in the order of the summary line. */
 export const READERS: readonly Reader[] = ["careful", "hurried", "flag"];
 
 /** A tool result as the framework hands it to the model. */

@@ -45,6 +45,7 @@ export const SyncInput = z.object({
   email: z.string().describe("The contact's new email."),
   note: z.string().describe("The sync note to post on the contact."),
 });
+/** The tool every framework declares, with the same name, description and schema. */
 export const TOOL_NAME = "sync_contact";
 export const TOOL_DESCRIPTION = "Updates a contact in the CRM and posts a sync note on it.";
 export const INSTRUCTIONS = "Sync each contact with sync_contact, then report what was and was not written.";

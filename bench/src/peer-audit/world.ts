@@ -21,6 +21,7 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 
 /** The HTTP client a run's tool uses (one per run, as an application has one). */
 export type ClientKind = "axios" | "got" | "node-fetch" | "fetch" | "openapi" | "stripe";
+/** Every client, in the order runs draw from. */
 export const CLIENTS: readonly ClientKind[] = ["axios", "got", "node-fetch", "fetch", "openapi", "stripe"];
 
 /** What the CRM does to the requests of one write, before it answers normally. */
@@ -57,6 +58,7 @@ export const SCENARIOS = [
   "403 batch",
   "mix",
 ] as const;
+/** One of {@link SCENARIOS}. */
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** One write a run is meant to make. */
@@ -266,7 +268,7 @@ export class FakeCrm {
         if (n > fault.times) return ok();
         this.apply("contact", contactId, key);
         return answer(200, {
-          contact: { id: contactId, email: write.email, history: history(contactId, 130) },
+          contact: { id: contactId, email: write.email, history: history(contactId, 150) },
           note: null,
           error: fault.transient
             ? { code: "NOTE_SERVICE_UNAVAILABLE", message: "The note was not saved: service unavailable, try again." }
@@ -328,7 +330,14 @@ export interface GroundTruth {
   readonly exact: boolean;
 }
 
-/** @example const truth = groundTruth(plan, crm); */
+/**
+ * What the CRM applied for a run's writes, whatever any framework or model said.
+ *
+ * @example
+ * ```ts
+ * const truth = groundTruth(plan, crm); // { landed: 5, duplicates: 0, exact: true }
+ * ```
+ */
 export function groundTruth(plan: RunPlan, crm: FakeCrm): GroundTruth {
   let landed = 0;
   let duplicates = 0;
