@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { FRAMEWORKS, formatPeerAudit, runPeerAudit, tally } from "../bench/src/peer-audit/audit.js";
 import { inVirtualTime } from "../bench/src/peer-audit/clock.js";
 import { READERS, read } from "../bench/src/peer-audit/model.js";
-import { runNeedlework } from "../bench/src/peer-audit/needlework.js";
+import { flaggedEnvelope, runNeedlework } from "../bench/src/peer-audit/needlework.js";
 import { runAiSdk, runLangChain, runOpenAIAgents } from "../bench/src/peer-audit/peers.js";
 import {
   auditPlans,
@@ -90,5 +90,11 @@ describe("pnpm peer-audit", () => {
     expect(read("flag", buried).failed).toBe(false);
     expect(read("flag", { text: "{}", flagged: true })).toEqual({ failed: true, retriable: true });
     expect(read("careful", { text: '{"error":null,"errors":[]}', flagged: false }).failed).toBe(false);
+  });
+
+  it("needlework's marker is the envelope's status, however the text around it is shaped", () => {
+    expect(flaggedEnvelope('{"status":"ok","retriable":false,"data":{"error":"x"}}')).toBe(false);
+    expect(flaggedEnvelope('{"status":"partial","error_code":"PARTIAL_FAILURE"}')).toBe(true);
+    expect(flaggedEnvelope('status: error (RATE_LIMITED)\n{"data":1}')).toBe(true);
   });
 });

@@ -45,14 +45,19 @@ class SyncTools {
   }
 }
 
-/** Whether an envelope's `status` marks a failure (anything but `ok`). */
-function flaggedEnvelope(content: string): boolean {
+/**
+ * Whether the envelope's `status` marks a failure (anything but `ok`): the JSON envelope's field,
+ * or, for a text that is not one JSON value, the first `status` it states.
+ */
+export function flaggedEnvelope(content: string): boolean {
   try {
     const envelope = JSON.parse(content) as { status?: unknown };
-    return envelope.status !== "ok";
+    if (typeof envelope === "object" && envelope !== null && "status" in envelope) return envelope.status !== "ok";
   } catch {
-    return false;
+    // not one JSON value: read the status it states
   }
+  const stated = /"?status"?\s*[:=]\s*"?([a-z_]+)/i.exec(content);
+  return stated !== null && stated[1]!.toLowerCase() !== "ok";
 }
 
 class ScriptedClient implements ChatClient {
