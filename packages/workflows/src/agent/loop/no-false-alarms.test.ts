@@ -1,12 +1,12 @@
 import { HttpError, harness } from "../../../test/agent-fixtures.js";
 import { describe, expect, it } from "vitest";
-import type { ScriptedStep } from "../scripted-chat-client.js";
+import type { ScriptedToolCall } from "../scripted-chat-client.js";
 
 // DESIGN, "No false alarms": a run in which every effect landed ends `completed`. A failure blocks
 // until a success of the same call (tool and equal arguments) clears it; the model's repeat of a
 // call keeps the first call's idempotency key, so a keyed API applies a write that had landed once.
 
-const write = (contactId: string): ScriptedStep["toolCalls"] => [
+const write = (contactId: string): ScriptedToolCall[] => [
   { name: "updateContact", arguments: { contactId, email: `${contactId}@harbor.example` } },
 ];
 
@@ -74,7 +74,7 @@ describe("no false alarms", () => {
         return { contactId, updated: true };
       });
       const { agent } = h.agent(
-        [{ toolCalls: [...write("c1")!, ...write("c1")!] }, { text: "Sync complete: c1 is updated." }],
+        [{ toolCalls: [...write("c1"), ...write("c1")] }, { text: "Sync complete: c1 is updated." }],
         { maxConcurrency: 1 },
       );
       const result = await agent.run("Sync c1.");
