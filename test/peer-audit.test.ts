@@ -4,7 +4,7 @@
 // last line's format, every row from the one run, and each peer's model reading that peer's own
 // error channel (not needlework's envelope).
 import { describe, expect, it } from "vitest";
-import { FRAMEWORKS, formatPeerAudit, runPeerAudit, tally } from "../bench/src/peer-audit/audit.js";
+import { FRAMEWORKS, formatByClient, formatPeerAudit, runPeerAudit, tally } from "../bench/src/peer-audit/audit.js";
 import { inVirtualTime } from "../bench/src/peer-audit/clock.js";
 import { READERS, read } from "../bench/src/peer-audit/model.js";
 import { flaggedEnvelope, runNeedlework } from "../bench/src/peer-audit/needlework.js";
@@ -50,6 +50,9 @@ describe("pnpm peer-audit", () => {
       `| needlework | careful | ${((100 * careful.silentFailures) / runs).toFixed(1)}% | ${careful.landed}/${careful.writes} | ${careful.duplicates} | ${careful.falseAlarms} | ${careful.flagged} | ${careful.recovered === 0 ? "-" : (careful.recoverySteps / careful.recovered).toFixed(2)} |`,
     );
     for (const scenario of SCENARIOS) expect(lines.some((l) => l.startsWith(`| ${scenario} | AI SDK |`))).toBe(true);
+    expect(
+      formatByClient(report).filter((l) => /^\| (axios|got|node-fetch|fetch|openapi|stripe) \|/.test(l)),
+    ).toHaveLength(6);
   }, 180_000);
 
   it("reads a thrown 403 through each peer's own error marker", async () => {

@@ -2,7 +2,7 @@ import { inVirtualTime } from "./clock.js";
 import { READERS, type Reader } from "./model.js";
 import { runNeedlework } from "./needlework.js";
 import { type FrameworkRun, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
-import { auditPlans, FakeCrm, groundTruth, type RunPlan, SCENARIOS, type Scenario } from "./world.js";
+import { auditPlans, CLIENTS, FakeCrm, groundTruth, type RunPlan, SCENARIOS, type Scenario } from "./world.js";
 
 /** The frameworks, in the order of the last line. */
 export const FRAMEWORKS = ["AI SDK", "OpenAI Agents", "LangChain", "LangChain+retry", "needlework"] as const;
@@ -153,6 +153,34 @@ export function silentTriple(report: PeerAuditReport, f: Framework, scenario?: S
 
 const frameworksIn = (report: PeerAuditReport): Framework[] =>
   FRAMEWORKS.filter((f) => report.rows.some((r) => r.framework === f));
+
+/**
+ * Per HTTP client (the careful reader): which clients' failures a framework turns into something
+ * the model can act on. Printed by `pnpm peer-audit --by-client`, before the summary line.
+ *
+ * @example
+ * ```ts
+ * for (const line of formatByClient(report)) console.log(line);
+ * ```
+ */
+export function formatByClient(report: PeerAuditReport): string[] {
+  const lines = [
+    "Per HTTP client, careful reader (silent failures, writes landed, false alarms):",
+    "",
+    `| client | ${frameworksIn(report).join(" | ")} |`,
+    `| --- | ${frameworksIn(report)
+      .map(() => "---")
+      .join(" | ")} |`,
+  ];
+  for (const client of CLIENTS) {
+    const cells = frameworksIn(report).map((f) => {
+      const t = tally(select(report, f, "careful").filter((r) => r.plan.client === client));
+      return t.runs === 0 ? "-" : `${pct(t.silentFailures, t.runs)}%, ${t.landed}/${t.writes}, ${t.falseAlarms}`;
+    });
+    lines.push(`| ${client} | ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
 
 /**
  * The report: per framework and reader, then per scenario, then the summary line last.

@@ -2,8 +2,13 @@
 // the AI SDK, the OpenAI Agents SDK, LangChain (with and without toolRetryMiddleware) and needlework
 // at their documented defaults, three readers, the field report's scenarios; tables, then the
 // summary line last.
-import { formatPeerAudit, runPeerAudit } from "./audit.js";
+// `--by-client` adds a table per HTTP client (careful reader) before the summary line.
+import { formatByClient, formatPeerAudit, runPeerAudit } from "./audit.js";
 
-const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 200);
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 200);
 const report = await runPeerAudit(runs);
-for (const line of formatPeerAudit(report)) console.log(line);
+const lines = formatPeerAudit(report);
+const last = lines.pop()!;
+if (args.includes("--by-client")) lines.push(...formatByClient(report), "");
+for (const line of [...lines, last]) console.log(line);
