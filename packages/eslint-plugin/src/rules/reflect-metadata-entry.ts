@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { dirname, relative } from "node:path";
 import { createRule } from "../create-rule.js";
 import { importGraph, type LoadedModule } from "../program-scan.js";
 import { typeInfo } from "../type-info.js";
@@ -84,7 +84,7 @@ export const reflectMetadataEntry = createRule({
           path.length > 1
             ? ` (through ${path
                 .slice(0, -1)
-                .map((m) => relative(context.cwd, m.fileName!).replaceAll("\\", "/"))
+                .map((m) => relative(dirname(fileName), m.fileName!).replaceAll("\\", "/"))
                 .join(" → ")})`
             : "";
         const firstStatement = node.body[0];
