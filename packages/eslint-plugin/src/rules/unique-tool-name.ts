@@ -7,9 +7,9 @@ import { toolNameOf } from "./tool-name.js";
 
 /**
  * `needlework/unique-tool-name`: two tools published under one name. Within one class (a method
- * named like another tool's `name` counts), or across the classes one builder registers
- * (`addAgentFunctions(A, B)`, `registerAgentFunctions(container, A, B)`): `buildAgentFactory()`
- * refuses them (`ToolRegistrationError`: "Two tools are named ...").
+ * named like another tool's `name` counts), `@AgentFunctionGroup` refuses them as the class loads
+ * (`ToolDefinitionError`); across the classes one builder registers (`addAgentFunctions(A, B)`,
+ * `registerAgentFunctions(container, A, B)`), `buildAgentFactory()` does (`ToolRegistrationError`).
  */
 export const uniqueToolName = createRule({
   name: "unique-tool-name",
@@ -21,7 +21,7 @@ export const uniqueToolName = createRule({
     schema: [],
     messages: {
       inClass:
-        "Tool name '{{name}}' is already published by {{other}} in this class: buildAgentFactory() refuses two tools with one name (ToolRegistrationError). Give one a different `name` in @AgentFunction.",
+        "Tool name '{{name}}' is already published by {{other}} in this class: @AgentFunctionGroup refuses two tools with one name when the class loads (ToolDefinitionError). Give one a different `name` in @AgentFunction.",
       inBuilder:
         "{{className}} publishes tool '{{name}}', which {{otherClass}}.{{otherMethod}} already publishes: buildAgentFactory() refuses two tools with one name (ToolRegistrationError). Give one a different `name` in @AgentFunction.",
     },
