@@ -123,10 +123,17 @@ export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
           callee.property.name !== "createAgent"
         )
           return;
-        for (const argument of node.arguments.slice(0, 2)) {
-          if (argument.type === AST_NODE_TYPES.SpreadElement) continue;
+        const [first, second] = node.arguments;
+        // createAgent(SupportAgent, overrides) changes a declared agent: it keeps the class's name.
+        const declared =
+          first?.type === AST_NODE_TYPES.Identifier &&
+          resolveConst(context, first).type !== AST_NODE_TYPES.ObjectExpression
+            ? first.name
+            : "(created)";
+        for (const argument of [first, second]) {
+          if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
           const options = resolveConst(context, argument);
-          if (options.type === AST_NODE_TYPES.ObjectExpression) checkOptions(options, "(created)");
+          if (options.type === AST_NODE_TYPES.ObjectExpression) checkOptions(options, declared);
         }
       },
     };

@@ -56,7 +56,7 @@ export const a = factory.createAgent({ name: "y", instructions: "Y.", functionGr
       errors: [
         {
           messageId: "unknown",
-          data: { agent: "(created)", group: "order", declared: DECLARED },
+          data: { agent: "SupportAgent", group: "order", declared: DECLARED },
           suggestions: [
             {
               messageId: "rename",
