@@ -31,7 +31,7 @@ export const fileIn = (project: "standard" | "metadata" = "standard"): string =>
  * without `allowJs`, or a config without the project service, gives): decorators parse, types do not
  * exist. Type-aware rules must report nothing here, and no rule may throw.
  */
-export function javaScript(code: string): ValidTestCase<[]> {
+export function javaScript(code: string): Pick<ValidTestCase<[]>, "code" | "filename" | "languageOptions"> {
   return {
     code,
     filename: join(fixtures, "standard", "file.js"),
@@ -44,7 +44,11 @@ export function javaScript(code: string): ValidTestCase<[]> {
  * only `rule` on, and returns what it reports. ESLint rethrows what a rule throws, so a rule that
  * needs type information and crashes makes this throw.
  */
-export function lintWithEspree(name: string, rule: TSESLint.RuleModule<string, readonly unknown[]>, code: string) {
+export function lintWithEspree(
+  name: string,
+  rule: TSESLint.RuleModule<string, readonly unknown[]>,
+  code: string,
+): Linter.LintMessage[] {
   const linter = new Linter({ configType: "flat" });
   return linter.verify(
     code,
