@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from "@typescript-eslint/utils";
-import { moduleNames } from "../ast.js";
+import { type ModuleNames, moduleNames, resolveConst } from "../ast.js";
 import { builderChain, type ChainCall } from "../builder-chain.js";
 import { createRule } from "../create-rule.js";
 import {
@@ -12,43 +12,46 @@ import {
   type ToolFacts,
 } from "../tool-facts.js";
 
-/** The agents a chain's factory makes, as far as this file shows them: `addAgents(...)` and `factory.createAgent(...)`. */
-function agentsOf(
-  context: Parameters<typeof agentFactsOf>[0],
-  calls: readonly ChainCall[],
-  names: Parameters<typeof agentFactsOf>[2],
-): { readonly agent: AgentFacts | undefined; readonly node: TSESTree.Node }[] {
-  const out: { agent: AgentFacts | undefined; node: TSESTree.Node }[] = [];
-  for (const c of calls) {
-    if (c.name !== "addAgents") continue;
-    for (const argument of c.call.arguments)
-      out.push({ agent: agentFactsOf(context, argument, names), node: argument });
-  }
-  // `const factory = usingAgentFramework(...)....buildAgentFactory(); factory.createAgent({...})`
-  const outer = calls.at(-1)!.call;
-  const declarator = outer.parent;
-  if (declarator?.type === AST_NODE_TYPES.VariableDeclarator && declarator.id.type === AST_NODE_TYPES.Identifier) {
-    const variable = ASTUtils.findVariable(context.sourceCode.getScope(declarator), declarator.id);
-    for (const reference of variable?.references ?? []) {
-      const member = reference.identifier.parent;
-      const call = member?.parent;
-      if (
-        member?.type !== AST_NODE_TYPES.MemberExpression ||
-        member.object !== reference.identifier ||
-        member.property.type !== AST_NODE_TYPES.Identifier ||
-        member.property.name !== "createAgent" ||
-        call?.type !== AST_NODE_TYPES.CallExpression ||
-        call.callee !== member
-      )
-        continue;
-      const first = call.arguments[0];
-      if (!first || first.type === AST_NODE_TYPES.SpreadElement) continue;
-      if (first.type === AST_NODE_TYPES.ObjectExpression)
-        out.push({ agent: agentFactsOfOptions(context, first), node: call });
-      // createAgent(SupportAgent, overrides) and createAgent("support") take a declared agent, seen above.
-      else if (first.type === AST_NODE_TYPES.Identifier && call.arguments.length === 1)
-        out.push({ agent: agentFactsOf(context, first, names), node: call });
-    }
+type Context = Parameters<typeof agentFactsOf>[0];
+type Judged = { readonly agent: AgentFacts | undefined; readonly node: TSESTree.Node };
+
+/** The agents a chain declares: each `@Agent` of its `addAgents(...)`. */
+function declaredAgents(context: Context, calls: readonly ChainCall[], names: ModuleNames): Judged[] {
+  return calls
+    .filter((c) => c.name === "addAgents")
+    .flatMap((c) =>
+      c.call.arguments.map((argument) => ({ agent: agentFactsOf(context, argument, names), node: argument })),
+    );
+}
+
+/**
+ * The agents this file creates from options on the chain's factory:
+ * `const factory = usingAgentFramework(...)....buildAgentFactory(); factory.createAgent({...})`.
+ * (`createAgent(SupportAgent, overrides)` and `createAgent("support")` take a declared agent.)
+ */
+function createdAgents(context: Context, calls: readonly ChainCall[]): Judged[] {
+  const out: Judged[] = [];
+  const declarator = calls.at(-1)!.call.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier)
+    return out;
+  const variable = ASTUtils.findVariable(context.sourceCode.getScope(declarator), declarator.id);
+  for (const reference of variable?.references ?? []) {
+    const member = reference.identifier.parent;
+    const call = member?.parent;
+    if (
+      member?.type !== AST_NODE_TYPES.MemberExpression ||
+      member.object !== reference.identifier ||
+      member.property.type !== AST_NODE_TYPES.Identifier ||
+      member.property.name !== "createAgent" ||
+      call?.type !== AST_NODE_TYPES.CallExpression ||
+      call.callee !== member
+    )
+      continue;
+    const first = call.arguments[0];
+    if (!first || first.type === AST_NODE_TYPES.SpreadElement) continue;
+    const options = resolveConst(context, first);
+    if (options.type === AST_NODE_TYPES.ObjectExpression)
+      out.push({ agent: agentFactsOfOptions(context, options), node: call });
   }
   return out;
 }
@@ -73,14 +76,14 @@ export const injectionPolicy = createRule({
     hasSuggestions: true,
     docs: {
       description:
-        "Require usingInjectionPolicy() on a builder whose agent combines untrusted reads, sensitive access and external effects",
+        "Require usingInjectionPolicy() on a builder whose agent combines untrusted reads, sensitive reads and external effects",
       buildDiagnostic: "NW010",
     },
     schema: [],
     messages: {
       unguarded:
-        "{{agent}} combines untrusted reads ('{{untrusted}}'), sensitive access ('{{sensitive}}') and external effects ('{{external}}'{{undeclared}}) with no injection policy: text a third party wrote can steer the model into sending what it reads. Add .usingInjectionPolicy({ afterUntrusted: \"approve\" }) to this builder, or split the agent (NW010).",
-      addPolicy: 'Add `.usingInjectionPolicy({ afterUntrusted: "approve" })` to the builder.',
+        '{{agent}} combine untrusted reads (\'{{untrusted}}\'), sensitive reads (\'{{sensitive}}\') and external effects (\'{{external}}\'{{undeclared}}) with no injection policy: text a third party wrote could make the model send private data out. Add .usingInjectionPolicy({ afterUntrusted: "arguments" }) (or "approve"/"deny") to this builder, declare effects ("none", "internal") on tools that change nothing outside, or split the agent (NW010).',
+      addPolicy: 'Add `.usingInjectionPolicy({ afterUntrusted: "arguments" })` to the builder.',
     },
   },
   defaultOptions: [],
@@ -101,10 +104,12 @@ export const injectionPolicy = createRule({
         }
         if (classes.length === 0) return;
         const root = calls[0]!.member.object;
-        const agents = agentsOf(context, calls, names);
-        // No agent in sight: every tool of the factory is what an agent without a selection (and an
-        // adapter serving factory.tools) offers.
-        const judged = agents.length > 0 ? agents : [{ agent: undefined, node: root }];
+        // As NW010: each declared agent, or the factory's whole tool set when none is declared (what an
+        // agent without a selection, and an adapter serving factory.tools, offer). Agents this file
+        // creates from options are judged too when agents are declared: the build does not see them.
+        const declared = declaredAgents(context, calls, names);
+        const judged: Judged[] =
+          declared.length > 0 ? [...declared, ...createdAgents(context, calls)] : [{ agent: undefined, node: root }];
         for (const { agent, node: at } of judged) {
           const tools = selectedTools(classes, agent);
           const found = tools && combination(tools);
@@ -125,7 +130,7 @@ export const injectionPolicy = createRule({
                 fix: (fixer) =>
                   fixer.insertTextAfter(
                     root,
-                    `${sourceCode.text.slice(root.range[1], calls[0]!.member.range[1]).includes("\n") ? "\n  " : ""}.usingInjectionPolicy({ afterUntrusted: "approve" })`,
+                    `${sourceCode.text.slice(root.range[1], calls[0]!.member.range[1]).includes("\n") ? "\n  " : ""}.usingInjectionPolicy({ afterUntrusted: "arguments" })`,
                   ),
               },
             ],

@@ -30,7 +30,7 @@ class Reader {}
 
 ${tail}
 `;
-const POLICY = '.usingInjectionPolicy({ afterUntrusted: "approve" })';
+const POLICY = '.usingInjectionPolicy({ afterUntrusted: "arguments" })';
 const chain = (middle: string) => `export const factory = usingAgentFramework(container)
   .addAgentFunctions(MailTools, BankTools)${middle}
   .buildAgentFactory();`;
@@ -119,6 +119,32 @@ export const agent = factory.createAgent({ name: "payer", instructions: "Pays.",
                 EXTERNAL,
                 `${withPolicy("\n  .addAgents(Reader)")}
 export const agent = factory.createAgent({ name: "payer", instructions: "Pays.", functionGroups: ["mail", "bank"] });`,
+              ),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // As NW010: with no declared agent the factory's whole tool set is judged, whatever this file
+      // creates from it (an adapter serving factory.tools offers them all).
+      code: app(
+        EXTERNAL,
+        `${chain("")}
+export const agent = factory.createAgent({ name: "triage", instructions: "Sorts.", functionGroups: ["mail"] });`,
+      ),
+      errors: [
+        {
+          messageId: "unguarded",
+          line: 27,
+          data: data("This factory's tools"),
+          suggestions: [
+            {
+              messageId: "addPolicy",
+              output: app(
+                EXTERNAL,
+                `${withPolicy("")}
+export const agent = factory.createAgent({ name: "triage", instructions: "Sorts.", functionGroups: ["mail"] });`,
               ),
             },
           ],
