@@ -5,7 +5,7 @@
  * ```js
  * // eslint.config.js
  * import needlework from "@needlework/eslint-plugin";
- * export default [needlework.configs.recommended];
+ * export default [needlework.configs["recommended-type-checked"]];
  * ```
  *
  * @packageDocumentation
@@ -155,6 +155,14 @@ const plugin: NeedleworkPlugin = {
 for (const config of [recommended, recommendedTypeChecked])
   config.plugins = { needlework: plugin as unknown as TSESLint.FlatConfig.Plugin };
 
-/** `recommended` and `recommended-type-checked` on their own, for `export default [configs.recommended]`. */
+/**
+ * `recommended` and `recommended-type-checked` on their own.
+ *
+ * @example
+ * ```js
+ * import { configs } from "@needlework/eslint-plugin";
+ * export default [configs.recommended];
+ * ```
+ */
 export const configs = plugin.configs;
 export default plugin;
