@@ -93,20 +93,17 @@ const severities: Record<NeedleworkRuleId, "error" | "warn"> = {
   "needlework/declare-effects": "warn",
 };
 
-/** Whether a rule needs the program (typescript-eslint's `requiresTypeChecking`). */
-const typeChecked = (id: string): boolean =>
-  (rules as Record<string, { meta: { docs?: { requiresTypeChecking?: boolean } } }>)[id.slice("needlework/".length)]
-    ?.meta.docs?.requiresTypeChecking === true;
-
 /** The plugin object ESLint loads. */
 export interface NeedleworkPlugin {
   readonly meta: { readonly name: string; readonly version: string };
   readonly rules: typeof rules;
   readonly configs: {
     /**
-     * The rules that need no type information, for TypeScript files, with typescript-eslint's
-     * parser (as typescript-eslint's own `recommended`). Rules that can use the program when there is
-     * one (`unique-agent-name` across files, `inject-matches-constructor`'s types) read one file here.
+     * Every rule, at the severity its defect deserves (an error where `buildAgentFactory()` refuses
+     * it), for TypeScript files, with typescript-eslint's parser and no type information required. The
+     * rules that need the program (`require-inject`, `known-function-group`, `reflect-metadata-entry`)
+     * report nothing unless the parser has one: use `recommended-type-checked`, or turn on
+     * `parserOptions.projectService` yourself, for their findings.
      */
     readonly recommended: TSESLint.FlatConfig.Config;
     /**
@@ -124,7 +121,7 @@ const recommended: TSESLint.FlatConfig.Config = {
   name: "needlework/recommended",
   files: TS_FILES,
   languageOptions: { parser: tsParser },
-  rules: Object.fromEntries(Object.entries(severities).filter(([id]) => !typeChecked(id))),
+  rules: severities,
 };
 
 const recommendedTypeChecked: TSESLint.FlatConfig.Config = {

@@ -11,7 +11,7 @@ const typeAware = Object.entries(rules)
   .sort();
 
 describe("@needlework/eslint-plugin", () => {
-  it("turns every rule on in `recommended-type-checked`, and those that need no types in `recommended`", () => {
+  it("turns every rule on in both configs; only `recommended-type-checked` asks for a program", () => {
     const checked = needlework.configs["recommended-type-checked"];
     const plain = needlework.configs.recommended;
     expect(ids(checked)).toEqual(
@@ -24,8 +24,9 @@ describe("@needlework/eslint-plugin", () => {
       "needlework/reflect-metadata-entry",
       "needlework/require-inject",
     ]);
-    expect(ids(plain)).toEqual(ids(checked).filter((id) => !typeAware.includes(id)));
-    // As typescript-eslint's split: only the type-checked config asks for a program.
+    // Every rule is in `recommended` (DESIGN: a defect buildAgentFactory() refuses is an error there); the
+    // type-aware ones report nothing without a program, which only the type-checked config asks for.
+    expect(ids(plain)).toEqual(ids(checked));
     expect(checked.languageOptions?.parserOptions).toMatchObject({ projectService: true });
     expect(plain.languageOptions?.parserOptions).toBeUndefined();
     expect(plain.plugins?.needlework).toBe(needlework);
