@@ -100,6 +100,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec): RunJournal
       return inner.runStarted(sealed, owner);
     },
     lease: (runId, owner) => inner.lease(runId, owner),
+    renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       const message = (await seal.value(turn.message)) as unknown as JournaledTurn["message"];
