@@ -128,6 +128,7 @@ describePostgres("PostgresStore", () => {
       { version: 1, name: "run journal, dead letters, checkpoint claims" },
       { version: 2, name: "a lease per run" },
       { version: 3, name: "runs listed newest first, by status and by agent" },
+      { version: 4, name: "fencing: a lease epoch per run; an ended run has no holder" },
     ]);
   });
 
