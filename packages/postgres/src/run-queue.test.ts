@@ -103,13 +103,12 @@ describePostgres("createRunQueue: options", () => {
     const store = new PostgresStore({ connectionString: DATABASE_URL, schema: freshSchema(), leaseMs: 20_000 });
     stores.push(store);
     const { agent } = resumeAgent(new FakeCrm(), store, []);
-    const refused = (() => {
-      try {
-        createRunQueue({ store, agents: [agent], runTimeoutSeconds: 30 });
-      } catch (error) {
-        return error;
-      }
-    })();
+    let refused: unknown;
+    try {
+      createRunQueue({ store, agents: [agent], runTimeoutSeconds: 30 });
+    } catch (error) {
+      refused = error;
+    }
     expect(refused).toBeInstanceOf(InvalidOptionError);
     expect(String((refused as Error).message)).toMatch(/leaseMs \(20000\).*runTimeoutSeconds \(30 s/);
     expect(() => createRunQueue({ store, agents: [agent], runTimeoutSeconds: 40 })).not.toThrow();
