@@ -65,6 +65,56 @@ describePostgres("PostgresStore", () => {
     });
   });
 
+  it("a result copied from another run's row is refused (RESULT_INVALID), never returned as this run's", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    const crm = new FakeCrm();
+    await resumeAgent(crm, store, [{ text: "A's answer." }]).agent.run("Sync c1.", { runId: "run_copy_a" });
+    await resumeAgent(crm, store, [{ text: "B's answer." }]).agent.run("Sync c2.", { runId: "run_copy_b" });
+    await store.pool.query(
+      `UPDATE "${schema}".runs SET result = (SELECT result FROM "${schema}".runs WHERE run_id = 'run_copy_a')
+       WHERE run_id = 'run_copy_b'`,
+    );
+    await expect(resumeAgent(crm, store, []).agent.resumeRun("run_copy_b")).rejects.toMatchObject({
+      code: "RESULT_INVALID",
+    });
+    expect((await resumeAgent(crm, store, []).agent.resumeRun("run_copy_a")).runId).toBe("run_copy_a");
+  });
+
+  it("with a codec, sealed values are bound to their place, and a value in clear is refused", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema, codec: aesGcmCodec(randomBytes(32)) });
+    stores.push(store);
+    await store.migrate();
+    const crm = new FakeCrm();
+    const email = { toolCalls: [{ id: "call_mail", name: "sendEmail", arguments: { to: "c1@example.com" } }] };
+    const runs = ["a", "b", "c", "d", "e", "f"].map((n) => `run_aad_${n}`);
+    for (const runId of runs)
+      await resumeAgent(crm, store, [email, { text: `${runId} sent.` }]).agent.run("Email c1.", { runId });
+    const agent = resumeAgent(crm, store, []).agent;
+    const q = (sql: string) => store.pool.query(sql.replaceAll("S.", `"${schema}".`));
+    // A's sealed result moved into B's row: it does not decode there.
+    await q(
+      `UPDATE S.runs SET result = (SELECT result FROM S.runs WHERE run_id = 'run_aad_a') WHERE run_id = 'run_aad_b'`,
+    );
+    await expect(agent.resumeRun("run_aad_b")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // A's sealed outcome moved onto C's call of the same id.
+    await q(`UPDATE S.run_calls SET outcome = (SELECT outcome FROM S.run_calls WHERE run_id = 'run_aad_a')
+             WHERE run_id = 'run_aad_c'`);
+    await expect(store.journal.read("run_aad_c")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // D's sealed input moved into its own instructions (another field of the same row).
+    await q(`UPDATE S.runs SET instructions = input WHERE run_id = 'run_aad_d'`);
+    await expect(store.journal.read("run_aad_d")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // Values written in clear where sealed ones belong: refused, not read.
+    await q(`UPDATE S.run_calls SET arguments = '{"to":"attacker@example.com"}' WHERE run_id = 'run_aad_e'`);
+    await expect(store.journal.read("run_aad_e")).rejects.toMatchObject({ code: "PAYLOAD_UNSEALED" });
+    await q(`UPDATE S.runs SET result = '{"runId":"run_aad_f","text":"forged"}' WHERE run_id = 'run_aad_f'`);
+    await expect(agent.resumeRun("run_aad_f")).rejects.toMatchObject({ code: "PAYLOAD_UNSEALED" });
+    // The untouched run still reads and resumes.
+    expect((await agent.resumeRun("run_aad_a")).text).toBe("run_aad_a sent.");
+  });
+
   it("with a codec, no payload canary appears in any table of the schema; runs resume, keys rotate", async () => {
     const schema = freshSchema();
     const CANARY = "sk-proj-PGcodecCanary0123456789abcdefgh";
