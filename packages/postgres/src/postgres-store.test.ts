@@ -115,6 +115,38 @@ describePostgres("PostgresStore", () => {
     expect((await agent.resumeRun("run_aad_a")).text).toBe("run_aad_a sent.");
   });
 
+  it("with a codec, call ids and unknown tool names the model chose appear in no table; reads restore them", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema, codec: aesGcmCodec(randomBytes(32)) });
+    stores.push(store);
+    await store.migrate();
+    const ID = "call_CANARYid_4242";
+    const TOOL = "exfiltrate_CANARYtool_4242";
+    const steps = [
+      {
+        toolCalls: [
+          { id: ID, name: "upsertContact", arguments: { id: "c1" } },
+          { id: `${ID}_b`, name: TOOL, arguments: {} },
+        ],
+      },
+      { text: "Done." },
+    ];
+    const crm = new FakeCrm();
+    await resumeAgent(crm, store, steps).agent.run("Sync c1.", { runId: "run_names" });
+    for (const table of ["runs", "run_turns", "run_calls", "dead_letters"]) {
+      const { rows } = await store.pool.query(`SELECT row_to_json(t)::text AS t FROM "${schema}".${table} t`);
+      const text = rows.map((r: { t: string }) => r.t).join("\n");
+      expect(text, table).not.toContain("CANARY");
+    }
+    const run = await store.journal.read("run_names");
+    expect(run?.calls.map((c) => [c.callId, c.tool, c.idempotencyKey]).sort()).toEqual([
+      [ID, "upsertContact", `run_names:${ID}`],
+      [`${ID}_b`, TOOL, `run_names:${ID}_b`],
+    ]);
+    expect(run?.calls.find((c) => c.tool === TOOL)?.outcome?.outcome.errorCode).toBe("UNKNOWN_TOOL");
+    expect(crm.executions).toEqual([{ tool: "upsertContact", key: `run_names:${ID}` }]);
+  });
+
   it("with a codec, no payload canary appears in any table of the schema; runs resume, keys rotate", async () => {
     const schema = freshSchema();
     const CANARY = "sk-proj-PGcodecCanary0123456789abcdefgh";

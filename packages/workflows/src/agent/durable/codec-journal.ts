@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
 import type {
+  JournaledCall,
   JournaledCallStart,
   JournaledOutcome,
   JournaledRun,
@@ -83,6 +85,28 @@ export class PayloadSealer {
  */
 export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace = JOURNAL_NAMESPACE): RunJournal {
   const seal = new PayloadSealer(codec);
+  // Call ids are the model's (or its provider's) to choose, so with a codec they never reach a clear
+  // column: a call is stored as `t<turn>c<position>`, its place in the (sealed) turn that asked for
+  // it, which any process holding the key derives again from the turns. A call no recorded turn
+  // names gets a random name; its own id is then kept in its sealed outcome.
+  const pseudonyms = new Map<string, Map<string, string>>();
+  const namesOf = (runId: string): Map<string, string> => {
+    let names = pseudonyms.get(runId);
+    if (names === undefined) pseudonyms.set(runId, (names = new Map()));
+    return names;
+  };
+  const learn = (runId: string, turn: JournaledTurn): void => {
+    const names = namesOf(runId);
+    for (const [i, call] of (turn.message.toolCalls ?? []).entries())
+      if (typeof call.id === "string") names.set(call.id, `t${turn.index}c${i}`);
+  };
+  const pseudonym = (runId: string, callId: string): string => {
+    const names = namesOf(runId);
+    let name = names.get(callId);
+    if (name === undefined) names.set(callId, (name = `x${randomUUID()}`));
+    return name;
+  };
+  const clearKey = (runId: string, name: string): string => `${runId}:${name}`;
   const at = (runId: string, kind: string, ref?: string | number): PayloadContext => ({
     namespace,
     runId,
@@ -91,31 +115,33 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
   });
   const sealOutcome = async (runId: string, o: JournaledOutcome): Promise<JournaledOutcome> => {
     const { status, retriable, errorCode, metadata, ...payload } = o.outcome;
+    const name = pseudonym(runId, o.callId);
     const readable = {
-      tool: metadata["tool"] ?? "",
-      callId: metadata["callId"] ?? "",
-      idempotencyKey: metadata["idempotencyKey"] ?? "",
+      // A tool the agent does not know: its name is the model's, kept sealed only.
+      tool: errorCode === "UNKNOWN_TOOL" ? "" : (metadata["tool"] ?? ""),
+      callId: name,
+      idempotencyKey: clearKey(runId, name),
     };
-    const sealed = await seal.value({ ...payload, metadata }, at(runId, "outcome", o.callId));
+    const sealed = await seal.value({ ...payload, metadata, callId: o.callId }, at(runId, "outcome", name));
     return {
-      callId: o.callId,
+      callId: name,
       outcome: {
         status,
         retriable,
         ...(errorCode === undefined ? {} : { errorCode }),
         metadata: { ...readable, [MARK]: sealed },
       },
-      formatted: await seal.text(o.formatted, at(runId, "formatted", o.callId)),
+      formatted: await seal.text(o.formatted, at(runId, "formatted", name)),
     };
   };
-  const openOutcome = async (runId: string, o: JournaledOutcome): Promise<JournaledOutcome> => {
+  /** An outcome as sealOutcome was given it; `callId` is the call's own id when its payload names it. */
+  const openOutcome = async (runId: string, o: JournaledOutcome, callId: string): Promise<JournaledOutcome> => {
     const { status, retriable, errorCode } = o.outcome;
-    const payload = await seal.openValue<Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode">>(
-      Object.hasOwn(o.outcome.metadata, MARK) ? o.outcome.metadata[MARK] : undefined,
-      at(runId, "outcome", o.callId),
-    );
+    const { callId: own, ...payload } = await seal.openValue<
+      Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode"> & { callId?: string }
+    >(Object.hasOwn(o.outcome.metadata, MARK) ? o.outcome.metadata[MARK] : undefined, at(runId, "outcome", o.callId));
     return {
-      callId: o.callId,
+      callId: typeof own === "string" ? own : callId,
       outcome: { status, retriable, ...(errorCode === undefined ? {} : { errorCode }), ...payload },
       formatted: await seal.openText(o.formatted, at(runId, "formatted", o.callId)),
     };
@@ -136,6 +162,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
+      learn(runId, turn);
       const message = (await seal.value(
         turn.message,
         at(runId, "turn", turn.index),
@@ -144,7 +171,11 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     },
     async callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string) {
       const sealed = await Promise.all(
-        calls.map(async (c) => ({ ...c, arguments: await seal.value(c.arguments, at(runId, "arguments", c.callId)) })),
+        calls.map(async (c) => {
+          const name = pseudonym(runId, c.callId);
+          const args = await seal.value(c.arguments, at(runId, "arguments", name));
+          return { ...c, callId: name, idempotencyKey: clearKey(runId, name), arguments: args };
+        }),
       );
       return inner.callsStarted(runId, sealed, owner);
     },
@@ -152,33 +183,49 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
       return inner.outcomes(runId, await Promise.all(outcomes.map((o) => sealOutcome(runId, o))), owner);
     },
     async runEnded(runId: string, end: JournaledRunEnd, owner: string) {
-      return inner.runEnded(runId, { ...end, result: await seal.value(end.result, at(runId, "result")) }, owner);
+      await inner.runEnded(runId, { ...end, result: await seal.value(end.result, at(runId, "result")) }, owner);
+      pseudonyms.delete(runId); // a continuation reads the run again, and learns its names from the turns
     },
     // Summaries hold no payload: nothing to encode or decode.
     list: (query) => inner.list(query),
     async read(runId: string): Promise<JournaledRun | undefined> {
       const run = await inner.read(runId);
       if (run === undefined) return undefined;
+      const turns = await Promise.all(
+        run.turns.map(async (t) => ({
+          ...t,
+          message: await seal.openValue<JournaledTurn["message"]>(t.message, at(runId, "turn", t.index)),
+        })),
+      );
+      for (const turn of turns) learn(runId, turn);
+      const ownIds = new Map([...namesOf(runId)].map(([own, name]) => [name, own]));
       return {
         ...run,
         instructions: await seal.openText(run.instructions, at(runId, "instructions")),
         input: await seal.openText(run.input, at(runId, "input")),
-        turns: await Promise.all(
-          run.turns.map(async (t) => ({
-            ...t,
-            message: await seal.openValue<JournaledTurn["message"]>(t.message, at(runId, "turn", t.index)),
-          })),
-        ),
+        turns,
         calls: await Promise.all(
-          run.calls.map(async (c) => ({
-            ...c,
-            // A call known by its outcome only (no start record) has no arguments.
-            arguments:
-              c.arguments === null
-                ? null
-                : await seal.openValue<JsonValue>(c.arguments, at(runId, "arguments", c.callId)),
-            ...(c.outcome === undefined ? {} : { outcome: await openOutcome(runId, c.outcome) }),
-          })),
+          run.calls.map(async (c): Promise<JournaledCall> => {
+            const outcome = c.outcome === undefined ? undefined : await openOutcome(runId, c.outcome, c.callId);
+            const callId = ownIds.get(c.callId) ?? outcome?.callId ?? c.callId;
+            if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
+            const idempotencyKey =
+              c.idempotencyKey === clearKey(runId, c.callId)
+                ? String(outcome?.outcome.metadata["idempotencyKey"] ?? `${runId}:${callId}`)
+                : c.idempotencyKey;
+            return {
+              ...c,
+              callId,
+              idempotencyKey,
+              // A call known by its outcome only (no start record) has no arguments.
+              arguments:
+                c.arguments === null
+                  ? null
+                  : await seal.openValue<JsonValue>(c.arguments, at(runId, "arguments", c.callId)),
+              tool: c.tool === "" && outcome !== undefined ? String(outcome.outcome.metadata["tool"] ?? "") : c.tool,
+              ...(outcome === undefined ? {} : { outcome: { ...outcome, callId } }),
+            };
+          }),
         ),
         ...(run.end === undefined
           ? {}
