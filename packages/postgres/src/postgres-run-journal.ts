@@ -106,7 +106,9 @@ export class PostgresRunJournal implements RunJournal {
     );
     const row = rows[0];
     if (row?.found !== true) return false;
-    if (row.taken !== true) throw runBusy(runId, Number(row.busy_ms ?? 0));
+    // Not taken, yet the lease looked free when the statement began: another take won the row lock
+    // meanwhile, and its lease has about leaseMs to run.
+    if (row.taken !== true) throw runBusy(runId, Number(row.busy_ms ?? 0) || this.leaseMs);
     return true;
   }
 
