@@ -93,10 +93,10 @@ export class PostgresRunJournal implements RunJournal {
         `WITH prior AS (SELECT ${BUSY_MS} AS busy_ms FROM ${this.schema}.runs WHERE run_id = $1),
          taken AS (
            UPDATE ${this.schema}.runs SET lease_owner = $2,
-             lease_epoch = CASE WHEN lease_owner = $2 THEN lease_epoch ELSE lease_epoch + 1 END,
+             lease_epoch = CASE WHEN lease_owner = $2 AND ${HELD} THEN lease_epoch ELSE lease_epoch + 1 END,
              lease_expires = now() + $3 * interval '1 millisecond'
            WHERE run_id = $1
-             AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires IS NULL OR lease_expires <= now())
+             AND (lease_owner IS NULL OR (lease_owner = $2 AND ${HELD}) OR lease_expires IS NULL OR lease_expires <= now())
            RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM taken) AS taken, EXISTS (SELECT 1 FROM prior) AS found,
@@ -116,7 +116,7 @@ export class PostgresRunJournal implements RunJournal {
     const { rowCount } = await withStoreRetry("renewing a run's lease", true, () =>
       this.pool.query(
         `UPDATE ${this.schema}.runs SET lease_expires = now() + $3 * interval '1 millisecond'
-         WHERE run_id = $1 AND lease_owner = $2`,
+         WHERE run_id = $1 AND lease_owner = $2 AND ${HELD}`,
         [runId, owner, this.leaseMs],
       ),
     );
@@ -127,7 +127,7 @@ export class PostgresRunJournal implements RunJournal {
     await withStoreRetry("giving a run's lease up", true, () =>
       this.pool.query(
         // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
-        `UPDATE ${this.schema}.runs SET lease_expires = now() WHERE run_id = $1 AND lease_owner = $2`,
+        `UPDATE ${this.schema}.runs SET lease_expires = now() WHERE run_id = $1 AND lease_owner = $2 AND ${HELD}`,
         [runId, owner],
       ),
     );
@@ -204,12 +204,15 @@ export class PostgresRunJournal implements RunJournal {
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
     // One UPDATE of the run row, fenced in its WHERE (a lease CTE would update the same row twice);
-    // the ended run has no holder, so no late write lands and no renewal takes it back.
+    // the ended run has no holder (its lease is ENDED), so no late write lands and no renewal takes it
+    // back. The same end again by the same owner (a retry after a connection lost past the commit) is
+    // accepted, as it was.
     const { rows } = await withStoreRetry("recording a run end", true, () =>
       this.pool.query<{ ended: boolean; busy_ms: number | null }>(
         `WITH ended AS (
-           UPDATE ${this.schema}.runs SET status = $3, ended_at = $4, result = $5, lease_owner = NULL, lease_expires = NULL
-           WHERE run_id = $1 AND lease_owner = $2 RETURNING 1
+           UPDATE ${this.schema}.runs SET status = $3, ended_at = $4, result = $5, lease_expires = ${ENDED}
+           WHERE run_id = $1 AND lease_owner = $2
+             AND (${HELD} OR (status = $3 AND ended_at = $4::timestamptz)) RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM ended) AS ended,
                 (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`,
@@ -230,7 +233,7 @@ export class PostgresRunJournal implements RunJournal {
       this.pool.query<{ leased: number; busy_ms: number | null }>(
         `WITH lease AS (
            UPDATE ${this.schema}.runs SET lease_expires = now() + $3 * interval '1 millisecond'
-           WHERE run_id = $1 AND lease_owner = $2 RETURNING run_id
+           WHERE run_id = $1 AND lease_owner = $2 AND ${HELD} RETURNING run_id
          ), written AS (${write} RETURNING 1)
          SELECT (SELECT count(*) FROM lease)::int AS leased,
                 (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`,
@@ -304,9 +307,17 @@ export class PostgresRunJournal implements RunJournal {
   }
 }
 
+/**
+ * `lease_expires` of an ended run: it has no holder (no write, renewal or release by its last owner
+ * lands), and anyone may take it (an approval's continuation, under a new epoch).
+ */
+const ENDED = `'-infinity'::timestamptz`;
+/** The run's lease is not ended: its owner may write, renew and release it. */
+const HELD = `lease_expires IS DISTINCT FROM ${ENDED}`;
+
 /** How long the run's current lease has left, in ms (0: none, or expired): what `RUN_BUSY` carries. */
-const BUSY_MS = `CASE WHEN lease_owner IS NULL OR lease_expires IS NULL THEN 0
-  ELSE GREATEST(0, ceil(extract(epoch FROM lease_expires - now()) * 1000))::int END`;
+const BUSY_MS = `CASE WHEN lease_owner IS NULL OR lease_expires IS NULL OR lease_expires <= now() THEN 0
+  ELSE ceil(extract(epoch FROM lease_expires - now()) * 1000)::int END`;
 
 interface SummaryRow {
   run_id: string;

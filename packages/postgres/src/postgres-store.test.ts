@@ -65,6 +65,31 @@ describePostgres("PostgresStore", () => {
     });
   });
 
+  it("a run end retried by its writer (the connection lost after the commit) is accepted; nothing else lands after it", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    const start = {
+      runId: "run_end_retry",
+      agent: "a",
+      instructions: "i",
+      input: "x",
+      startedAt: new Date().toISOString(),
+    };
+    expect(await store.journal.runStarted(start, "w1")).toBe(true);
+    const end = { status: "completed", endedAt: new Date().toISOString(), result: null };
+    await store.journal.runEnded("run_end_retry", end, "w1");
+    await expect(store.journal.runEnded("run_end_retry", end, "w1")).resolves.toBeUndefined();
+    await expect(store.journal.runEnded("run_end_retry", { ...end, status: "stalled" }, "w1")).rejects.toMatchObject({
+      code: "RUN_BUSY",
+    });
+    await expect(
+      store.journal.turn("run_end_retry", { index: 0, message: { role: "assistant", content: "late" } }, "w1"),
+    ).rejects.toMatchObject({ code: "RUN_BUSY" });
+    expect(await store.journal.renew("run_end_retry", "w1")).toBe(false);
+    expect((await store.journal.read("run_end_retry"))?.end?.status).toBe("completed");
+  });
+
   it("a result copied from another run's row is refused (RESULT_INVALID), never returned as this run's", async () => {
     const schema = freshSchema();
     const store = open(schema);

@@ -72,11 +72,12 @@ describePostgres("PostgresStore: a stalled worker", () => {
     expect(after).toEqual(finished);
     expect(after?.calls.map((c) => c.outcome?.outcome.errorCode)).toEqual(["OUTCOME_UNKNOWN"]);
     const { rows } = await store.pool.query(
-      `SELECT status, lease_owner, lease_epoch::int AS epoch FROM "${schema}".runs WHERE run_id = $1`,
+      `SELECT status, lease_expires = '-infinity' AS ended, lease_epoch::int AS epoch FROM "${schema}".runs
+       WHERE run_id = $1`,
       [runId],
     );
     // Two takes (the start, the resume); ended, so no one holds it.
-    expect(rows[0]).toEqual({ status: "completed_with_failures", lease_owner: null, epoch: 2 });
+    expect(rows[0]).toEqual({ status: "completed_with_failures", ended: true, epoch: 2 });
     expect((await readFile(sentLog, "utf8")).trim().split("\n")).toHaveLength(1);
   });
 
