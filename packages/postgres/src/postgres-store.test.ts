@@ -158,6 +158,19 @@ describePostgres("PostgresStore", () => {
     ];
     const crm = new FakeCrm();
     await resumeAgent(crm, store, steps).agent.run("Sync c1.", { runId: "run_names" });
+    const letter = {
+      runId: "run_names",
+      agent: "crm-sync",
+      tool: TOOL,
+      arguments: {},
+      errorCode: "UNKNOWN_TOOL",
+      callIds: [ID, `${ID}_2`, `${ID}_3`],
+      outcomes: [],
+      time: new Date().toISOString(),
+      reason: "Failed 3 times with UNKNOWN_TOOL for the same arguments.",
+    };
+    await store.deadLetters.append(letter);
+    expect((await store.deadLetters.list())[0]).toMatchObject({ tool: TOOL, callIds: letter.callIds });
     for (const table of ["runs", "run_turns", "run_calls", "dead_letters"]) {
       const { rows } = await store.pool.query(`SELECT row_to_json(t)::text AS t FROM "${schema}".${table} t`);
       const text = rows.map((r: { t: string }) => r.t).join("\n");

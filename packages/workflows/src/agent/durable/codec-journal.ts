@@ -237,11 +237,16 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
 
 /** A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable. @internal */
 export async function sealDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
+  // Names the model chose stay sealed: the calls' ids, and the name of a tool the agent does not know.
+  const tool = entry.errorCode === "UNKNOWN_TOOL" ? "" : entry.tool;
+  const at = (kind: string) => letterAt(entry.runId, tool, kind);
   return {
     ...entry,
-    arguments: await seal.value(entry.arguments, letterAt(entry, "dead-letter.arguments")),
-    outcomes: [await seal.value(entry.outcomes, letterAt(entry, "dead-letter.outcomes"))],
-    reason: await seal.text(entry.reason, letterAt(entry, "dead-letter.reason")),
+    tool,
+    callIds: [await seal.text(JSON.stringify({ tool: entry.tool, callIds: entry.callIds }), at("dead-letter.calls"))],
+    arguments: await seal.value(entry.arguments, at("dead-letter.arguments")),
+    outcomes: [await seal.value(entry.outcomes, at("dead-letter.outcomes"))],
+    reason: await seal.text(entry.reason, at("dead-letter.reason")),
   };
 }
 
@@ -249,29 +254,32 @@ export async function sealDeadLetter<T extends DeadLetterShape>(seal: PayloadSea
 interface DeadLetterShape {
   readonly runId: string;
   readonly tool: string;
+  readonly errorCode: string;
   readonly callIds: readonly string[];
   readonly arguments: unknown;
   readonly outcomes: readonly unknown[];
   readonly reason: string;
 }
 
-/** A dead letter's field's place: its run, and its tool and calls (the readable columns it is stored with). */
-function letterAt(entry: DeadLetterShape, kind: string): PayloadContext {
-  return {
-    namespace: DEAD_LETTER_NAMESPACE,
-    runId: String(entry.runId),
-    kind,
-    ref: JSON.stringify([String(entry.tool), ...(Array.isArray(entry.callIds) ? entry.callIds.map(String) : [])]),
-  };
+/** A dead letter's field's place: its run and its tool (as stored, with the readable columns). */
+function letterAt(runId: string, tool: string, kind: string): PayloadContext {
+  return { namespace: DEAD_LETTER_NAMESPACE, runId: String(runId), kind, ref: String(tool) };
 }
 
-/** A dead-letter entry as `sealDeadLetter` was given it (an entry stored without a codec is returned as it is). @internal */
+/** A dead-letter entry as `sealDeadLetter` was given it; `PAYLOAD_UNSEALED` when a payload is in clear. @internal */
 export async function openDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
-  const outcomes = Array.isArray(entry.outcomes) && entry.outcomes.length === 1 ? entry.outcomes[0] : undefined;
+  const at = (kind: string) => letterAt(entry.runId, entry.tool, kind);
+  const one = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
+  const calls = JSON.parse(await seal.openText(one(entry.callIds) as string, at("dead-letter.calls"))) as {
+    tool: string;
+    callIds: string[];
+  };
   return {
     ...entry,
-    arguments: await seal.openValue(entry.arguments, letterAt(entry, "dead-letter.arguments")),
-    outcomes: await seal.openValue<unknown[]>(outcomes, letterAt(entry, "dead-letter.outcomes")),
-    reason: await seal.openText(entry.reason, letterAt(entry, "dead-letter.reason")),
+    tool: calls.tool,
+    callIds: calls.callIds,
+    arguments: await seal.openValue(entry.arguments, at("dead-letter.arguments")),
+    outcomes: await seal.openValue<unknown[]>(one(entry.outcomes), at("dead-letter.outcomes")),
+    reason: await seal.openText(entry.reason, at("dead-letter.reason")),
   };
 }
