@@ -83,6 +83,9 @@ export class JournalWriter {
    * `leaseMs`), or it ended, renewing stops and the next write is refused with `RUN_BUSY`.
    */
   startRenewing(): void {
+    // A journal written before `renew` existed is not renewed (never through `lease`, which takes):
+    // its runs' leases expire after leaseMs, and fencing still stops a holder another process took over.
+    if (typeof (this.journal as Partial<RunJournal>).renew !== "function") return;
     const every = Math.max(1, Math.floor(this.journal.leaseMs / 3));
     this.renewal = setInterval(() => {
       this.journal.renew(this.runId, this.owner).then(
