@@ -213,10 +213,10 @@ function mapAws(candidate: unknown, now: () => number): MappedError | undefined 
   const throttling = read(read(candidate, "$retryable"), "throttling") === true;
   if (throttling || (typeof name === "string" && AWS_THROTTLING.has(name))) {
     const mapped = mapHttpStatus(429, headers, now)!;
-    return {
-      ...mapped,
-      message: mapped.message.replace("(HTTP 429)", `(${name === undefined ? "AWS" : String(name)})`),
-    };
+    const status = read(read(candidate, "$metadata"), "httpStatusCode");
+    // Named by what the service said: its status when that is 429, else the (fixed) throttling name.
+    if (status === 429 || typeof name !== "string" || !AWS_THROTTLING.has(name)) return mapped;
+    return { ...mapped, message: mapped.message.replace("(HTTP 429)", `(${name})`) };
   }
   const byName = typeof name === "string" ? AWS_BY_NAME.get(name) : undefined;
   if (byName !== undefined) return mapHttpStatus(byName, headers, now);

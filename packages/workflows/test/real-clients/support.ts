@@ -5,11 +5,11 @@ import {
   AgentFunction,
   AgentFunctionGroup,
   formatToolOutcome,
-  type ToolCallContext,
+  type ToolContext,
   type ToolOutcome,
 } from "@needlework/core";
-import { type RetryEvent, usingAgentFramework } from "@needlework/workflows";
-import { resilienceEventsOf } from "@needlework/workflows/diagnostics";
+import { usingAgentFramework } from "@needlework/workflows";
+import { type RetryEvent, resilienceEventsOf } from "@needlework/workflows/diagnostics";
 import { container } from "tsyringe";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -101,13 +101,13 @@ let body: ClientCall = async () => ({ ok: true });
 @AgentFunctionGroup()
 class ClientTools {
   @AgentFunction({ description: "Creates a record upstream (a write, not idempotent).", input: z.object({}) })
-  async write(_input: Record<string, never>, ctx: ToolCallContext): Promise<unknown> {
+  async write(_input: Record<string, never>, ctx: ToolContext): Promise<unknown> {
     await body(ctx.signal);
     return { written: true };
   }
 
   @AgentFunction({ description: "Reads a record upstream.", input: z.object({}), readOnly: true })
-  async read(_input: Record<string, never>, ctx: ToolCallContext): Promise<unknown> {
+  async read(_input: Record<string, never>, ctx: ToolContext): Promise<unknown> {
     await body(ctx.signal);
     return { read: true };
   }
