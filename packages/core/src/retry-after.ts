@@ -34,26 +34,27 @@ function single(value: unknown): string | undefined {
  */
 export function headerValue(headers: unknown, name: string): string | undefined {
   if (typeof headers !== "object" || headers === null) return undefined;
-  const lower = name.toLowerCase();
+  try {
+    return readHeader(headers, name.toLowerCase());
+  } catch {
+    return undefined; // a hostile container (throwing getters, a proxy) has no readable header
+  }
+}
+
+function readHeader(headers: object, lower: string): string | undefined {
   const get = (headers as { get?: unknown }).get;
   if (typeof get === "function") {
     try {
       const found = single(get.call(headers, lower));
       if (found !== undefined) return found;
     } catch {
-      // a hostile or unusual container: fall back to its own keys
+      // an unusual container: fall back to its own keys
     }
     if (headers instanceof Map) return undefined;
   }
   const direct = single(own(headers, lower));
   if (direct !== undefined) return direct;
-  let keys: string[];
-  try {
-    keys = Object.keys(headers);
-  } catch {
-    return undefined;
-  }
-  for (const key of keys) if (key.toLowerCase() === lower) return single(own(headers, key));
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return single(own(headers, key));
   return undefined;
 }
 
