@@ -113,7 +113,14 @@ const LOST_CODES: ReadonlySet<string> = new Set([
   "ERR_STREAM_PREMATURE_CLOSE",
 ]);
 
-/** Node network codes mapped to `NETWORK_ERROR` (or `TIMEOUT`) and treated as transient. */
+/**
+ * Node and client network codes mapped to `NETWORK_ERROR` (or `TIMEOUT`) and treated as transient.
+ *
+ * @example
+ * ```ts
+ * TRANSIENT_NETWORK_CODES.has("ECONNRESET"); // true
+ * ```
+ */
 export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
   ...NOT_SENT_CODES,
   ...TIMEOUT_CODES,
