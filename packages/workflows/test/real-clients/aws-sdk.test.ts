@@ -1,6 +1,6 @@
 import { DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { describe, expect, it } from "vitest";
-import { describeClient, invokeWithClient, LocalServer } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient, invokeWithClient, LocalServer } from "./support.js";
 
 // The AWS SDK v3 (DynamoDB, JSON protocol) throws service exceptions named by the error type the
 // service sends, with `$metadata.httpStatusCode`, `$fault` and `$retryable`, and the response's
@@ -44,7 +44,7 @@ const shape = (status: number) => ({
 describeClient({
   name: "AWS SDK v3 (DynamoDB)",
   send: (url) => put(url),
-  sendWithTimeout: (url) => put(url, 100),
+  sendWithTimeout: (url) => put(url, CLIENT_TIMEOUT_MS),
   shape,
 });
 

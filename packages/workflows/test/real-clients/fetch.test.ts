@@ -1,4 +1,4 @@
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // Node's fetch (undici): a failed status is a returned Response, which a tool throws as it is
 // (`if (!response.ok) throw response`); transport failures are TypeError "fetch failed" with the
@@ -18,5 +18,5 @@ async function post(url: string, signal: AbortSignal): Promise<unknown> {
 describeClient({
   name: "fetch",
   send: post,
-  sendWithTimeout: (url, signal) => post(url, AbortSignal.any([signal, AbortSignal.timeout(100)])),
+  sendWithTimeout: (url, signal) => post(url, AbortSignal.any([signal, AbortSignal.timeout(CLIENT_TIMEOUT_MS)])),
 });

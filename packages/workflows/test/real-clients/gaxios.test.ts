@@ -1,5 +1,5 @@
 import { request } from "gaxios";
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // gaxios throws GaxiosError with `status` and `response` (a fetch-style Response: `headers` a
 // Headers), `code` "TimeoutError" for its timeout and Node's code for the connection. Its cause is
@@ -8,5 +8,5 @@ describeClient({
   name: "gaxios",
   send: (url, signal) => request({ url, method: "POST", data: { name: "Ada" }, signal, retry: false }),
   sendWithTimeout: (url, signal) =>
-    request({ url, method: "POST", data: { name: "Ada" }, signal, retry: false, timeout: 100 }),
+    request({ url, method: "POST", data: { name: "Ada" }, signal, retry: false, timeout: CLIENT_TIMEOUT_MS }),
 });

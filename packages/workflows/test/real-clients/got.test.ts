@@ -1,5 +1,5 @@
 import got from "got";
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // got throws HTTPError with `response.statusCode` and lower-cased plain `response.headers`,
 // RequestError with Node's `code` (ECONNRESET, ECONNREFUSED) and TimeoutError with code ETIMEDOUT.
@@ -8,5 +8,7 @@ describeClient({
   name: "got",
   send: (url, signal) => got.post(url, { json: { name: "Ada" }, signal, retry: { limit: 0 } }).json(),
   sendWithTimeout: (url, signal) =>
-    got.post(url, { json: { name: "Ada" }, signal, retry: { limit: 0 }, timeout: { request: 100 } }).json(),
+    got
+      .post(url, { json: { name: "Ada" }, signal, retry: { limit: 0 }, timeout: { request: CLIENT_TIMEOUT_MS } })
+      .json(),
 });

@@ -1,5 +1,5 @@
 import ky from "ky";
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // ky throws HTTPError with `response` (a fetch Response: `status`, `headers` a Headers), its own
 // TimeoutError, and NetworkError wrapping undici's TypeError (cause: SocketError UND_ERR_SOCKET, or
@@ -7,5 +7,6 @@ import { describeClient } from "./support.js";
 describeClient({
   name: "ky",
   send: (url, signal) => ky.post(url, { json: { name: "Ada" }, signal, retry: 0 }).json(),
-  sendWithTimeout: (url, signal) => ky.post(url, { json: { name: "Ada" }, signal, retry: 0, timeout: 100 }).json(),
+  sendWithTimeout: (url, signal) =>
+    ky.post(url, { json: { name: "Ada" }, signal, retry: 0, timeout: CLIENT_TIMEOUT_MS }).json(),
 });

@@ -1,5 +1,5 @@
 import { request } from "@octokit/request";
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // Octokit throws RequestError (name HttpError) with `status` and `response.headers`; a failed
 // fetch is a RequestError with status 500 and no response, the real failure on its cause.
@@ -15,5 +15,5 @@ const createIssue = (url: string, signal: AbortSignal) =>
 describeClient({
   name: "Octokit",
   send: createIssue,
-  sendWithTimeout: (url, signal) => createIssue(url, AbortSignal.any([signal, AbortSignal.timeout(100)])),
+  sendWithTimeout: (url, signal) => createIssue(url, AbortSignal.any([signal, AbortSignal.timeout(CLIENT_TIMEOUT_MS)])),
 });

@@ -1,4 +1,4 @@
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // openapi-generator has no package to install: each SDK is generated. These are the two shapes its
 // TypeScript generators emit, written as they generate them.
@@ -55,7 +55,7 @@ async function createContactResponseError(url: string, signal: AbortSignal): Pro
   throw new ResponseError(response, "Response returned an error code");
 }
 
-const withTimeout = (signal: AbortSignal) => AbortSignal.any([signal, AbortSignal.timeout(100)]);
+const withTimeout = (signal: AbortSignal) => AbortSignal.any([signal, AbortSignal.timeout(CLIENT_TIMEOUT_MS)]);
 
 describeClient({
   name: "openapi-generator (typescript) ApiException",

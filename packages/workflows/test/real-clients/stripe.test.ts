@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { describeClient } from "./support.js";
+import { CLIENT_TIMEOUT_MS, describeClient } from "./support.js";
 
 // Stripe throws StripeError subclasses named by `type` (StripeRateLimitError, StripeAPIError,
 // StripeConnectionError...) with `statusCode` and plain `headers`; its `code` is Stripe's own
@@ -28,7 +28,7 @@ function client(url: string, timeout?: number): Stripe {
 describeClient({
   name: "Stripe",
   send: (url) => client(url).customers.create({ email: "ada@example.com" }),
-  sendWithTimeout: (url) => client(url, 100).customers.create({ email: "ada@example.com" }),
+  sendWithTimeout: (url) => client(url, CLIENT_TIMEOUT_MS).customers.create({ email: "ada@example.com" }),
   ownResetRetries: 1,
   shape: (status) => ({
     body: { error: { type: ERROR_TYPES[status] ?? "api_error", code: "resource_missing", message: "sk-live-secret" } },

@@ -192,6 +192,12 @@ export async function invokeRealTime(call: ClientCall, tool: "write" | "read" = 
   return { outcome, waits: retries.map((r) => r.delayMs) };
 }
 
+/**
+ * The clients' own timeout in the hang tests: short, yet long enough on a loaded machine for the
+ * request to reach the server first (the point: a write that may have landed).
+ */
+export const CLIENT_TIMEOUT_MS = 250;
+
 /** Fixed instant (a whole second) the fake clock starts from, so an HTTP-date Retry-After is exact. */
 export const CLOCK_START = Date.UTC(2026, 0, 5, 12, 0, 0);
 
@@ -200,7 +206,7 @@ export interface ClientContract {
   readonly name: string;
   /** A POST (a write) to `url` with the client, throwing what the client throws on failure. */
   readonly send: (url: string, signal: AbortSignal) => Promise<unknown>;
-  /** The same call with the client's own timeout set to about 100 ms (absent: the client has none). */
+  /** The same call with the client's own timeout set to {@link CLIENT_TIMEOUT_MS} (absent: the client has none). */
   readonly sendWithTimeout?: (url: string, signal: AbortSignal) => Promise<unknown>;
   /** The body and headers the client's service sends with a failing status. */
   readonly shape?: LocalServer["shape"];
