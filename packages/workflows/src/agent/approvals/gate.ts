@@ -101,7 +101,10 @@ export function proven(key: Uint8Array, runId: string, calls: readonly RoundCall
     if (gate.gated[i] !== true) return true;
     const evidence = gate.evidence.get(call.callId);
     if (evidence === "settled") return true;
-    return verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) !== undefined;
+    return (
+      verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) !==
+      undefined
+    );
   });
 }
 

@@ -90,7 +90,11 @@ export async function approveRound(
     if (decision !== undefined)
       evidence.set(
         c.callId,
-        signDecision(runtime.key, { runId: state.runId, callId: c.callId, tool: c.name, arguments: c.arguments }, decision),
+        signDecision(
+          runtime.key,
+          { runId: state.runId, callId: c.callId, tool: c.name, arguments: c.arguments },
+          decision,
+        ),
       );
   }
   return { state, calls, preset, gate: { gated, evidence } };
