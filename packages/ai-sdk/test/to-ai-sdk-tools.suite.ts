@@ -225,6 +225,25 @@ export function describeToAiSdkTools(sdk: AiSdkMajor): void {
       expect(cancelledOrders).toEqual(["ORD-1"]);
     });
 
+    it("a requiresApproval call with invalid arguments is never put to the user and never runs", async () => {
+      const tools = toAiSdkTools(invoker());
+      const model = sdk.scriptedModel([callTool("cancelOrder", '{"orderId":""}', "call-bad"), answer("Sorry.")]);
+      const result = await generateText({ model: model.model, tools, stopWhen: stepCountIs(3), prompt: "Cancel" });
+      expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(false);
+      expect(cancelledOrders).toEqual([]);
+      expect(JSON.stringify(model.calls()[1]?.prompt)).toContain("INVALID_ARGUMENTS");
+    });
+
+    it("a requiresApproval call too long to show whole is refused (APPROVAL_ARGUMENTS_TOO_LONG), never asked", async () => {
+      const tools = toAiSdkTools(invoker());
+      const long = JSON.stringify({ orderId: `ORD-${"1".repeat(5_000)}` });
+      const model = sdk.scriptedModel([callTool("cancelOrder", long, "call-long"), answer("Sorry.")]);
+      const result = await generateText({ model: model.model, tools, stopWhen: stepCountIs(3), prompt: "Cancel" });
+      expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(false);
+      expect(cancelledOrders).toEqual([]);
+      expect(JSON.stringify(model.calls()[1]?.prompt)).toContain("APPROVAL_ARGUMENTS_TOO_LONG");
+    });
+
     it.runIf(sdk.major >= 7)(
       "toAiSdkToolApproval is the toolApproval configuration: approval tools wait for the user",
       async () => {
