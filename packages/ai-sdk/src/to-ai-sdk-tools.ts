@@ -10,6 +10,7 @@ import {
 } from "@needlework/core";
 import type { dynamicTool, JSONSchema7, JSONValue } from "ai";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { ownOptions } from "@needlework/core/internal";
 import { selectDefinitions } from "./select-definitions.js";
 
 /**
@@ -129,11 +130,14 @@ function toModelOutput({ output }: { output: unknown }): ModelOutput {
  * ```
  */
 export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = {}): AiSdkToolSet {
-  const { runId, format, omitMetadata = false, onError } = options;
+  // Own properties only: a polluted Object.prototype supplies no `runId`, `format` or `onError`.
+  const own = ownOptions(options, ["tools", "runId", "format", "omitMetadata", "onError"]);
+  const { runId, format, onError } = own;
+  const omitMetadata = own.omitMetadata ?? false;
   const render = (outcome: ToolOutcome): JsonValue =>
     format ? toJsonSafe(format(outcome)) : toJsonSafe(toolOutcomeEnvelope(outcome, { omitMetadata }));
   const tools: AiSdkToolSet = {};
-  for (const definition of selectDefinitions("toAiSdkTools", invoker, options.tools)) {
+  for (const definition of selectDefinitions("toAiSdkTools", invoker, own.tools)) {
     const name = definition.name;
     const approvalTool = definition.flags.requiresApproval ? invoker.get(name) : undefined;
     const tool = {
@@ -160,7 +164,8 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
       },
       toModelOutput,
     };
-    tools[name] = tool as unknown as AiSdkTool;
+    // An own property whatever the name (an assignment to `__proto__` would set a prototype).
+    Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
   }
   return tools;
 }

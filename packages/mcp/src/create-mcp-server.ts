@@ -16,6 +16,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { ownOptions } from "@needlework/core/internal";
 import { decideApproval, type McpApprovalDecision, type McpApproveFunction, notApproved } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
@@ -60,6 +61,18 @@ export interface McpServerOptions {
    */
   readonly approve?: McpApproveFunction;
 }
+
+const MCP_SERVER_OPTION_KEYS = [
+  "name",
+  "version",
+  "instructions",
+  "tools",
+  "runId",
+  "format",
+  "omitMetadata",
+  "onError",
+  "approve",
+] as const satisfies readonly (keyof McpServerOptions)[];
 
 function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined): ReadonlySet<string> | undefined {
   if (names === undefined) return undefined;
@@ -116,7 +129,9 @@ const CALLBACK_FAILED =
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions = {}): Server {
+export function createMcpServer(invoker: ToolInvoker, given: McpServerOptions = {}): Server {
+  // Own properties only: a polluted Object.prototype supplies no `approve`, `runId` or `tools`.
+  const options = ownOptions(given, MCP_SERVER_OPTION_KEYS);
   const { runId, onError } = options;
   const exposed = exposedNames(invoker, options.tools);
   const definitions = exposed ? invoker.definitions.filter((d) => exposed.has(d.name)) : invoker.definitions;

@@ -118,3 +118,19 @@ describe("MCP approvals show every argument and run exactly what was approved", 
     expect(requests[0]!.argumentsHash).toBe(argumentsHash(args));
   });
 });
+
+describe("MCP server options are read from their own properties", () => {
+  it("a polluted Object.prototype supplies no approve callback: the call still needs approval", async () => {
+    const approve = () => true;
+    Object.defineProperty(Object.prototype, "approve", { value: approve, configurable: true, writable: true });
+    let result: Awaited<ReturnType<Client["callTool"]>>;
+    try {
+      const client = await connect({});
+      result = await client.callTool({ name: "sendPayment", arguments: { payee: "mallory", amount: 5, memo: "x" } });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)["approve"];
+    }
+    expect(envelope(result)).toMatchObject({ error_code: "APPROVAL_REQUIRED" });
+    expect(sent).toEqual([]);
+  });
+});
