@@ -35,3 +35,14 @@ describe("AI SDK adapter options are read from their own properties", () => {
     expect(approval).toMatchObject({ cancelOrder: "user-approval" });
   });
 });
+
+describe("lookup tables keyed by provider strings are Maps", () => {
+  it("a finish reason or provider id named like an Object.prototype member maps to itself", async () => {
+    const { toFinishReason } = await import("./language-model-mapping.js");
+    const { toProviderName } = await import("./provider-name.js");
+    expect(toFinishReason("constructor")).toBe("constructor");
+    expect(toFinishReason({ unified: "toString", raw: "x" })).toBe("toString");
+    expect(toProviderName("constructor.chat")).toBe("constructor");
+    expect(toFinishReason("tool-calls")).toBe("tool_calls");
+  });
+});
