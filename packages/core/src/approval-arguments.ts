@@ -62,7 +62,14 @@ export type ApprovalArguments =
     }
   | { readonly ok: false; readonly outcome: ToolOutcome };
 
-/** Options of {@link checkApprovalArguments}. */
+/**
+ * Options of {@link checkApprovalArguments}.
+ *
+ * @example
+ * ```ts
+ * const options: ApprovalArgumentsOptions = { callId: "call_1", maxChars: 2_000 };
+ * ```
+ */
 export interface ApprovalArgumentsOptions {
   /** The call's id, for the refusal's metadata. */
   readonly callId: string;
