@@ -1,4 +1,5 @@
 import type { AgentFunctionOptions, ToolContext, ToolInputSchema } from "./agent-function.options.js";
+import { ownOptions } from "./own-options.js";
 import type { z } from "zod";
 import { ToolDefinitionError } from "./errors.js";
 import { closest } from "./closest-name.js";
@@ -124,6 +125,24 @@ export interface AgentFunctionDecorator<S extends ToolInputSchema> {
   <T extends AgentFunctionMethod<S>>(method: T, context: ClassMethodDecoratorContext<unknown, T>): void;
 }
 
+/** Every key of {@link AgentFunctionOptions}. */
+const AGENT_FUNCTION_KEYS = [
+  "description",
+  "input",
+  "name",
+  "output",
+  "middleware",
+  "idempotent",
+  "requiresApproval",
+  "readOnly",
+  "compensate",
+  "dependsOn",
+  "timeoutMs",
+  "maxResultTokens",
+  "tags",
+  "errors",
+] as const satisfies readonly (keyof AgentFunctionOptions)[];
+
 /** experimentalDecorators: `(prototype, key, descriptor)`. */
 function decorateLegacy(
   options: unknown,
@@ -185,7 +204,17 @@ function decorateStandard(options: unknown, method: unknown, context: DecoratorC
  * }
  * ```
  */
-export function AgentFunction<S extends ToolInputSchema>(options: AgentFunctionOptions<S>): AgentFunctionDecorator<S> {
+export function AgentFunction<S extends ToolInputSchema>(given: AgentFunctionOptions<S>): AgentFunctionDecorator<S> {
+  // Own properties only: a polluted Object.prototype makes no tool idempotent, read-only or free of
+  // approval, and adds no middleware.
+  let options: unknown = given;
+  if (typeof given === "object" && given !== null) {
+    const own = ownOptions(given as AgentFunctionOptions, AGENT_FUNCTION_KEYS) as unknown as Record<string, unknown>;
+    // Unknown own keys stay, so a misspelt option is still refused by name.
+    for (const key of Object.keys(given))
+      if (!Object.hasOwn(own, key)) own[key] = (given as unknown as Record<string, unknown>)[key];
+    options = own;
+  }
   const decorate = (first: unknown, second: unknown, third?: PropertyDescriptor): void => {
     if (isStandardMethodCall(second)) decorateStandard(options, first, second);
     else decorateLegacy(options, first as object, second as string | symbol, third);

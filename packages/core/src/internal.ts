@@ -9,6 +9,8 @@
  * ```
  * @packageDocumentation
  */
+export { callKey, canonicalJson, parsedArguments } from "./canonical-json.js";
+export { ownOptions } from "./own-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";

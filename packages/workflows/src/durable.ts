@@ -38,6 +38,7 @@ export {
 } from "./agent/index.js";
 export { DEFAULT_LEASE_MS } from "./agent/durable/run-journal.js";
 export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
+export type { ApprovalRecord } from "./agent/approvals/decision-record.js";
 export type {
   DeadLetterFilter,
   ManagedDeadLetterQueue,

@@ -188,7 +188,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
       const approved = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
       if (signal?.aborted) throw abortReason(signal);
       if (journal !== undefined) return continueJournaled(runtime, journal, approved, signal, sink);
-      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset);
+      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset, approved.gate);
     });
   }
 

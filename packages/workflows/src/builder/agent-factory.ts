@@ -171,7 +171,11 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
         "factory.createAgent: overrides go with a declared agent (a class or a name); with options, put them in the options.",
       );
     else options = agent;
-    const chatClient = options?.chatClient ?? parts.chatClient;
+    // Own properties only: a polluted Object.prototype supplies no chat client (nor any option).
+    const chatClient =
+      (typeof options === "object" && options !== null && Object.hasOwn(options, "chatClient")
+        ? options.chatClient
+        : undefined) ?? parts.chatClient;
     if (chatClient === undefined) {
       throw new TypeError(
         `factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`,

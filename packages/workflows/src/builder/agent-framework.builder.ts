@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import {
   type AgentFunctionGroupInfo,
   agentFunctionRegistry,
@@ -146,7 +147,9 @@ export class AgentFrameworkBuilder {
    * Composes the pipeline, checks it (see `factory.diagnostics`, ids NW001...), and returns the factory.
    * Throws when a diagnostic is an error, or any warning under `strict`.
    */
-  buildAgentFactory(options: BuildAgentFactoryOptions = {}): AgentFactory {
+  buildAgentFactory(given: BuildAgentFactoryOptions = {}): AgentFactory {
+    // Own properties only: a polluted Object.prototype turns on no `strict` and sets no `limits`.
+    const options = ownOptions(given, ["strict", "limits"]);
     if (this.classes.length === 0) {
       throw new AgentFrameworkBuildError(
         "No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().",
@@ -180,7 +183,7 @@ export class AgentFrameworkBuilder {
       container: this.container,
       classes: [...this.classes],
       tools,
-      limits: options.limits,
+      limits: options.limits === undefined ? undefined : ownOptions(options.limits, ["maxBytes", "maxDepth"]),
     };
     const layers = createLayers(pipelineParts, plugins);
     const invoker = composeInvoker(pipelineParts, layers);

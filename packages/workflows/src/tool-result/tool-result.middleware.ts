@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
@@ -42,6 +43,13 @@ function safeMap(error: unknown, rules: readonly ErrorMapRule[]): MappedError {
     return FALLBACK;
   }
 }
+
+/** The keys of {@link ToolResultMiddlewareOptions}, read as own properties only. @internal */
+export const TOOL_RESULT_KEYS = [
+  "style",
+  "formatter",
+  "errorMap",
+] as const satisfies readonly (keyof ToolResultMiddlewareOptions)[];
 
 /**
  * What a client failure that may have landed (a timeout, a connection reset after sending, a
@@ -109,7 +117,8 @@ export function outcomeFromThrown(
  * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [createToolResultMiddleware()] });
  * ```
  */
-export function createToolResultMiddleware(options: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+  const options = ownOptions(given, TOOL_RESULT_KEYS);
   const globalRules = options.errorMap ?? [];
   const { formatter } = options;
   // Written with then() rather than await in try/catch: a rejection then reaches `failed` without

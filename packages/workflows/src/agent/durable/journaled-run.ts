@@ -115,7 +115,7 @@ export async function continueJournaled(
   sink?: RunEventSink,
 ): Promise<AgentRunResult> {
   const { options } = runtime;
-  const { state, calls, preset } = approved;
+  const { state, calls, preset, gate } = approved;
   const { runId } = state;
   const owner = randomUUID();
   const history = await journal.read(runId);
@@ -135,7 +135,7 @@ export async function continueJournaled(
   for (const [callId, outcome] of preset)
     writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
   const live = journaledRuntime(runtime, writer, runId, history, "continue");
-  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset));
+  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset, gate));
 }
 
 /** Takes the run's lease for `owner` (a new epoch), or throws `RUN_BUSY` with the time the holder has left. */

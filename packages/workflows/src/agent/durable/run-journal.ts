@@ -1,6 +1,7 @@
 import type { ChatAssistantMessage, ChatUsage, JsonValue, ToolOutcomeStatus } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "../approvals/claims.js";
+import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 
 /**
@@ -56,6 +57,11 @@ export interface JournaledCallStart {
   readonly arguments: JsonValue;
   /** What the tool saw as `ctx.idempotencyKey`. */
   readonly idempotencyKey: string;
+  /**
+   * The signed decision record of an approved call (see `ApprovalRecord`): what lets a resumed run
+   * run it again. A store keeps it as it is given; without it a gated call is asked about again.
+   */
+  readonly approval?: ApprovalRecord;
 }
 
 /**

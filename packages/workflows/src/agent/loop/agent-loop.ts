@@ -1,7 +1,7 @@
 import { abortReason, type ChatAssistantMessage, type ChatUsage, type ToolOutcome } from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
 import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
-import { callsNeedingApproval } from "../approvals/gate.js";
+import { callsNeedingApproval, enforceGate, proven, refuseUnaskable } from "../approvals/gate.js";
 import { pauseForApproval } from "../approvals/pause.js";
 import { callsNotRun, notRunOutcome, tokensSpent, toolsWithdrawn } from "../policies/budgets.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
@@ -16,7 +16,7 @@ import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
-import { type AgentRuntime, callIdentities, type RunEnd, type RunState } from "./run-state.js";
+import { type AgentRuntime, callIdentities, type RoundGate, type RunEnd, type RunState } from "./run-state.js";
 
 export { type AgentRuntime, callIdentities, type RunState } from "./run-state.js";
 
@@ -51,11 +51,18 @@ export class AgentRun {
     return this.finish(() => this.turns());
   }
 
-  /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
-  resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+  /**
+   * Continues a resumed run: the paused round first (denied calls preset, approved ones run only
+   * with their signed decision records, see `gate`), then the loop.
+   */
+  resume(
+    calls: readonly RoundCall[],
+    preset: ReadonlyMap<string, ToolOutcome>,
+    gate: RoundGate,
+  ): Promise<AgentRunResult> {
     return this.finish(async () => {
       const callsBefore = this.state.calls.length;
-      const end = await this.round(calls, preset);
+      const end = await this.round(calls, preset, gate);
       await this.iterationEnd(callsBefore, end);
       if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration });
       return end ?? this.turns();
@@ -167,10 +174,22 @@ export class AgentRun {
     const over = callsNotRun(calls, this.state.budget, options);
     const admitted = calls.filter((c) => !over.has(c.callId));
     const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
-    const gated = calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true);
-    if (gated.some(Boolean) && this.runtime.decided?.(calls) !== true)
+    // Arguments are checked before anyone is asked: invalid or too long to show, a call is answered
+    // so and never put to a reviewer (nor run).
+    const refused = new Map<string, ToolOutcome>();
+    const gated = refuseUnaskable(
+      calls,
+      calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true),
+      refused,
+    );
+    if (!gated.some(Boolean)) return this.round(calls, refused, { gated, evidence: new Map() });
+    // A replayed round runs only when the journal proves every gated call's decision (a signed
+    // record, or a recorded outcome); otherwise the run pauses and a person is asked again.
+    const evidence = this.runtime.journaledDecisions?.(calls);
+    const gate = { gated, evidence: evidence ?? new Map() };
+    if (evidence === undefined || !proven(this.runtime.key, state.runId, calls, gate))
       return pauseForApproval(this.runtime, state, calls, gated);
-    return this.round(calls, new Map());
+    return this.round(calls, refused, gate);
   }
 
   /**
@@ -216,12 +235,17 @@ export class AgentRun {
   private async round(
     calls: readonly RoundCall[],
     preset: ReadonlyMap<string, ToolOutcome>,
+    gate: RoundGate,
   ): Promise<RunEnd | undefined> {
     const { invoker, runtimeInvoker, options } = this.runtime;
     const { state, events } = this;
     const turn = state.iteration;
     const over = callsNotRun(calls, this.state.budget, options);
     const presets = new Map([...preset, ...over]);
+    // The one gate every way of running a round passes: a gated call runs only with a decision
+    // record that verifies as approved for this run, call, tool and arguments.
+    const approved = enforceGate(this.runtime.key, state.runId, calls, gate, presets);
+    if (approved.size > 0) this.runtime.recordApprovals?.(approved);
     state.budget.toolCalls += calls.length - over.size;
     state.budget.roundsInIteration++;
     const context: RoundContext = {
