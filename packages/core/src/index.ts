@@ -70,6 +70,13 @@ export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
+export {
+  isUntrustedOutcome,
+  markUntrusted,
+  toolEffects,
+  UNTRUSTED_CONTENT,
+  type ToolProvenance,
+} from "./tool-provenance.js";
 export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
 export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {

@@ -2,6 +2,7 @@ import type { ToolOutcome } from "@needlework/core";
 import { type AgentRuntime, callIdentities, type RunState } from "../loop/agent-loop.js";
 import { prepareRound, type RoundCall } from "../loop/round-call.js";
 import { approvalDenied } from "../loop/synthetic-outcomes.js";
+import { refusals, reviewRound } from "../loop/call-gate.js";
 import { emptyBudget } from "../policies/budgets.js";
 import { emptyStall } from "../policies/stall.js";
 import type { ApprovalDecisions } from "./approval-options.js";
@@ -57,9 +58,13 @@ export async function approveRound(
   // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
   // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
   const gatedNow = await callsNeedingApproval(calls, options.approvalPolicy);
+  // The plugins' gates too (the injection policy), on the checkpoint's state: a call they refuse is
+  // answered without running, whatever a decision says; one they put to a person needs a decision.
+  const verdicts = await reviewRound(runtime.callGates, state, calls);
   const pending = checkpoint.pending.map((p, i) => ({
     ...p,
-    requiresApproval: p.requiresApproval === true || gatedNow[i] === true,
+    requiresApproval:
+      p.requiresApproval === true || gatedNow[i] === true || verdicts.get(calls[i]!.callId)?.action === "approve",
   }));
   const decided = checkDecisions(pending, decisions);
   if (!(await resumedCheckpoints.claim(checkpoint.id))) {
@@ -68,8 +73,9 @@ export async function approveRound(
       `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
     );
   }
-  const preset = new Map(
-    calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const),
-  );
+  const preset = new Map([
+    ...calls.filter((c) => decided.get(c.callId) === "denied").map((c) => [c.callId, approvalDenied(c)] as const),
+    ...refusals(verdicts),
+  ]);
   return { state, calls, preset };
 }

@@ -1,4 +1,10 @@
-import { abortReason, type ChatAssistantMessage, type ChatUsage, type ToolOutcome } from "@needlework/core";
+import {
+  abortReason,
+  type ChatAssistantMessage,
+  type ChatUsage,
+  isUntrustedOutcome,
+  type ToolOutcome,
+} from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
 import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
 import { callsNeedingApproval } from "../approvals/gate.js";
@@ -12,6 +18,7 @@ import { askModel } from "../stream/collect-chat-stream.js";
 import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 import { plural } from "../../text/plural.js";
 import { raceAbort } from "./race-abort.js";
+import { refusals, reviewRound } from "./call-gate.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
@@ -167,10 +174,14 @@ export class AgentRun {
     const over = callsNotRun(calls, this.state.budget, options);
     const admitted = calls.filter((c) => !over.has(c.callId));
     const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
-    const gated = calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true);
+    // The plugins' gates (the injection policy) read the run's content as it stands before the round.
+    const verdicts = await raceAbort(reviewRound(this.runtime.callGates, state, admitted), this.signal);
+    const gated = calls.map(
+      (c) => gatedAdmitted[admitted.indexOf(c)] === true || verdicts.get(c.callId)?.action === "approve",
+    );
     if (gated.some(Boolean) && this.runtime.decided?.(calls) !== true)
-      return pauseForApproval(this.runtime, state, calls, gated);
-    return this.round(calls, new Map());
+      return pauseForApproval(this.runtime, state, calls, gated, verdicts);
+    return this.round(calls, refusals(verdicts));
   }
 
   /**
@@ -184,6 +195,8 @@ export class AgentRun {
     for (const { call, outcome } of settled) {
       const content = this.runtime.formatOutcome(outcome);
       this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
+      // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
+      if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
       if (this.events) {
         const { exception: _exception, ...seen } = outcome;
         await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });

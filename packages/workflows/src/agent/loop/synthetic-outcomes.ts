@@ -13,6 +13,7 @@ export const RUNTIME_CODES: ReadonlySet<string> = new Set([
   "ROLLED_BACK",
   "ROLLBACK_FAILED",
   "APPROVAL_DENIED",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** Codes of calls whose tool body never ran: the model is told "not called", not "failed". @internal */
@@ -21,6 +22,7 @@ const NOT_CALLED_CODES: ReadonlySet<string> = new Set([
   "INVALID_ARGUMENTS",
   "CIRCUIT_OPEN",
   "APPROVAL_DENIED",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** True when the tool body never ran for this outcome (skipped, denied, unknown tool, bad arguments, open circuit). @internal */
