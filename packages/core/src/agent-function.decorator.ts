@@ -66,7 +66,9 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
   if (o.effects !== undefined && o.effects !== "none" && o.effects !== "internal" && o.effects !== "external")
     fail('`effects` must be "none", "internal" or "external".');
   if (o.readOnly === true && o.effects !== undefined && o.effects !== "none")
-    fail(`\`readOnly: true\` says the tool changes nothing, but \`effects\` is "${String(o.effects)}": drop one of them.`);
+    fail(
+      `\`readOnly: true\` says the tool changes nothing, but \`effects\` is "${String(o.effects)}": drop one of them.`,
+    );
   for (const list of ["dependsOn", "tags"] as const) {
     const value = o[list];
     if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== "")))

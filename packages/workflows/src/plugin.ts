@@ -7,7 +7,7 @@ import type {
 } from "@needlework/core";
 import type { ResilienceEvents } from "./resilience/resilience-events.js";
 import type { AgentRunResult } from "./agent/agent-run-result.js";
-import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.js";
+import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.types.js";
 import type { DependencyContainer } from "tsyringe";
 
 /** Severity of a build diagnostic; `strict` builds turn warnings into errors. */

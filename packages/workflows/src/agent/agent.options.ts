@@ -1,4 +1,4 @@
-import type { CallGate } from "./loop/call-gate.js";
+import type { CallGate } from "./loop/call-gate.types.js";
 import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";

@@ -11,7 +11,7 @@ import { resolveAgentOptions } from "../agent/agent-options.schema.js";
 import { offeredInvoker } from "../agent/loop/tool-scope.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
-import type { CallGateRequest } from "../agent/loop/call-gate.js";
+import type { CallGateRequest } from "../agent/loop/call-gate.types.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
 import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";

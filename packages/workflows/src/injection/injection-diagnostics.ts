@@ -13,7 +13,12 @@ function capabilities(tools: readonly AgentFunctionDescriptor[]) {
 }
 
 const list = (names: readonly string[]): string =>
-  names.length <= 3 ? names.map((n) => `'${n}'`).join(", ") : `${names.slice(0, 3).map((n) => `'${n}'`).join(", ")} and ${names.length - 3} more`;
+  names.length <= 3
+    ? names.map((n) => `'${n}'`).join(", ")
+    : `${names
+        .slice(0, 3)
+        .map((n) => `'${n}'`)
+        .join(", ")} and ${names.length - 3} more`;
 
 /**
  * NW010: an agent (each declared agent; the factory's whole tool set when none is declared) whose

@@ -9,7 +9,7 @@ import {
   toolEffects,
 } from "@needlework/core";
 import { z } from "zod";
-import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.js";
+import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { CallVerdict } from "../loop/call-gate.js";
+import type { CallVerdict } from "../loop/call-gate.types.js";
 import type { RoundCall } from "../loop/round-call.js";
 import type { AgentRuntime, RunEnd, RunState } from "../loop/run-state.js";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";

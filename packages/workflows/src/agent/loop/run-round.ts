@@ -1,4 +1,4 @@
-import { GATE_ITEM, GATED_BY_LOOP } from "./call-gate.js";
+import { GATE_ITEM, GATED_BY_LOOP } from "./call-gate.types.js";
 import { abortReason, isFailedOutcome, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import type { RoundCall } from "./round-call.js";
 import { cancelledSibling, skippedCycle, skippedDependency, skippedSibling } from "./synthetic-outcomes.js";

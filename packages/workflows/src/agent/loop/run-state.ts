@@ -10,7 +10,7 @@ import type { DeadLetterQueue } from "../durable/dead-letter-queue.js";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { ResilienceEvents } from "../../resilience/resilience-events.js";
-import type { CallGate } from "./call-gate.js";
+import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
 import type { LedgerState } from "./run-ledger.js";
 
