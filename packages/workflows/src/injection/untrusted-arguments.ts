@@ -58,7 +58,8 @@ class Corpus {
   constructor(values: readonly unknown[]) {
     const out = { strings: [] as string[], numbers: new Set<number>() };
     for (const value of values) leaves(value, out);
-    this.text = out.strings.join("\n");
+    // Space-separated and space-padded: a value at the start of one text reads as it does inside one.
+    this.text = ` ${out.strings.join(" ")} `;
     this.numbers = out.numbers;
   }
 
