@@ -1,6 +1,6 @@
 import "reflect-metadata";
-import type { ChatRequest } from "@needlework/core";
-import { ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
+import type { ChatClient, ChatRequest } from "@needlework/core";
+import { type AgentStore, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
 import { BankTools, Ledger, MailTools } from "./tools.js";
 
@@ -27,7 +27,10 @@ function obedientModel(): ScriptedChatClient {
 }
 
 /** The factory and agent of the example, under one policy mode. */
-export function buildAssistant(afterUntrusted: "approve" | "deny" | "arguments" | "allow") {
+export function buildAssistant(
+  afterUntrusted: "approve" | "deny" | "arguments" | "allow",
+  options: { readonly chatClient?: ChatClient; readonly store?: AgentStore } = {},
+) {
   const ledger = new Ledger();
   const scope = container.createChildContainer();
   scope.registerInstance(Ledger, ledger);
@@ -39,7 +42,8 @@ export function buildAssistant(afterUntrusted: "approve" | "deny" | "arguments" 
   const agent = factory.createAgent({
     name: "assistant",
     instructions: "You help with the user's mail and bank account.",
-    chatClient: obedientModel(),
+    chatClient: options.chatClient ?? obedientModel(),
+    ...(options.store === undefined ? {} : { store: options.store }),
   });
   return { factory, agent, ledger };
 }
