@@ -82,6 +82,43 @@ describe("the injection policy through every adapter", () => {
     }
   });
 
+  it("MCP: a call the policy would put to a person is asked through the server's approval path, with the reason", async () => {
+    const { factory, ledger } = buildAssistant("arguments");
+    const asked: (string | undefined)[] = [];
+    let answer = false;
+    const mcp = createMcpServer(factory.tools, {
+      runId: "session-a",
+      approve: (call) => {
+        asked.push(call.reason);
+        return answer;
+      },
+    });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverTransport);
+    const client = new Client({ name: "injection-test", version: "1.0.0" });
+    await client.connect(clientTransport);
+    try {
+      await client.callTool({ name: "readInbox", arguments: {} });
+      const refused = await client.callTool({ name: "sendMoney", arguments: ATTACK });
+      expect(JSON.stringify(refused.content)).toContain("UNTRUSTED_CONTEXT");
+      expect(ledger.transfers).toEqual([]);
+      answer = true;
+      const approved = await client.callTool({ name: "sendMoney", arguments: ATTACK });
+      expect(approved.isError).toBe(false);
+      expect(ledger.transfers).toEqual([ATTACK]);
+      expect(asked).toEqual([
+        "Text a third party wrote entered this session before this call, and its arguments 'iban', 'amount' came from it.",
+        "Text a third party wrote entered this session before this call, and its arguments 'iban', 'amount' came from it.",
+      ]);
+      // A transfer the user could have named (values from no untrusted text) is not put to anyone.
+      await client.callTool({ name: "sendMoney", arguments: { iban: "GB33BUKB20201555555555", amount: 80 } });
+      expect(asked).toHaveLength(2);
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
+  });
+
   it("the OpenAI client: the agent loop pauses the injected transfer for approval and the model read the mark", async () => {
     server = await startChatCompletionsServer([
       { body: completion({ id: "c1", toolCalls: [{ id: "call_1", name: "readInbox", arguments: "{}" }] }) },

@@ -77,3 +77,12 @@ export function isUntrustedOutcome(outcome: { readonly metadata?: unknown } | un
   if (metadata.provenance === "untrusted") return true;
   return Array.isArray(metadata.flags) && metadata.flags.includes(UNTRUSTED_CONTENT);
 }
+
+/**
+ * The `items` key an adapter sets, to {@link APPROVED_BY_PERSON}, when a person approved this one
+ * call (MCP elicitation): the injection policy's middleware then lets it run. @internal
+ */
+export const APPROVED_ITEM = "needlework.approvedByPerson";
+
+/** The value of {@link APPROVED_ITEM}: a module symbol, so a value from JSON cannot pass for it. @internal */
+export const APPROVED_BY_PERSON: unique symbol = Symbol("needlework.approved-by-person");

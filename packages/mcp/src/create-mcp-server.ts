@@ -8,6 +8,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/internal";
 import { decideApproval, type McpApproveFunction } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
@@ -75,6 +76,9 @@ function hiddenToolOutcome(name: string, callId: string, available: readonly str
     metadata: { tool: name.slice(0, 100), callId, attempts: 0, latencyMs: 0 },
   });
 }
+
+/** The item a call a person approved carries (the injection policy lets it run). */
+const APPROVED_ITEMS: ReadonlyMap<string, unknown> = new Map([[APPROVED_ITEM, APPROVED_BY_PERSON]]);
 
 /** What a client reads when the server's own `approve` or `runId` callback threw. */
 const CALLBACK_FAILED =
@@ -155,12 +159,23 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
           typeof runId === "function"
             ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
             : runId;
-        outcome = await invokeForModel(
-          invoker,
-          { name, arguments: args, callId },
-          { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
-          onError,
-        );
+        const invokeOptions = { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) };
+        outcome = await invokeForModel(invoker, { name, arguments: args, callId }, invokeOptions, onError);
+        // The injection policy refused the call for want of a person's approval: ask, as for a
+        // `requiresApproval` tool; approved, the same call runs once more, marked approved. Not
+        // approved, the client reads the policy's UNTRUSTED_CONTEXT.
+        if (outcome.errorCode === "UNTRUSTED_CONTEXT" && outcome.metadata.approvalRequired === true) {
+          const flagged = outcome.metadata.untrustedArguments;
+          const reason = `Text a third party wrote entered this session before this call${Array.isArray(flagged) && flagged.length > 0 ? `, and its arguments ${flagged.map((f) => `'${String(f)}'`).join(", ")} came from it` : ""}.`;
+          const asked = await decideApproval(server, { ...call, reason }, callId, options.approve, extra.signal);
+          if (asked.run)
+            outcome = await invokeForModel(
+              invoker,
+              { name, arguments: args, callId },
+              { ...invokeOptions, items: APPROVED_ITEMS },
+              onError,
+            );
+        }
       }
     }
     const ok = outcome.status === "ok";

@@ -11,6 +11,11 @@ export interface McpApprovalRequest {
   readonly requestId: string | number;
   /** The transport's session id, when it has sessions (Streamable HTTP). */
   readonly sessionId: string | undefined;
+  /**
+   * Why the call is put to a person, when the injection policy asks (`usingInjectionPolicy()`):
+   * untrusted content entered the session before this call with effects.
+   */
+  readonly reason?: string;
 }
 
 /**
@@ -74,7 +79,7 @@ export async function decideApproval(
       const answer = await server.elicitInput(
         {
           mode: "form",
-          message: `Allow '${call.toolName}' to run with ${describeArguments(call.arguments)}?`,
+          message: `${call.reason === undefined ? "" : `${call.reason} `}Allow '${call.toolName}' to run with ${describeArguments(call.arguments)}?`,
           requestedSchema: {
             type: "object",
             // Not approved unless the person ticks it: an empty or half-filled form must not run the tool.

@@ -8,6 +8,7 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
+import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/internal";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
@@ -188,8 +189,10 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
   const middleware: ToolMiddleware = async (call, next) => {
     // The agent loop gated this call already (and may have had it approved): nothing more to decide.
     if (call.items.get(GATE_ITEM) === GATED_BY_LOOP) return next();
+    // A person approved this very call through the adapter (MCP elicitation): it runs.
+    const approved = call.items.get(APPROVED_ITEM) === APPROVED_BY_PERSON;
     const run = tracked(call.runId);
-    if (run?.untrusted === true) {
+    if (run?.untrusted === true && !approved) {
       const provenance = () =>
         run.overflow ? undefined : new ValueProvenance({ trusted: run.trusted, untrusted: run.untrustedResults });
       const request = { tool: call.name, callId: call.callId, arguments: call.arguments };
