@@ -236,6 +236,21 @@ describe("usingInjectionPolicy", () => {
   });
 });
 
+describe("usingInjectionPolicy options", () => {
+  it("defaults to approve, describes itself in the pipeline, and refuses unknown modes naming the option", () => {
+    const { classes } = tools();
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(...classes)
+      .usingInjectionPolicy()
+      .buildAgentFactory();
+    expect(factory.describePipeline()).toContain("injection-policy(afterUntrusted: approve)");
+    expect(() => usingAgentFramework().usingInjectionPolicy({ afterUntrusted: "ask" as never })).toThrow(
+      /usingInjectionPolicy: option 'afterUntrusted'/,
+    );
+    expect(() => usingAgentFramework().usingInjectionPolicy({ maxTrackedRuns: 0 })).toThrow(/maxTrackedRuns/);
+  });
+});
+
 describe("the untrusted mark in traces", () => {
   it("sets needlework.tool.provenance on the execute_tool span of an untrusted read only", async () => {
     const exporter = new InMemorySpanExporter();
