@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { toAiSdkTools } from "@needlework/ai-sdk";
+import { AiSdkChatClient, toAiSdkTools } from "@needlework/ai-sdk";
 import { createMcpServer } from "@needlework/mcp";
 import { OpenAIChatClient } from "@needlework/openai";
 import { generateText, stepCountIs } from "ai";
@@ -59,6 +59,18 @@ describe("the injection policy through every adapter", () => {
       error_code: "UNTRUSTED_CONTEXT",
       metadata: { approval_required: true, untrusted_arguments: ["iban", "amount"] },
     });
+    expect(ledger.transfers).toEqual([]);
+  });
+
+  it("AI SDK model through needlework's loop (AiSdkChatClient): the injected transfer pauses for approval", async () => {
+    const steps = [toolCall("t1", "readInbox", {}), toolCall("t2", "sendMoney", ATTACK), answer("Done.")];
+    let step = 0;
+    const model = new MockLanguageModelV4({ doGenerate: async () => steps[step++]! });
+    const { agent, ledger } = buildAssistant("arguments", { chatClient: new AiSdkChatClient(model) });
+    const result = await agent.run("Summarize my inbox.");
+    expect(result.status).toBe("awaiting_approval");
+    if (result.status !== "awaiting_approval") return;
+    expect(result.pendingApprovals[0]).toMatchObject({ tool: "sendMoney", untrustedArguments: ["iban", "amount"] });
     expect(ledger.transfers).toEqual([]);
   });
 
