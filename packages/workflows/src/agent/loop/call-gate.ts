@@ -30,7 +30,10 @@ export function runContentView(state: RunState): RunContentView {
   const untrustedResults: unknown[] = [];
   const sources: string[] = [];
   for (const message of state.messages) {
-    if (message.role === "system" || message.role === "user") userInput.push(message.content);
+    // The runtime's own user messages (run_health, corrections, budget notes: they carry a `kind`)
+    // are not the user's words: their counts and names must not vouch for a value.
+    if (message.role === "system" || (message.role === "user" && message.kind === undefined))
+      userInput.push(message.content);
     else if (message.role === "tool") {
       if (untrustedIds.has(message.toolCallId)) {
         untrustedResults.push(readContent(message.content));
