@@ -14,6 +14,9 @@ const KNOWN_OPTIONS = new Set([
   "middleware",
   "idempotent",
   "readOnly",
+  "reads",
+  "effects",
+  "sensitive",
   "requiresApproval",
   "compensate",
   "dependsOn",
@@ -56,9 +59,17 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
     (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))
   )
     fail("`middleware` must be an array of middleware functions.");
-  for (const flag of ["idempotent", "readOnly", "requiresApproval"] as const) {
+  for (const flag of ["idempotent", "readOnly", "requiresApproval", "sensitive"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") fail(`\`${flag}\` must be a boolean.`);
   }
+  if (o.reads !== undefined && o.reads !== "trusted" && o.reads !== "untrusted")
+    fail('`reads` must be "trusted" or "untrusted".');
+  if (o.effects !== undefined && o.effects !== "none" && o.effects !== "internal" && o.effects !== "external")
+    fail('`effects` must be "none", "internal" or "external".');
+  if (o.readOnly === true && o.effects !== undefined && o.effects !== "none")
+    fail(
+      `\`readOnly: true\` says the tool changes nothing, but \`effects\` is "${String(o.effects)}": drop one of them.`,
+    );
   for (const list of ["dependsOn", "tags"] as const) {
     const value = o[list];
     if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== "")))

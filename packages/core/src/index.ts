@@ -81,6 +81,13 @@ export {
   type ApprovalArguments,
   type ApprovalArgumentsOptions,
 } from "./approval-arguments.js";
+export {
+  isUntrustedOutcome,
+  markUntrusted,
+  toolEffects,
+  UNTRUSTED_CONTENT,
+  type ToolProvenance,
+} from "./tool-provenance.js";
 export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
 export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {

@@ -14,6 +14,7 @@ export { ownOptions } from "./own-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
+export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
 export { SHORTEST_SECRET, scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
 export {

@@ -15,6 +15,7 @@ import { registerAgentFunctions } from "./register-agent-functions.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome, toToolOutcome } from "./tool-outcome.js";
+import { markUntrusted } from "./tool-provenance.js";
 
 /** One call as a model (or your code) asks for it. */
 export interface ToolCall {
@@ -317,6 +318,9 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       metadata.attempts = call.attempt;
       metadata.latencyMs = performance.now() - call.startedAt;
       metadata.idempotencyKey = call.idempotencyKey;
+      // Marked here, where every adapter's call passes: third-party text is labelled for the model,
+      // the journal, traces and the run's injection policy whichever way the tool was called.
+      if (tool.options.reads === "untrusted") markUntrusted(outcome);
       return observers.length === 0
         ? outcome
         : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });

@@ -16,7 +16,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
-import { ownOptions } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM, ownOptions } from "@needlework/core/internal";
 import { decideApproval, type McpApprovalDecision, type McpApproveFunction, notApproved } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
@@ -105,6 +105,9 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The item a call a person approved carries (the injection policy lets it run). */
+const APPROVED_ITEMS: ReadonlyMap<string, unknown> = new Map([[APPROVED_ITEM, APPROVED_BY_PERSON]]);
 
 /** What a client reads when the server's own `approve` or `runId` callback threw. */
 const CALLBACK_FAILED =
@@ -205,12 +208,44 @@ export function createMcpServer(invoker: ToolInvoker, given: McpServerOptions = 
           typeof runId === "function"
             ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
             : runId;
-        outcome = await invokeForModel(
-          invoker,
-          { name, arguments: args, callId },
-          { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
-          onError,
-        );
+        const invokeOptions = { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) };
+        outcome = await invokeForModel(invoker, { name, arguments: args, callId }, invokeOptions, onError);
+        // The injection policy refused the call for want of a person's approval: ask, as for a
+        // `requiresApproval` tool; approved, the same call runs once more, marked approved. Not
+        // approved, the client reads the policy's UNTRUSTED_CONTEXT.
+        const gated = invoker.get(name);
+        if (
+          outcome.errorCode === "UNTRUSTED_CONTEXT" &&
+          outcome.metadata.approvalRequired === true &&
+          gated !== undefined
+        ) {
+          const flagged = outcome.metadata.untrustedArguments;
+          const reason = `Text a third party wrote entered this session before this call${Array.isArray(flagged) && flagged.length > 0 ? `, and its arguments ${flagged.map((f) => `'${String(f)}'`).join(", ")} came from it` : ""}.`;
+          // Shown whole, like any approval; arguments too long to show are answered so, nobody asked.
+          const checked = checkApprovalArguments(gated, args, { callId });
+          if (!checked.ok) outcome = checked.outcome;
+          const frozen = checked.ok ? deepFreeze(structuredClone(args)) : args;
+          const call = {
+            toolName: name,
+            arguments: frozen,
+            argumentsText: checked.ok ? checked.text : "",
+            argumentsHash: checked.ok ? checked.hash : "",
+            requestId: extra.requestId,
+            sessionId: extra.sessionId,
+            reason,
+          };
+          const asked = checked.ok
+            ? await decideApproval(server, call, callId, options.approve, extra.signal)
+            : notApproved(name, callId);
+          args = frozen;
+          if (asked.run && argumentsHash(args) === call.argumentsHash)
+            outcome = await invokeForModel(
+              invoker,
+              { name, arguments: args, callId },
+              { ...invokeOptions, items: APPROVED_ITEMS },
+              onError,
+            );
+        }
       }
     }
     const ok = outcome.status === "ok";

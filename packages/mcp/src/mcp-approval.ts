@@ -21,6 +21,11 @@ export interface McpApprovalRequest {
   readonly requestId: string | number;
   /** The transport's session id, when it has sessions (Streamable HTTP). */
   readonly sessionId: string | undefined;
+  /**
+   * Why the call is put to a person, when the injection policy asks (`usingInjectionPolicy()`):
+   * untrusted content entered the session before this call with effects.
+   */
+  readonly reason?: string;
 }
 
 /**
@@ -81,7 +86,7 @@ export async function decideApproval(
         {
           mode: "form",
           // Every argument, in the schema's order: what the person approves is exactly what runs.
-          message: `Allow '${call.toolName}' to run with these arguments?\n${call.argumentsText}`,
+          message: `${call.reason === undefined ? "" : `${call.reason} `}Allow '${call.toolName}' to run with these arguments?\n${call.argumentsText}`,
           requestedSchema: {
             type: "object",
             // Not approved unless the person ticks it: an empty or half-filled form must not run the tool.

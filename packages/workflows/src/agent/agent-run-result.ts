@@ -49,6 +49,8 @@ export interface ToolCallRecord {
   readonly notCalled: boolean;
   /** Set on the runtime's compensate calls: the call id this one rolled back. */
   readonly compensationFor?: string;
+  /** `"untrusted"` when the result was third-party text (`@AgentFunction({ reads: "untrusted" })`). */
+  readonly provenance?: "untrusted";
 }
 
 /**

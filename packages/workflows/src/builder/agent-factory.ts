@@ -11,6 +11,7 @@ import { resolveAgentOptions } from "../agent/agent-options.schema.js";
 import { offeredInvoker } from "../agent/loop/tool-scope.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
+import type { CallGateRequest } from "../agent/loop/call-gate.types.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
 import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
@@ -117,6 +118,10 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
       ? undefined
       : (run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> =>
           runWrappers.reduce<() => Promise<AgentRunResult>>((inner, p) => () => p.wrapRun!(run, inner), body)();
+  // Every plugin's call gate (the injection policy), asked by the loop before each round.
+  const callGates = plugins
+    .filter((p) => typeof p.gateCalls === "function")
+    .map((p) => (request: CallGateRequest) => p.gateCalls!(request));
   const clientWrappers = plugins.filter((p) => typeof p.wrapChatClient === "function");
   const wrapChatClient = (client: ChatClient): ChatClient =>
     clientWrappers.reduce((inner, p) => p.wrapChatClient!(inner), client);
@@ -187,7 +192,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
     const pipeline = resolved.resilience === undefined ? invoker : compose(resilience);
     const offered = offeredInvoker(resolved.name, pipeline, resolved, (classes) => compose({ ...resilience, classes }));
-    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient };
+    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient, callGates };
     return agentOf(wrapRun === undefined ? deps : { ...deps, wrapRun }, resolved);
   };
   return {

@@ -21,6 +21,8 @@ import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
 import { declaredAgents, diagnoseAgents } from "./agent-diagnostics.js";
 import { composeInvoker, createLayers, type PipelineParts } from "./compose-pipeline.js";
 import { diagnoseComposition } from "./build-diagnostics.js";
+import { diagnoseInjection } from "../injection/injection-diagnostics.js";
+import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
 
 /** Options of {@link AgentFrameworkBuilder.buildAgentFactory}. */
@@ -115,6 +117,23 @@ export class AgentFrameworkBuilder {
     return this.usingPlugin(diagnosticsPlugin(options));
   }
 
+  /**
+   * The Rule of Two at the tool layer: once a tool declared `reads: "untrusted"` returned (an
+   * outcome marked `provenance: "untrusted"`), every later call with effects of the run needs a
+   * person's approval (`"approve"`, the default), is refused with `UNTRUSTED_CONTEXT` (`"deny"`),
+   * needs approval only when an argument value came from untrusted content (`"arguments"`), or
+   * runs (`"allow"`). Holds on every start of every agent (resumes and journal replays included);
+   * calls without a loop (MCP, AI SDK tools) are gated per `runId`. See docs/prompt-injection.md.
+   *
+   * @example
+   * ```ts
+   * usingAgentFramework().addAgentFunctions(MailTools, BankTools).usingInjectionPolicy({ afterUntrusted: "arguments" });
+   * ```
+   */
+  usingInjectionPolicy(options?: InjectionPolicyOptions): this {
+    return this.usingPlugin(injectionPolicyPlugin(options));
+  }
+
   /** Adds wrap-style middleware (or `hooks(...)`); within one call the first entry is outermost. */
   usingMiddleware(...middleware: ToolMiddleware[]): this {
     if (middleware.length === 0 || !middleware.every((m) => typeof m === "function")) {
@@ -168,6 +187,7 @@ export class AgentFrameworkBuilder {
     const diagnostics = [
       ...diagnoseComposition(tools.map(toolDefinitionOf), contexts),
       ...diagnoseAgents(agents, tools),
+      ...diagnoseInjection(tools, agents, plugins),
     ];
     const failing = diagnostics.filter(
       (d) => d.severity === "error" || (options.strict === true && d.severity === "warning"),

@@ -2,6 +2,7 @@ import type { ToolOutcome } from "@needlework/core";
 import { type AgentRuntime, callIdentities, type RunState } from "../loop/agent-loop.js";
 import { prepareRound, type RoundCall } from "../loop/round-call.js";
 import { approvalDenied } from "../loop/synthetic-outcomes.js";
+import { refusals, reviewRound } from "../loop/call-gate.js";
 import { emptyBudget } from "../policies/budgets.js";
 import { emptyStall } from "../policies/stall.js";
 import type { ApprovalDecisions } from "./approval-options.js";
@@ -65,11 +66,17 @@ export async function approveRound(
   // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
   const gatedNow = await callsNeedingApproval(calls, options.approvalPolicy);
   // Arguments are checked again before the decisions are: one that cannot be put to a person was
-  // never asked about, needs no decision, and never runs.
+  // never asked about, needs no decision, and never runs. The plugins' gates too (the injection
+  // policy), on the checkpoint's state: a call they refuse is answered without running, whatever a
+  // decision says; one they put to a person needs a decision.
+  const verdicts = await reviewRound(runtime.callGates, state, calls);
   const refused = new Map<string, ToolOutcome>();
   const gated = refuseUnaskable(
     calls,
-    checkpoint.pending.map((p, i) => p.requiresApproval === true || gatedNow[i] === true),
+    checkpoint.pending.map(
+      (p, i) =>
+        p.requiresApproval === true || gatedNow[i] === true || verdicts.get(calls[i]!.callId)?.action === "approve",
+    ),
     refused,
   );
   const pending = checkpoint.pending.map((p, i) => ({ ...p, requiresApproval: gated[i] === true }));
@@ -80,7 +87,7 @@ export async function approveRound(
       `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
     );
   }
-  const preset = new Map(refused);
+  const preset = new Map([...refused, ...refusals(verdicts)]);
   for (const c of calls) if (decided.get(c.callId) === "denied") preset.set(c.callId, approvalDenied(c));
   // Each decision as a signed record over the run, the call, its tool and its arguments: the loop
   // runs a gated call only with one, and the journal keeps it with the call's start.

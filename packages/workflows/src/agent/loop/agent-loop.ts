@@ -1,4 +1,10 @@
-import { abortReason, type ChatAssistantMessage, type ChatUsage, type ToolOutcome } from "@needlework/core";
+import {
+  abortReason,
+  type ChatAssistantMessage,
+  type ChatUsage,
+  isUntrustedOutcome,
+  type ToolOutcome,
+} from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
 import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
 import { callsNeedingApproval, enforceGate, proven, refuseUnaskable } from "../approvals/gate.js";
@@ -12,6 +18,7 @@ import { askModel } from "../stream/collect-chat-stream.js";
 import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 import { plural } from "../../text/plural.js";
 import { raceAbort } from "./race-abort.js";
+import { refusals, reviewRound } from "./call-gate.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
@@ -174,12 +181,15 @@ export class AgentRun {
     const over = callsNotRun(calls, this.state.budget, options);
     const admitted = calls.filter((c) => !over.has(c.callId));
     const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
+    // The plugins' gates (the injection policy) read the run's content as it stands before the round:
+    // a call they refuse is answered so; one they put to a person is gated like requiresApproval.
+    const verdicts = await raceAbort(reviewRound(this.runtime.callGates, state, admitted), this.signal);
     // Arguments are checked before anyone is asked: invalid or too long to show, a call is answered
     // so and never put to a reviewer (nor run).
-    const refused = new Map<string, ToolOutcome>();
+    const refused = refusals(verdicts);
     const gated = refuseUnaskable(
       calls,
-      calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true),
+      calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true || verdicts.get(c.callId)?.action === "approve"),
       refused,
     );
     if (!gated.some(Boolean)) return this.round(calls, refused, { gated, evidence: new Map() });
@@ -188,7 +198,7 @@ export class AgentRun {
     const evidence = this.runtime.journaledDecisions?.(calls);
     const gate = { gated, evidence: evidence ?? new Map() };
     if (evidence === undefined || !proven(this.runtime.key, state.runId, calls, gate))
-      return pauseForApproval(this.runtime, state, calls, gated);
+      return pauseForApproval(this.runtime, state, calls, gated, verdicts);
     return this.round(calls, refused, gate);
   }
 
@@ -203,6 +213,8 @@ export class AgentRun {
     for (const { call, outcome } of settled) {
       const content = this.runtime.formatOutcome(outcome);
       this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
+      // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
+      if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
       if (this.events) {
         const { exception: _exception, ...seen } = outcome;
         await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });

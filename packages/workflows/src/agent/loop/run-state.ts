@@ -11,6 +11,7 @@ import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { ResilienceEvents } from "../../resilience/resilience-events.js";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
+import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
 import type { LedgerState } from "./run-ledger.js";
 
@@ -37,6 +38,8 @@ export interface AgentRuntime {
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
   readonly retryEvents?: readonly ResilienceEvents[];
+  /** The plugins' call gates (the injection policy), asked before every round. */
+  readonly callGates?: readonly CallGate[];
 }
 
 /** A call's evidence of a decision: a signed record, or "settled" (its outcome is journaled). @internal */
@@ -71,6 +74,12 @@ export interface RunState {
    * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
    */
   idempotencyKeys?: Record<string, string>;
+  /**
+   * The message ids of tool results that were untrusted content (outcomes marked
+   * `provenance: "untrusted"`). Written as each outcome is booked, so a journal replay rebuilds it
+   * from the recorded outcomes and a checkpoint carries it, signed.
+   */
+  untrusted?: string[];
 }
 
 /**

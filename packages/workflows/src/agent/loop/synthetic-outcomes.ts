@@ -14,6 +14,7 @@ export const RUNTIME_CODES: ReadonlySet<string> = new Set([
   "ROLLBACK_FAILED",
   "APPROVAL_DENIED",
   "APPROVAL_REQUIRED",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** Codes of calls whose tool body never ran: the model is told "not called", not "failed". @internal */
@@ -24,6 +25,7 @@ const NOT_CALLED_CODES: ReadonlySet<string> = new Set([
   "APPROVAL_DENIED",
   "APPROVAL_REQUIRED",
   "APPROVAL_ARGUMENTS_TOO_LONG",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** True when the tool body never ran for this outcome (skipped, denied, unknown tool, bad arguments, open circuit). @internal */
