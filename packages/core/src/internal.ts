@@ -21,3 +21,4 @@ export {
   type Mark,
   type TextDetector,
 } from "./secrets/text-detectors.js";
+export { retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
