@@ -22,3 +22,4 @@ export {
   type TextDetector,
 } from "./secrets/text-detectors.js";
 export { retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
+export { itemFails } from "./returned-failure.js";

@@ -248,7 +248,11 @@ function describeObject(v: Plain, status: number | undefined): Found {
     codeFrom(own(v, "code")) ??
     codeFrom(own(v, "errorCode")) ??
     codeFrom(own(v, "error_code")) ??
-    (errorObject ? (codeFrom(own(errorObject, "code")) ?? codeFrom(own(errorObject, "type"))) : codeFrom(error));
+    (errorObject
+      ? (codeFrom(own(errorObject, "code")) ?? codeFrom(own(errorObject, "type")))
+      : typeof error === "string" && error.includes("_")
+        ? codeFrom(error) // Slack's `error: "channel_not_found"`; a bare word is a detail, not a code
+        : undefined);
   const numericCode = own(v, "code") ?? (errorObject ? own(errorObject, "code") : undefined);
   if (status === undefined && typeof numericCode === "number" && numericCode >= 400 && numericCode <= 599)
     status = numericCode;
@@ -391,6 +395,24 @@ function scanList(list: readonly unknown[], field: string, unwrap: boolean): Ret
     total: list.length,
     field,
   };
+}
+
+/**
+ * True when one list item fails by the default detector's rules (`{ ok: false }`, a non-empty
+ * `error`, an HTTP status ≥ 400 with an id, ...): truncation keeps such items. @internal
+ *
+ * @example
+ * ```ts
+ * itemFails({ id: "c2", status: 403 }); // true
+ * ```
+ */
+export function itemFails(item: unknown): boolean {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
+  try {
+    return inspectObject(item, "item") !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
