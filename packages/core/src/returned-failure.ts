@@ -76,8 +76,21 @@ export type FailuresOption = "detect" | "off" | ((value: unknown) => ReturnedFai
  * ```
  */
 export const MAX_SCANNED_ITEMS = 1000;
-/** The fields whose array is scanned for failed items, in this order; the first array found is the one. */
-const LIST_FIELDS = ["results", "items", "data", "responses", "compositeResponse", "records"] as const;
+/**
+ * The field whose array is scanned for failed items: the first of `results`, `items`, `data`,
+ * `responses`, `compositeResponse`, `records` that holds an own array. Named reads: one cached
+ * miss each on the success path.
+ */
+function listField(v: Plain): string | undefined {
+  if (Array.isArray(v.results)) return Object.hasOwn(v, "results") ? "results" : undefined;
+  if (Array.isArray(v.items)) return Object.hasOwn(v, "items") ? "items" : undefined;
+  if (Array.isArray(v.data)) return Object.hasOwn(v, "data") ? "data" : undefined;
+  if (Array.isArray(v.responses)) return Object.hasOwn(v, "responses") ? "responses" : undefined;
+  if (Array.isArray(v.compositeResponse))
+    return Object.hasOwn(v, "compositeResponse") ? "compositeResponse" : undefined;
+  if (Array.isArray(v.records)) return Object.hasOwn(v, "records") ? "records" : undefined;
+  return undefined;
+}
 /** Lists whose items are HTTP responses by name: an item's status alone says it failed. */
 const RESPONSE_LISTS = new Set(["responses", "compositeResponse"]);
 const STATUS_KEYS = ["status", "statusCode", "httpStatus", "httpStatusCode", "status_code"] as const;
@@ -122,6 +135,9 @@ function httpStatusIn(o: Plain): number | undefined {
   return undefined;
 }
 
+type ResponseClass = abstract new (...args: never[]) => object;
+let responseClass: ResponseClass | null | undefined;
+
 interface FetchResponseLike {
   readonly ok: boolean;
   readonly status: number;
@@ -130,8 +146,9 @@ interface FetchResponseLike {
 
 /** A WHATWG `Response` (undici's, node-fetch's, a polyfill's): recognized by its class name and fields. */
 function isFetchResponse(value: object): value is FetchResponseLike {
-  const R = (globalThis as { Response?: abstract new (...args: never[]) => object }).Response;
-  if (R !== undefined && value instanceof R) return true;
+  // Node defines `Response` as a lazy global: read once, here, when a class instance first comes by.
+  responseClass ??= (globalThis as { Response?: ResponseClass }).Response ?? null;
+  if (responseClass !== null && value instanceof responseClass) return true;
   const v = value as Partial<FetchResponseLike>;
   return value.constructor?.name === "Response" && typeof v.ok === "boolean" && typeof v.status === "number";
 }
@@ -215,23 +232,41 @@ function fromError(error: Error): Found {
  * alone), a rejected `Promise.allSettled` entry.
  */
 function inspectObject(o: object, place: "top" | "item" | "response"): Found | undefined {
-  if (o instanceof Error) return fromError(o);
-  if (isFetchResponse(o)) {
-    if (o.ok) return undefined;
-    return fromStatus(
-      o.status,
-      o.status === 429 || o.status === 503 ? retryAfterMs(headerOf(o.headers, "retry-after")) : undefined,
-    );
+  // Plain objects (nearly every result) skip the class checks; the reads below are named, not
+  // keyed, so each costs a cached property miss on the success path (bench `returned-failures`).
+  const proto: unknown = Object.getPrototypeOf(o);
+  if (proto !== Object.prototype && proto !== null) {
+    if (o instanceof Error) return fromError(o);
+    if (isFetchResponse(o)) {
+      if (o.ok) return undefined;
+      const wait = o.status === 429 || o.status === 503 ? retryAfterMs(headerOf(o.headers, "retry-after")) : undefined;
+      return fromStatus(o.status, wait);
+    }
   }
   const v = o as Plain;
-  let failed = own(v, "ok") === false || own(v, "success") === false;
-  if (!failed) failed = nonEmptyError(own(v, "error")) || nonEmptyError(own(v, "errors"));
-  if (!failed && own(v, "status") === "rejected" && Object.hasOwn(v, "reason")) {
+  let failed = (v.ok === false && Object.hasOwn(v, "ok")) || (v.success === false && Object.hasOwn(v, "success"));
+  if (!failed) {
+    const error = v.error;
+    const errors = v.errors;
+    failed =
+      (error !== undefined && error !== null && Object.hasOwn(v, "error") && nonEmptyError(error)) ||
+      (errors !== undefined && errors !== null && Object.hasOwn(v, "errors") && nonEmptyError(errors));
+  }
+  const rawStatus = v.status;
+  if (!failed && rawStatus === "rejected" && Object.hasOwn(v, "status") && Object.hasOwn(v, "reason")) {
     const reason = v.reason;
     return reason instanceof Error ? fromError(reason) : { code: "TOOL_ERROR", retriable: false, explicit: false };
   }
-  let status = httpStatusIn(v);
-  if (status !== undefined && status < 400) status = undefined;
+  let status =
+    typeof rawStatus === "number"
+      ? rawStatus
+      : typeof v.statusCode === "number" || typeof v.httpStatus === "number" || typeof v.httpStatusCode === "number"
+        ? httpStatusIn(v)
+        : typeof v.status_code === "number"
+          ? httpStatusIn(v)
+          : undefined;
+  if (status !== undefined && (status < 400 || status > 599 || !Number.isInteger(status) || httpStatusIn(v) !== status))
+    status = undefined;
   if (!failed) {
     if (status === undefined || hasAny(v, REQUEST_LOG_KEYS)) return undefined;
     if (place !== "response" && !hasAny(v, RESPONSE_KEYS) && (place === "top" || !hasAny(v, ID_KEYS))) return undefined;
@@ -424,16 +459,20 @@ export interface Detection {
   readonly explicit: boolean;
 }
 
-/** {@link detectFailure} with the provenance of `retriable`. @internal */
-export function detectReturnedFailure(value: unknown): Detection | undefined {
+/**
+ * {@link detectFailure} with the provenance of `retriable`. `lists: false` looks at the top level
+ * only (what a retry decision needs: a batch is never retried whole). @internal
+ */
+export function detectReturnedFailure(value: unknown, lists = true): Detection | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   try {
     if (Array.isArray(value)) {
+      if (!lists) return undefined;
       const failure = scanList(value, "", false);
       return failure === undefined ? undefined : { failure, explicit: false };
     }
     const v = value as Plain;
-    const esBulk = own(v, "errors") === true;
+    const esBulk = v.errors === true && Object.hasOwn(v, "errors");
     if (!esBulk) {
       const found = inspectObject(value, "top");
       if (found !== undefined) {
@@ -441,12 +480,11 @@ export function detectReturnedFailure(value: unknown): Detection | undefined {
         return { failure: toFailure(found, isFetchResponse(value) ? undefined : detail), explicit: found.explicit };
       }
     }
-    for (const field of LIST_FIELDS) {
-      const list = own(v, field);
-      if (!Array.isArray(list)) continue;
-      const failure = scanList(list, field, esBulk);
+    if (!lists) return undefined;
+    const field = listField(v);
+    if (field !== undefined) {
+      const failure = scanList(v[field] as unknown[], field, esBulk);
       if (failure !== undefined) return { failure, explicit: false };
-      break;
     }
     if (esBulk)
       return {

@@ -13,9 +13,9 @@ function asFailure(raw: unknown): ReturnedFailure | undefined {
 }
 
 /** The tool's `failures` option applied to `value`: the detection, or `undefined` for data. */
-function detect(value: unknown, tool: AgentFunctionDescriptor): Detection | undefined {
+function detect(value: unknown, tool: AgentFunctionDescriptor, lists = true): Detection | undefined {
   const option = tool.options.failures ?? "detect";
-  if (option === "detect") return detectReturnedFailure(value);
+  if (option === "detect") return detectReturnedFailure(value, lists);
   if (option === "off" || typeof option !== "function") return undefined;
   let failure: ReturnedFailure | undefined;
   try {
@@ -136,7 +136,8 @@ export function retriableReturnedFailure(
   idempotent: boolean,
 ): FailToolResult | undefined {
   if (typeof value !== "object" || value === null || isToolResult(value) || isToolOutcome(value)) return undefined;
-  const detection = detect(value, tool);
+  // The top level only: a batch with failed items is never retried whole, so its list is not scanned here.
+  const detection = detect(value, tool, false);
   if (detection === undefined) return undefined;
   const { failure, explicit } = detection;
   if ((failure.retriable ?? failure.transient) !== true || (failure.items !== undefined && failure.items.length > 0))
