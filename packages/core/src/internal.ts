@@ -21,5 +21,5 @@ export {
   type Mark,
   type TextDetector,
 } from "./secrets/text-detectors.js";
-export { retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
+export { isTransientReturnedFailure, retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
 export { itemFails } from "./returned-failure.js";

@@ -150,3 +150,19 @@ export function retriableReturnedFailure(
     ...(failure.retryAfterMs === undefined ? {} : { data: { retryAfterMs: failure.retryAfterMs } }),
   }) as FailToolResult;
 }
+
+/**
+ * True when `value` is a returned failure that says another attempt may succeed (a 503 `Response`,
+ * `{ ok: false, retriable: true }`): the circuit breaker counts it as a failed attempt, whatever the
+ * tool's idempotency. @internal
+ *
+ * @example
+ * ```ts
+ * const verdict = isTransientReturnedFailure(value, call.tool) ? "failure" : "success";
+ * ```
+ */
+export function isTransientReturnedFailure(value: unknown, tool: AgentFunctionDescriptor): boolean {
+  if (typeof value !== "object" || value === null || isToolResult(value) || isToolOutcome(value)) return false;
+  const failure = detect(value, tool, false)?.failure;
+  return failure !== undefined && (failure.retriable ?? failure.transient) === true;
+}

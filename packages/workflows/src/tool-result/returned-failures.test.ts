@@ -252,6 +252,23 @@ describe("resilience and returned failures", () => {
     expect(calls).toBe(3);
   });
 
+  it("returned 503s open the circuit breaker like thrown ones", async () => {
+    next = () => new Response(null, { status: 503 });
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(CrmTools)
+      .usingResilience({
+        retry: { maxAttempts: 1 },
+        circuitBreaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 },
+      })
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
+    const call = { name: "updateContact", arguments: { contactId: "c1" } };
+    for (let i = 0; i < 2; i++)
+      expect((await settle(factory.tools.invoke(call))).errorCode).toBe("UPSTREAM_UNAVAILABLE");
+    expect((await settle(factory.tools.invoke(call))).errorCode).toBe("CIRCUIT_OPEN");
+    expect(calls).toBe(2);
+  });
+
   it("a partial batch is never retried whole", async () => {
     next = () => ({
       results: [
