@@ -33,6 +33,9 @@ describe("detectFailure: what the model reads", () => {
     expect(detectFailure({ ok: false, error: "Contact is locked by another user" })?.message).toBe(
       "The tool returned a failure. Detail: Contact is locked by another user.",
     );
+    expect(detectFailure({ success: false, message: "Monthly export quota exceeded" })?.message).toBe(
+      "The tool returned a failure. Detail: Monthly export quota exceeded.",
+    );
     expect(detectFailure({ status: 403, statusText: "Forbidden", error: "Scope crm.write missing" })).toMatchObject({
       code: "FORBIDDEN",
       message: "Permission denied by the upstream service (HTTP 403). Detail: Scope crm.write missing.",
@@ -45,6 +48,7 @@ describe("detectFailure: what the model reads", () => {
     ["a file path", "cannot open /etc/app/secrets.yaml"],
     ["a URL", "GET https://internal.example/api?token=abc failed"],
     ["an address", "connect ECONNREFUSED 10.0.3.7:5432"],
+    ["a Node error code", "request failed with ECONNRESET"],
     ["SQL", "duplicate key: insert into users (email) values ('a')"],
     ["a secret", "login failed: password=hunter2"],
     ["an email", "no account for jane.doe@example.com"],

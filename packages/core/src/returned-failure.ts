@@ -318,14 +318,17 @@ function describeObject(v: Plain, status: number | undefined): Found {
 // Text that reads like internals: stack frames, file paths, URLs, addresses, SQL, exception names,
 // markup or JSON. Such text is never put in a message; the value itself stays in `data`.
 const UNSAFE_DETAIL =
-  /\bat\s+\S+\s+\(|\.(?:[cm]?[jt]sx?|py|rb|java|go|php|cs|rs)\b|node_modules|traceback|[\\/][\w.-]+[\\/]|:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:select|insert|update|delete)\s.+\b(?:from|into|set|where)\b|\b\w*(?:Error|Exception)\s*:|[{}<>[\]`$]|\bE[A-Z]{4,}\b/i;
+  /\bat\s+\S+\s+\(|\.(?:[cm]?[jt]sx?|py|rb|java|go|php|cs|rs)\b|node_modules|[\\/][\w.-]+[\\/]|:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b\w*(?:Error|Exception)\s*:|[{}<>[\]`$]|\bE[A-Z]{4,}\b/;
+const UNSAFE_DETAIL_ANY_CASE =
+  /traceback|\b(?:select|insert|update|delete)\b.*\b(?:from|into|set|where|values)\b|\berror\s*:/i;
 
 /** A short, one-line, plain text the model may read as a failure's detail; `undefined` if it is not safe. */
 function safeDetail(text: unknown): string | undefined {
   if (typeof text !== "string") return undefined;
   const trimmed = text.trim();
   if (trimmed.length < 2 || trimmed.length > 160 || /[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
-  if (UNSAFE_DETAIL.test(trimmed) || scrubSecrets(trimmed) !== trimmed) return undefined;
+  if (UNSAFE_DETAIL.test(trimmed) || UNSAFE_DETAIL_ANY_CASE.test(trimmed) || scrubSecrets(trimmed) !== trimmed)
+    return undefined;
   return trimmed;
 }
 
