@@ -51,12 +51,16 @@ export {
   errorCodeOf,
   httpStatusOf,
   isTransientError,
+  mapHttpStatus,
   mapThrownError,
+  provesNotApplied,
+  retryAfterMsFromHeaders,
   retryAfterMsOf,
   TRANSIENT_NETWORK_CODES,
   type ErrorClass,
   type ErrorMapRule,
   type ErrorMatcher,
+  type FailureEffect,
   type MappedError,
 } from "./error-mapping.js";
 export { InvalidOptionError } from "./invalid-option-error.js";

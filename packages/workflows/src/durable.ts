@@ -43,6 +43,13 @@ export type {
   ManagedDeadLetterQueue,
   StoredDeadLetter,
 } from "./agent/durable/dead-letter-queue.js";
-export { aesGcmCodec, type AesKey, type AesKeyRing, type PayloadCodec } from "./agent/durable/payload-codec.js";
+export {
+  aesGcmCodec,
+  type AesGcmCodecOptions,
+  type AesKey,
+  type AesKeyRing,
+  type PayloadCodec,
+  type PayloadContext,
+} from "./agent/durable/payload-codec.js";
 export type { FileRunStoreOptions } from "./agent/durable/file-run-store.js";
 export type { InMemoryRunStoreOptions } from "./agent/durable/in-memory-run-store.js";

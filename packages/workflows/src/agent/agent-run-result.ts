@@ -82,7 +82,10 @@ export interface Recovery {
   /** The first failing call of the series that was cleared. */
   readonly failedCallId: string;
   readonly recoveredCallId: string;
-  /** Model turns from the failing round to the clearing one (1 = fixed on the next turn). */
+  /**
+   * Model turns from the failing round to the clearing one (1 = fixed on the next turn; 0 = a copy
+   * of the call succeeded in the same round).
+   */
   readonly steps: number;
 }
 

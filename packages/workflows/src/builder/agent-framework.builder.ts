@@ -11,7 +11,7 @@ import { composeMiddleware } from "@needlework/core/internal";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type { ChatClient } from "@needlework/core";
 import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
-import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import type { AgentFrameworkPlugin, BuildDiagnostic, PluginContext } from "../plugin.js";
 import { diagnosticsPlugin, type DiagnosticsOptions } from "../diagnostics/index.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
 import { redactionPlugin, type RedactionOptions, truncationPlugin, type TruncationOptions } from "../shaping/index.js";
@@ -28,6 +28,12 @@ export interface BuildAgentFactoryOptions {
   readonly strict?: boolean;
   /** Argument payload limits (default 1 MB and 64 levels). */
   readonly limits?: ArgumentLimits;
+  /**
+   * Where the build's warnings are printed, once per build: `console.warn` by default (each line names
+   * its id, e.g. `NW001`, and the fix); a function of your own receives each line; `false` prints
+   * nothing (the findings stay on `factory.diagnostics`). Info findings are never printed.
+   */
+  readonly printDiagnostics?: boolean | ((line: string) => void);
 }
 
 /**
@@ -169,6 +175,7 @@ export class AgentFrameworkBuilder {
         diagnostics,
       );
     }
+    printWarnings(diagnostics, Object.hasOwn(options, "printDiagnostics") ? options.printDiagnostics : true);
     const pipelineParts: PipelineParts = {
       container: this.container,
       classes: [...this.classes],
@@ -188,6 +195,23 @@ export class AgentFrameworkBuilder {
     });
   }
 }
+
+/** Prints each warning once, as one line naming its id, unless the user turned printing off. */
+function printWarnings(
+  diagnostics: readonly BuildDiagnostic[],
+  print: boolean | ((line: string) => void) | undefined,
+): void {
+  if (print === false) return;
+  const write = typeof print === "function" ? print : (line: string) => console.warn(line);
+  for (const d of diagnostics) {
+    if (d.severity !== "warning") continue;
+    write(
+      `needlework ${d.id} (warning): ${d.message} [${DIAGNOSTICS_DOCS}; silence with buildAgentFactory({ printDiagnostics: false })]`,
+    );
+  }
+}
+
+const DIAGNOSTICS_DOCS = "https://github.com/needlework/needlework/blob/main/docs/build-diagnostics.md";
 
 /**
  * Starts the fluent bootstrap of needlework over a tsyringe container (a child of tsyringe's root

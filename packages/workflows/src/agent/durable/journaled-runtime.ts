@@ -191,9 +191,11 @@ export function journaledRuntime(
         // the body runs (two processes that both took a free lease: the one not on it stops here).
         const { outcome: _none, ...start } = recorded;
         await writer.callStarted(start);
-      } else if (invoker.get(call.name)?.options.readOnly !== true) {
+      } else if (invoker.get(call.name) !== undefined && invoker.get(call.name)?.options.readOnly !== true) {
         // Durable before the body runs: a write whose start is lost could run twice. A read-only
-        // tool has no start record (running it again is harmless), only its outcome.
+        // tool has no start record (running it again is harmless), only its outcome; nor has a tool
+        // the agent does not know (no body runs), so the name the model made up is kept only in
+        // its outcome, which a store's codec seals.
         await writer.callStarted({
           callId,
           tool: call.name,
