@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectFailure, MAX_SCANNED_ITEMS } from "./returned-failure.js";
 import { failing, legitimate, partial } from "./returned-failure.corpus.js";
-import { httpStatusFailure } from "./returned-http-status.js";
 
 describe("detectFailure: the corpus", () => {
   it("holds at least 30 legitimate values", () => {
@@ -114,26 +113,5 @@ describe("detectFailure: what the model reads", () => {
     );
     expect(detectFailure(hostile)).toBeUndefined();
     expect(detectFailure(Object.create({ ok: false, error: "inherited" }))).toBeUndefined();
-  });
-});
-
-describe("httpStatusFailure (local until core's mapHttpStatus lands)", () => {
-  it.each([
-    [400, "INVALID_REQUEST", false],
-    [401, "UNAUTHORIZED", false],
-    [403, "FORBIDDEN", false],
-    [404, "NOT_FOUND", false],
-    [408, "TIMEOUT", true],
-    [409, "CONFLICT", false],
-    [422, "INVALID_REQUEST", false],
-    [429, "RATE_LIMITED", true],
-    [500, "UPSTREAM_ERROR", true],
-    [503, "UPSTREAM_UNAVAILABLE", true],
-    [402, "REQUEST_REJECTED", false],
-  ])("%i is %s", (status, code, retriable) => {
-    expect(httpStatusFailure(status)).toMatchObject({ code, retriable });
-  });
-  it("a status below 400 is no failure", () => {
-    expect(httpStatusFailure(302)).toBeUndefined();
   });
 });

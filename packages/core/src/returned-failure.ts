@@ -1,5 +1,5 @@
 import { mapThrownError } from "./error-mapping.js";
-import { httpStatusFailure } from "./returned-http-status.js";
+import { mapHttpStatus } from "./http-status.js";
 import { scrubSecrets } from "./secrets/scrub-secrets.js";
 
 /**
@@ -185,6 +185,8 @@ interface Found {
   readonly retriable: boolean;
   /** The value said `retriable`/`transient` itself (else it was inferred from a status). */
   readonly explicit: boolean;
+  /** The status (or error) proves the request was not applied (429, 503, 408, ...: `effect: "none"`). */
+  readonly notApplied?: boolean;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
   /** Fixed text and suggestion of the code, when a status or a thrown-error mapping gave them. */
@@ -192,8 +194,11 @@ interface Found {
   readonly suggestion?: string;
 }
 
-function fromStatus(status: number, wait: number | undefined): Found {
-  const mapped = httpStatusFailure(status, wait);
+/** The failure an HTTP status stands for, by core's `mapHttpStatus`; `wait` is the value's own Retry-After. */
+function fromStatus(status: number, headers: unknown, wait: number | undefined): Found {
+  let mapped = mapHttpStatus(status, headers);
+  if (mapped?.retriable && mapped.retryAfterMs === undefined && wait !== undefined)
+    mapped = mapHttpStatus(status, { "retry-after-ms": String(wait) }) ?? mapped;
   if (mapped === undefined)
     return {
       code: "UNEXPECTED_RESPONSE",
@@ -206,10 +211,11 @@ function fromStatus(status: number, wait: number | undefined): Found {
     code: mapped.code,
     retriable: mapped.retriable,
     explicit: false,
+    notApplied: mapped.effect === "none",
     httpStatus: status,
     message: mapped.message,
-    suggestion: mapped.suggestion,
-    ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    ...(mapped.suggestion === undefined ? {} : { suggestion: mapped.suggestion }),
+    ...(mapped.retryAfterMs === undefined ? {} : { retryAfterMs: mapped.retryAfterMs }),
   };
 }
 
@@ -219,6 +225,7 @@ function fromError(error: Error): Found {
     code: mapped.code,
     retriable: mapped.retriable,
     explicit: false,
+    notApplied: mapped.effect === "none",
     message: mapped.message,
     ...(mapped.suggestion === undefined ? {} : { suggestion: mapped.suggestion }),
     ...(mapped.retryAfterMs === undefined ? {} : { retryAfterMs: mapped.retryAfterMs }),
@@ -239,8 +246,7 @@ function inspectObject(o: object, place: "top" | "item" | "response"): Found | u
     if (o instanceof Error) return fromError(o);
     if (isFetchResponse(o)) {
       if (o.ok) return undefined;
-      const wait = o.status === 429 || o.status === 503 ? retryAfterMs(headerOf(o.headers, "retry-after")) : undefined;
-      return fromStatus(o.status, wait);
+      return fromStatus(o.status, o.headers, undefined);
     }
   }
   const v = o as Plain;
@@ -292,12 +298,16 @@ function describeObject(v: Plain, status: number | undefined): Found {
   if (status === undefined && typeof numericCode === "number" && numericCode >= 400 && numericCode <= 599)
     status = numericCode;
   const said = own(v, "retriable") ?? own(v, "retryable") ?? own(v, "transient");
-  const wait =
+  const headers = own(v, "headers");
+  const ownWait =
     typeof own(v, "retryAfterMs") === "number"
       ? (v.retryAfterMs as number)
-      : (retryAfterMs(own(v, "retryAfter")) ?? retryAfterMs(headerOf(own(v, "headers"), "retry-after")));
+      : (retryAfterMs(own(v, "retryAfter")) ?? retryAfterMs(headerOf(headers, "retry-after")));
   const base: Found =
-    status === undefined ? { code: "TOOL_ERROR", retriable: false, explicit: false } : fromStatus(status, wait);
+    status === undefined
+      ? { code: "TOOL_ERROR", retriable: false, explicit: false }
+      : fromStatus(status, headers, ownWait);
+  const wait = base.retryAfterMs ?? ownWait;
   const retriable = typeof said === "boolean" ? said : base.retriable;
   if (code === undefined)
     return {
@@ -310,6 +320,7 @@ function describeObject(v: Plain, status: number | undefined): Found {
     code,
     retriable,
     explicit: typeof said === "boolean",
+    ...(base.notApplied === true ? { notApplied: true } : {}),
     ...(base.httpStatus === undefined ? {} : { httpStatus: base.httpStatus }),
     ...(wait === undefined ? {} : { retryAfterMs: wait }),
   };
@@ -460,6 +471,8 @@ export function itemFails(item: unknown): boolean {
 export interface Detection {
   readonly failure: ReturnedFailure;
   readonly explicit: boolean;
+  /** The status or error proves the request was not applied (`effect: "none"`): safe to repeat. */
+  readonly notApplied?: boolean;
 }
 
 /**
@@ -480,7 +493,11 @@ export function detectReturnedFailure(value: unknown, lists = true): Detection |
       const found = inspectObject(value, "top");
       if (found !== undefined) {
         const detail = found.message === undefined || found.httpStatus !== undefined ? detailOf(v) : undefined;
-        return { failure: toFailure(found, isFetchResponse(value) ? undefined : detail), explicit: found.explicit };
+        return {
+          failure: toFailure(found, isFetchResponse(value) ? undefined : detail),
+          explicit: found.explicit,
+          notApplied: found.notApplied === true,
+        };
       }
     }
     if (!lists) return undefined;

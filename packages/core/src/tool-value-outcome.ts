@@ -123,7 +123,8 @@ export function toolValueOutcome(value: unknown, tool: AgentFunctionDescriptor):
  * to the model: when attempts run out, the tool's own value is what goes on). Retried like
  * `ToolResult.fail(..., { transient: true })` when the value (or the tool's own detector) said
  * `retriable: true`; when `retriable` was only inferred (an HTTP status, a returned `Error`), like a
- * thrown error: for idempotent tools only. A batch with failed items is never retried whole. @internal
+ * thrown error: for idempotent tools, or any tool when the status proves the request was not applied
+ * (429, 503, 408). A batch with failed items is never retried whole. @internal
  *
  * @example
  * ```ts
@@ -142,7 +143,9 @@ export function retriableReturnedFailure(
   const { failure, explicit } = detection;
   if ((failure.retriable ?? failure.transient) !== true || (failure.items !== undefined && failure.items.length > 0))
     return undefined;
-  if (!explicit && !idempotent) return undefined;
+  // Inferred from a status or an Error: like a thrown error, repeated only by an idempotent tool or
+  // when the status proves nothing was applied (429, 503, 408: core's `effect: "none"`).
+  if (!explicit && !idempotent && detection.notApplied !== true) return undefined;
   const code = failure.code ?? "TOOL_ERROR";
   return ToolResult.fail(failure.message ?? DEFAULT_MESSAGE(code), {
     code,

@@ -224,13 +224,30 @@ describe("resilience and returned failures", () => {
     expect(calls).toBe(2);
   });
 
-  it("a non-idempotent tool's 503 Response is not retried: the write may have landed", async () => {
-    next = () => new Response(null, { status: 503 });
+  it("a non-idempotent tool's 502 Response is not retried: the write may have landed", async () => {
+    next = () => new Response(null, { status: 502 });
     const outcome = await settle(
       documentedStack().tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } }),
     );
     expect(outcome).toMatchObject({ status: "error", errorCode: "UPSTREAM_UNAVAILABLE", retriable: true });
     expect(calls).toBe(1);
+  });
+
+  it("a 429 Response proves nothing was applied: retried for any tool after its Retry-After", async () => {
+    const started = Date.now();
+    let secondAt = 0;
+    next = (_args, attempt) => {
+      if (attempt === 2) secondAt = Date.now();
+      return attempt === 1
+        ? new Response(null, { status: 429, headers: { "retry-after": "2" } })
+        : { id: "c1", updated: true };
+    };
+    const outcome = await settle(
+      documentedStack().tools.invoke({ name: "updateContact", arguments: { contactId: "c1" } }),
+    );
+    expect(outcome.status).toBe("ok");
+    expect(calls).toBe(2);
+    expect(secondAt - started).toBeGreaterThanOrEqual(2000);
   });
 
   it("{ ok: false, retriable: true } is retried like ToolResult.fail transient, for any tool", async () => {
