@@ -24,6 +24,7 @@ const KNOWN_OPTIONS = new Set([
   "maxResultTokens",
   "tags",
   "errors",
+  "failures",
 ]);
 
 function isZodSchema(value: unknown): value is z.ZodType {
@@ -111,6 +112,8 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
   ) {
     fail("`errors` must be an array of `{ match, code, message }` rules.");
   }
+  if (o.failures !== undefined && o.failures !== "detect" && o.failures !== "off" && typeof o.failures !== "function")
+    fail('`failures` must be "detect", "off" or a function (value) => failure | undefined.');
 }
 
 /** The method shape `@AgentFunction` accepts for schema `S`. */

@@ -7,6 +7,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { z } from "zod";
 import type { ErrorMapRule } from "./error-mapping.js";
+import type { FailuresOption } from "./returned-failure.js";
 
 /** A zod object schema: the only kind of `input` a tool may declare. */
 export type ToolInputSchema = z.ZodObject;
@@ -79,6 +80,12 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
   readonly tags?: readonly string[];
   /** Boundary rules mapping this tool's thrown errors to model-facing codes. */
   readonly errors?: readonly ErrorMapRule[];
+  /**
+   * How a *returned* failure value is recognized: `"detect"` (default: `{ ok: false }`,
+   * `{ success: false }`, a non-empty `error`/`errors`, a `Response` with `ok: false`, failed items
+   * of a batch; see `detectFailure`), `"off"` (every returned value is data), or your own detector.
+   */
+  readonly failures?: FailuresOption;
 }
 
 /** Options of `@AgentFunctionGroup`. */

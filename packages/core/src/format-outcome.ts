@@ -58,18 +58,32 @@ export function toolOutcomeEnvelope(
   if (outcome.errorCode !== undefined) envelope.error_code = outcome.errorCode;
   envelope.retriable = outcome.retriable;
   if (outcome.message !== undefined) envelope.message = outcome.message;
+  // The failed items come before the data: a reader of the first characters (or a truncated
+  // view) sees which items failed and why before any of the data.
+  if (outcome.failures !== undefined) envelope.failures = outcome.failures.map(renderFailure);
   if (outcome.suggestion !== undefined) envelope.suggestion = outcome.suggestion;
   if (outcome.data !== undefined) envelope.data = outcome.data;
   if (!options.omitMetadata) envelope.metadata = envelopeMetadata(outcome.metadata);
   return envelope;
 }
 
+/** A failed item as the model reads it: `{ index, id?, code }`. */
+function renderFailure(item: NonNullable<ToolOutcome["failures"]>[number]): Record<string, unknown> {
+  return item.id === undefined
+    ? { index: item.index, code: item.code }
+    : { index: item.index, id: item.id, code: item.code };
+}
+
 function needlrShape(outcome: ToolOutcome): unknown {
   if (outcome.status === "ok") return outcome.data === undefined ? null : outcome.data;
-  if (outcome.status === "partial") return outcome.data;
+  if (outcome.status === "partial" && outcome.failures === undefined) return outcome.data;
   const error: Record<string, unknown> = { message: outcome.message ?? `Tool call ${outcome.status}.` };
   if (outcome.suggestion !== undefined) error.suggestion = outcome.suggestion;
-  return { error };
+  if (outcome.failures === undefined) return { error };
+  // A batch: which items failed comes first, then the data (every item, as the tool returned it).
+  const shaped: Record<string, unknown> = { error, failures: outcome.failures.map(renderFailure) };
+  if (outcome.data !== undefined) shaped.data = outcome.data;
+  return shaped;
 }
 
 /**

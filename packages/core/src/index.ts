@@ -65,6 +65,13 @@ export {
 } from "./error-mapping.js";
 export { InvalidOptionError } from "./invalid-option-error.js";
 export {
+  detectFailure,
+  MAX_SCANNED_ITEMS,
+  type FailedItem,
+  type FailuresOption,
+  type ReturnedFailure,
+} from "./returned-failure.js";
+export {
   formatToolOutcome,
   toolOutcomeEnvelope,
   type FormatToolOutcomeOptions,

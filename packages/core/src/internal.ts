@@ -24,3 +24,5 @@ export {
   type Mark,
   type TextDetector,
 } from "./secrets/text-detectors.js";
+export { isTransientReturnedFailure, retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
+export { itemFails } from "./returned-failure.js";

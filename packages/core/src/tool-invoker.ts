@@ -14,8 +14,9 @@ import { ownOptions } from "./own-options.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
-import { createToolOutcome, type ToolOutcome, toToolOutcome } from "./tool-outcome.js";
+import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
 import { markUntrusted } from "./tool-provenance.js";
+import { toolValueOutcome } from "./tool-value-outcome.js";
 
 /** One call as a model (or your code) asks for it. */
 export interface ToolCall {
@@ -311,7 +312,9 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       pending = Promise.reject(error);
     }
     const finish = (value: unknown): ToolOutcome => {
-      const outcome = toToolOutcome(value);
+      // Without the result middleware the value is raw: a returned failure or a value off the
+      // declared `output` is still a failure here.
+      const outcome = toolValueOutcome(value, tool);
       const metadata = outcome.metadata;
       metadata.tool = tool.name;
       metadata.callId = callId;

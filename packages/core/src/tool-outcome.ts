@@ -1,4 +1,5 @@
 import { toJsonSafe } from "./json-safe.js";
+import type { FailedItem } from "./returned-failure.js";
 import { scrubSecrets } from "./secrets/scrub-secrets.js";
 import { isToolResult, type PartialFailure, type ToolResult } from "./tool-result.js";
 
@@ -50,6 +51,11 @@ export interface ToolOutcome {
   retriable: boolean;
   message?: string;
   suggestion?: string;
+  /**
+   * The failed items of a batch (`partial`, or an `error` where every item failed): index or id and
+   * code, rendered before `data` so a reader of the first characters sees them.
+   */
+  failures?: readonly FailedItem[];
   data?: unknown;
   metadata: ToolOutcomeMetadata;
   exception?: unknown;
@@ -62,6 +68,7 @@ export interface ToolOutcomeInit {
   readonly retriable?: boolean;
   readonly message?: string;
   readonly suggestion?: string;
+  readonly failures?: readonly FailedItem[];
   readonly data?: unknown;
   readonly metadata?: Partial<ToolOutcomeMetadata>;
   readonly exception?: unknown;
@@ -107,9 +114,33 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
   // (redaction of `data` stays opt-in, `usingRedaction()`).
   if (init.message !== undefined) outcome.message = scrubSecrets(init.message);
   if (init.suggestion !== undefined) outcome.suggestion = scrubSecrets(init.suggestion);
+  if (init.failures !== undefined && init.failures.length > 0) outcome.failures = listedFailures(init.failures);
   if (init.data !== undefined) outcome.data = jsonSnapshot(init.data);
   if (init.exception !== undefined) outcome.exception = init.exception;
   return outcome;
+}
+
+/** At most this many failed items are listed on an outcome; the message counts every code. */
+const MAX_LISTED_FAILURES = 50;
+
+/** The failed items as they may leave the process: safe codes, short ids, at most 50. */
+function listedFailures(items: readonly FailedItem[]): FailedItem[] {
+  const out: FailedItem[] = [];
+  for (const item of items.slice(0, MAX_LISTED_FAILURES)) {
+    const id = item.id;
+    const safeId =
+      (typeof id === "number" && Number.isFinite(id)) ||
+      (typeof id === "string" && id.length <= 64 && scrubSecrets(id) === id)
+        ? id
+        : undefined;
+    out.push({
+      index: Number.isInteger(item.index) ? item.index : -1,
+      ...(safeId === undefined ? {} : { id: safeId }),
+      code: safeErrorCode(item.code),
+      ...(typeof item.retriable === "boolean" ? { retriable: item.retriable } : {}),
+    });
+  }
+  return out;
 }
 
 const snapshots = new WeakSet<object>();
@@ -198,6 +229,15 @@ export function toolResultToOutcome(result: ToolResult, metadata?: Partial<ToolO
           ? {}
           : { errorCode: "PARTIAL_FAILURE", message: summarizePartial(succeeded.length, failed) }),
         retriable,
+        failures: failed.map((item, index) => {
+          const id = item.id ?? item.referenceId;
+          return {
+            index,
+            code: typeof item.code === "string" ? item.code : "TOOL_ERROR",
+            ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
+            ...(typeof item.transient === "boolean" ? { retriable: item.transient } : {}),
+          };
+        }),
         data: { succeeded, failed: failedItems },
         ...meta,
       });

@@ -1,5 +1,41 @@
+import { AgentFunction, AgentFunctionGroup, createToolInvoker } from "@needlework/core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { connect, envelopeOf } from "../test/connect.js";
+import { serveMcp } from "./serve-mcp.js";
+
+let contactValue: unknown;
+
+@AgentFunctionGroup()
+class ContactTools {
+  @AgentFunction({
+    description: "Reads a contact.",
+    input: z.object({}),
+    output: z.object({ id: z.string(), email: z.string() }),
+    readOnly: true,
+  })
+  readContact(): unknown {
+    return contactValue;
+  }
+}
+
+async function contactClient(): Promise<{ client: Client; close: () => Promise<void> }> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const invoker = createToolInvoker(container.createChildContainer(), { functions: [ContactTools] });
+  const server = await serveMcp(invoker, serverTransport);
+  const client = new Client({ name: "test-client", version: "1.0.0" });
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
 
 describe("tools/list annotations and structured output (official SDK Client)", () => {
   it("annotations are honest: read-only, idempotent and everything else (destructive by the spec's default)", async () => {
@@ -29,5 +65,27 @@ describe("tools/list annotations and structured output (official SDK Client)", (
     const result = await (await connect()).callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
     expect(result.isError).toBe(true);
     expect(result).not.toHaveProperty("structuredContent");
+  });
+
+  it("a value off the declared output is OUTPUT_INVALID with isError, never structuredContent the client would reject", async () => {
+    const { client, close } = await contactClient();
+    try {
+      contactValue = { id: 7, email: "x@example.com" };
+      const invalid = await client.callTool({ name: "readContact", arguments: {} });
+      expect(invalid.isError).toBe(true);
+      expect(invalid).not.toHaveProperty("structuredContent");
+      expect(envelopeOf(invalid)).toMatchObject({ status: "error", error_code: "OUTPUT_INVALID" });
+
+      contactValue = new Response(null, { status: 403 });
+      const forbidden = await client.callTool({ name: "readContact", arguments: {} });
+      expect(forbidden.isError).toBe(true);
+      expect(envelopeOf(forbidden)).toMatchObject({ status: "error", error_code: "FORBIDDEN" });
+
+      contactValue = { id: "c1", email: "c1@example.com" };
+      const ok = await client.callTool({ name: "readContact", arguments: {} });
+      expect(ok).toMatchObject({ isError: false, structuredContent: { id: "c1", email: "c1@example.com" } });
+    } finally {
+      await close();
+    }
   });
 });

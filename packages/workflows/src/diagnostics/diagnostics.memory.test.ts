@@ -13,7 +13,8 @@ describe("diagnostics memory", () => {
       sink: () => void sinkCalls++,
     });
     const { world, factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingPlugin(plugin));
-    world.on("postNote", ({ note }) => (Number(note) % 10 === 0 ? { ok: false } : { ok: true }));
+    // `{ ok: false }` would be a returned failure now: a business flag of the note varies instead.
+    world.on("postNote", ({ note }) => (Number(note) % 10 === 0 ? { saved: false } : { saved: true }));
     const collector = plugin.metrics as DiagnosticsCollector;
     let peak = 0;
     for (let i = 0; i < 100_000; i++) {

@@ -1,5 +1,13 @@
 import type { BreakerVerdict } from "./circuit-breaker.js";
-import { errorTypeName, type FailToolResult, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+import {
+  type AgentFunctionDescriptor,
+  errorTypeName,
+  type FailToolResult,
+  isToolResult,
+  mapThrownError,
+  NeedleworkError,
+} from "@needlework/core";
+import { isTransientReturnedFailure } from "@needlework/core/internal";
 
 /**
  * How one attempt ended: the tool's `value` (a `ToolResult` included), an `error` it threw (or a
@@ -37,12 +45,17 @@ export function isTransientFailure(value: unknown): value is FailToolResult {
  * How the circuit breaker counts an attempt: thrown errors are failures except deliberate
  * non-transient needlework errors (a business answer), which go uncounted like the end of the call
  * (cancellation); timeouts count, `OUTCOME_UNKNOWN` ones included; a transient failed result is a
- * failure, any other value a success. @internal
+ * failure, and so is a returned failure value that says it is transient (a 503 `Response`) when
+ * the `tool` is given; any other value a success. @internal
  */
-export function breakerVerdict(outcome: AttemptOutcome): BreakerVerdict {
+export function breakerVerdict(outcome: AttemptOutcome, tool?: AgentFunctionDescriptor): BreakerVerdict {
   if (outcome.kind === "ended") return "uncounted";
   try {
-    if (outcome.kind === "value") return isTransientFailure(outcome.value) ? "failure" : "success";
+    if (outcome.kind === "value")
+      return isTransientFailure(outcome.value) ||
+        (tool !== undefined && isTransientReturnedFailure(outcome.value, tool))
+        ? "failure"
+        : "success";
     const error = outcome.error;
     if (!NeedleworkError.isInstance(error)) return "failure";
     const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;

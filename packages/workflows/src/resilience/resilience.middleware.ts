@@ -1,4 +1,5 @@
 import { abortReason, type ToolMiddleware } from "@needlework/core";
+import { retriableReturnedFailure } from "@needlework/core/internal";
 import { describeFailure, isTransientFailure } from "./attempt-outcome.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { ResilienceEmitters } from "./resilience-events.js";
@@ -49,6 +50,12 @@ export function createResilienceMiddleware(
       for (let attempt = 1; ; attempt++) {
         call.attempt = attempt;
         const outcome = await resilient.attempt();
+        // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
+        // (see retriableReturnedFailure); the tool's own value is what goes on when attempts run out.
+        const returnedFailure =
+          outcome.kind === "value" && callerSignal?.aborted !== true
+            ? retriableReturnedFailure(outcome.value, tool, resilient.idempotent)
+            : undefined;
         const decision = decideAfterAttempt(
           outcome,
           {
@@ -56,12 +63,15 @@ export function createResilienceMiddleware(
             idempotent: resilient.idempotent,
             callerAborted: callerSignal?.aborted === true,
             deadline: resilient.deadline,
+            ...(returnedFailure === undefined ? {} : { returnedFailure }),
           },
           options,
         );
         if (decision.kind === "return") {
           // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
-          if (isTransientFailure(decision.value) && callerSignal?.aborted !== true)
+          if (returnedFailure !== undefined)
+            giveUp(emitters, call, attempt, { kind: "result", result: returnedFailure });
+          else if (isTransientFailure(decision.value) && callerSignal?.aborted !== true)
             giveUp(emitters, call, attempt, outcome);
           return decision.value;
         }

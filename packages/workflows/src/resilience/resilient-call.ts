@@ -231,7 +231,7 @@ export class ResilientCall implements AttemptOwner {
         this.attemptDeadline?.cancel();
         this.attemptDeadline = undefined;
         view.release();
-        this.policies.breaker?.record(admission, breakerVerdict(outcome));
+        this.policies.breaker?.record(admission, breakerVerdict(outcome, this.call.tool));
         resolve(outcome);
       };
       this.answerAttempt = answer;

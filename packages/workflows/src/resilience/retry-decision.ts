@@ -24,6 +24,11 @@ export interface DecisionInput {
   readonly callerAborted: boolean;
   /** When the total timeout passes (`performance.now()` time), or `Infinity`; the clock is read only for a retry. */
   readonly deadline: number;
+  /**
+   * The attempt's returned value read as a retriable failure (a `Response` 503 of an idempotent
+   * tool, `{ ok: false, retriable: true }`), retried like a transient failed `ToolResult`.
+   */
+  readonly returnedFailure?: FailToolResult;
 }
 
 function classify(isTransient: (error: unknown) => boolean, error: unknown): boolean {
@@ -68,8 +73,9 @@ export function decideAfterAttempt(
   if (outcome.kind === "ended") return { kind: "throw", error: outcome.error };
   if (outcome.kind === "value") {
     // A result that arrived although the caller aborted is returned as it is, never retried.
-    if (!isTransientFailure(outcome.value) || input.callerAborted) return { kind: "return", value: outcome.value };
-    reason = { kind: "result", result: outcome.value };
+    const failed = isTransientFailure(outcome.value) ? outcome.value : input.returnedFailure;
+    if (failed === undefined || input.callerAborted) return { kind: "return", value: outcome.value };
+    reason = { kind: "result", result: failed };
   } else {
     if (!classify(options.isTransient, outcome.error) || !safeToRepeat(input.idempotent, outcome.error))
       return { kind: "throw", error: outcome.error };

@@ -7,7 +7,14 @@ export interface ShrinkRules {
   readonly maxListItems: number;
   /** Keys whose entries are kept before any other and never dropped (only shortened). */
   readonly isPreserved: (key: string) => boolean;
+  /** List items that report a failure: kept before any other item of their list. */
+  readonly isFailing?: (item: JsonValue) => boolean;
 }
+
+/** At most this many failing items of one list are kept ahead of the others. */
+const MAX_KEPT_FAILING = 50;
+/** At most this many items of one list are looked at for failures (as the detector does). */
+const MAX_FAILING_SCAN = 1000;
 
 // A share below these holds little more than a marker, so a container keeps fewer children instead
 // of starving all of them. List items get more: a few readable records beat many skeletons.
@@ -20,11 +27,12 @@ const LIST_MARKER_CHARS = 44;
 const OBJECT_MARKER_CHARS = 34;
 
 const DEFAULT_PRESERVED =
-  /^(?:id|Id|ID|uuid|status|message|error_code|errorCode|code)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
+  /^(?:id|Id|ID|uuid|status|statusCode|message|error_code|errorCode|code|error|errors|ok|success|retriable)$|(?:_id|_ID|[a-z0-9]Id|[a-z0-9]ID)$/;
 
 /**
- * The test for keys that survive truncation: `id`, `*_id`, `*Id`, `uuid`, `status`, `message`,
- * `error_code`, `errorCode`, `code`, plus `extra` (exact names or patterns).
+ * The test for keys that survive truncation: `id`, `*_id`, `*Id`, `uuid`, `status`, `statusCode`,
+ * `message`, `error_code`, `errorCode`, `code`, and the failure fields `error`, `errors`, `ok`,
+ * `success`, `retriable`, plus `extra` (exact names or patterns).
  * @internal
  */
 export function preservedKeyTest(extra: readonly (string | RegExp)[]): (key: string) => boolean {
@@ -79,7 +87,62 @@ function cutString(value: string, budget: number): string {
   return value.slice(0, end) + stringMarker(value.length - end);
 }
 
+/** Indexes of the list's failing items (ascending, bounded). */
+function failingIndices(items: readonly JsonValue[], isFailing: ShrinkRules["isFailing"]): number[] {
+  const found: number[] = [];
+  if (isFailing === undefined) return found;
+  const scan = Math.min(items.length, MAX_FAILING_SCAN);
+  for (let i = 0; i < scan && found.length < MAX_KEPT_FAILING; i++) if (isFailing(items[i]!)) found.push(i);
+  return found;
+}
+
+/**
+ * A list with failing items: those are kept first (each at least its preserved keys), then the
+ * first items as the budget allows; each run of dropped items becomes one marker in its place, so
+ * positions stay readable.
+ */
+function shrinkArrayKeepingFailures(
+  items: readonly JsonValue[],
+  failing: readonly number[],
+  budget: number,
+  rules: ShrinkRules,
+): JsonValue[] {
+  const n = items.length;
+  const sizes = new Map<number, number>();
+  let need = 2 + LIST_MARKER_CHARS * (failing.length + 1);
+  const keep = (i: number): boolean => {
+    const size = measureJson(items[i]!, budget) + 1;
+    if (need + Math.min(size, MIN_ITEM_SHARE) > budget) return false;
+    need += Math.min(size, MIN_ITEM_SHARE);
+    sizes.set(i, size);
+    return true;
+  };
+  for (const i of failing) keep(i);
+  const head = Math.min(n, Math.max(0, rules.maxListItems - sizes.size));
+  for (let i = 0; i < head; i++) if (!sizes.has(i) && !keep(i)) break;
+  const kept = [...sizes.keys()].sort((a, b) => a - b);
+  if (kept.length === 0) return [listMarker(n)];
+  let gaps = kept[0]! > 0 ? 1 : 0;
+  for (let k = 1; k < kept.length; k++) if (kept[k]! > kept[k - 1]! + 1) gaps++;
+  if (kept.at(-1)! < n - 1) gaps++;
+  const alloc = waterFill(
+    kept.map((i) => sizes.get(i)!),
+    budget - 2 - gaps * LIST_MARKER_CHARS,
+  );
+  const out: JsonValue[] = [];
+  let previous = -1;
+  kept.forEach((i, k) => {
+    if (i > previous + 1) out.push(listMarker(i - previous - 1));
+    out.push(sizes.get(i)! <= alloc[k]! ? items[i]! : shrinkJson(items[i]!, Math.max(alloc[k]! - 1, 1), rules));
+    previous = i;
+  });
+  if (previous < n - 1) out.push(listMarker(n - 1 - previous));
+  return out;
+}
+
 function shrinkArray(items: readonly JsonValue[], budget: number, rules: ShrinkRules): JsonValue[] {
+  const failing = failingIndices(items, rules.isFailing);
+  if (failing.length > 0) return shrinkArrayKeepingFailures(items, failing, budget, rules);
   const n = items.length;
   const candidates = Math.min(n, rules.maxListItems);
   const sizes: number[] = [];

@@ -6,8 +6,8 @@ import {
   type ToolOutcome,
   type ToolOutcomeInit,
   type ToolOutcomeMetadata,
-  toToolOutcome,
 } from "@needlework/core";
+import { toolValueOutcome } from "@needlework/core/internal";
 
 /** The parts of an outcome a shaping step replaced. @internal */
 export interface OutcomeChanges {
@@ -43,6 +43,7 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
     ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
     ...(message === undefined ? {} : { message }),
     ...(suggestion === undefined ? {} : { suggestion }),
+    ...(outcome.failures === undefined ? {} : { failures: outcome.failures }),
     ...(data === undefined ? {} : { data }),
     ...(outcome.exception === undefined ? {} : { exception: outcome.exception }),
   };
@@ -51,8 +52,8 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
 
 /**
  * Middleware for a step that shapes what the model reads. Outside the tool-result middleware
- * `next()` yields outcomes; inside it, raw values or `ToolResult`s, which are normalized with
- * `toToolOutcome` first. `shape` returns a new outcome, or `undefined` to leave the result exactly
+ * `next()` yields outcomes; inside it, raw values or `ToolResult`s, which are normalized first
+ * (returned failures and the declared `output` read as the result middleware reads them). `shape` returns a new outcome, or `undefined` to leave the result exactly
  * as it came (a raw value stays raw). Thrown errors pass through untouched.
  * @internal
  */
@@ -61,7 +62,7 @@ export function shapingMiddleware(
 ): ToolMiddleware {
   return async (call, next) => {
     const result = await next();
-    const outcome = isToolOutcome(result) ? result : toToolOutcome(result);
+    const outcome = isToolOutcome(result) ? result : toolValueOutcome(result, call.tool);
     return shape(outcome, call) ?? result;
   };
 }

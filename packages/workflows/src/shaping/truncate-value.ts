@@ -1,4 +1,5 @@
 import { type JsonValue, toJsonSafe } from "@needlework/core";
+import { itemFails } from "@needlework/core/internal";
 import { scanJson } from "./json-measure.js";
 import { cutPoint, preservedKeyTest, type ShrinkRules, shrinkJson } from "./json-shrink.js";
 import { type TokenEncoding, type Tokenizer, tokenizerFor } from "./tokenizer.js";
@@ -214,6 +215,8 @@ export function createTruncator(options: ResolvedTruncationOptions): Truncator {
   const rules: ShrinkRules = {
     maxListItems: options.maxListItems,
     isPreserved: preservedKeyTest(options.preserveKeys),
+    // A failing item of a list (a batch's rejected write) is kept ahead of the others.
+    isFailing: itemFails,
   };
   return (value, maxTokens = options.maxTokens) => {
     if (value === undefined)

@@ -2,8 +2,6 @@ import { ownOptions } from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
-  isToolOutcome,
-  isToolResult,
   mapThrownError,
   type MappedError,
   type ToolMiddleware,
@@ -14,6 +12,7 @@ import {
   type UnhandledFailureFormatter,
   unhandledFailureMessage,
 } from "@needlework/core";
+import { toolValueOutcome } from "@needlework/core/internal";
 
 /** Options of `usingToolResultMiddleware()`. */
 export interface ToolResultMiddlewareOptions {
@@ -109,7 +108,9 @@ export function outcomeFromThrown(
 /**
  * The safety net around tool bodies: every thrown value becomes an `error` (or `timeout`) outcome
  * that names only the exception's type or the boundary rule's own words, `ToolResult` values are
- * unwrapped, and plain values pass through as `ok`. The exception is kept on `outcome.exception`
+ * unwrapped, returned failure values (per the tool's `failures` option) become `error` or
+ * `partial` outcomes, a value off the declared `output` is `OUTPUT_INVALID`, and other plain
+ * values pass through as `ok`. The exception is kept on `outcome.exception`
  * for diagnostics. Cancellation of the caller's signal is never caught: it propagates.
  *
  * @example
@@ -132,9 +133,9 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
     };
     const succeeded = (value: unknown): ToolOutcome => {
       try {
-        if (isToolOutcome(value)) return value;
-        if (isToolResult(value)) return toolResultToOutcome(value);
-        return createToolOutcome({ status: "ok", data: value });
+        // A returned failure value (`{ ok: false }`, a `Response` with `ok: false`, failed batch
+        // items) is a failure, and a value off the declared `output` is `OUTPUT_INVALID`.
+        return toolValueOutcome(value, call.tool);
       } catch (error) {
         return failed(error);
       }

@@ -32,7 +32,7 @@ export type JournalMode = "replay" | "continue";
 
 /** An outcome as the journal keeps it: JSON-safe, with the text the model read. @internal */
 export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
-  const { status, retriable, errorCode, message, suggestion, data, metadata } = outcome;
+  const { status, retriable, errorCode, message, suggestion, failures, data, metadata } = outcome;
   return {
     callId,
     outcome: {
@@ -41,6 +41,7 @@ export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId
       ...(errorCode === undefined ? {} : { errorCode }),
       ...(message === undefined ? {} : { message }),
       ...(suggestion === undefined ? {} : { suggestion }),
+      ...(failures === undefined ? {} : { failures }),
       ...(data === undefined ? {} : { data: toJsonSafe(data) }),
       metadata: toJsonSafe(metadata) as { [key: string]: JsonValue },
     },

@@ -1,4 +1,4 @@
-import type { ChatAssistantMessage, ChatUsage, JsonValue, ToolOutcomeStatus } from "@needlework/core";
+import type { ChatAssistantMessage, ChatUsage, FailedItem, JsonValue, ToolOutcomeStatus } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "../approvals/claims.js";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
@@ -82,6 +82,8 @@ export interface JournaledOutcome {
     readonly errorCode?: string;
     readonly message?: string;
     readonly suggestion?: string;
+    /** The failed items of a batch (index, id, code), as listed before the data. */
+    readonly failures?: readonly FailedItem[];
     readonly data?: JsonValue;
     readonly metadata: { readonly [key: string]: JsonValue };
   };
