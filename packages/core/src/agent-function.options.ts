@@ -44,7 +44,12 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
   readonly output?: z.ZodType;
   /** Tool-scoped middleware, first entry outermost; runs inside agent-level middleware. */
   readonly middleware?: readonly ToolMiddleware[];
-  /** Safe to run twice for one call: thrown transient errors are retried. Default `false`. */
+  /**
+   * Safe to run twice for one call: thrown transient errors are retried. Undeclared, a tool whose
+   * body reads `ctx.idempotencyKey` during a call is taken to pass the key downstream, and that call
+   * is treated as idempotent (a timeout or reset is retried under the same key, never `OUTCOME_UNKNOWN`);
+   * `false` turns that off. Default: undeclared.
+   */
   readonly idempotent?: boolean;
   /** The call waits for a human decision before it runs. Default `false`. */
   readonly requiresApproval?: boolean;
@@ -143,7 +148,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The attempt number, from 1. */
   readonly attempt: number;
-  /** Stable across retries of one call: pass it downstream and declare the tool `idempotent`. */
+  /**
+   * Stable across retries of one call (and reused when the model repeats the same call): pass it
+   * downstream. Reading it tells needlework the tool does, so its call is retried as `idempotent`
+   * unless the tool declares `idempotent: false`.
+   */
   readonly idempotencyKey: string;
   /** Values that middleware set for the tool (a request id, a tenant, ...). */
   readonly items: Map<string, unknown>;
@@ -169,6 +178,13 @@ export interface ToolCallContext {
   /** The attempt number, from 1; resilience raises it. */
   attempt: number;
   readonly idempotencyKey: string;
+  /**
+   * True once the tool body read `ctx.idempotencyKey` in this call. A middleware that wraps the call
+   * object it passes to `next` forwards {@link ToolCallContext.noteIdempotencyKeyRead} to the call it wraps.
+   */
+  readonly idempotencyKeyRead?: boolean;
+  /** Records that the tool body read `ctx.idempotencyKey` (called by the tool's context). */
+  noteIdempotencyKeyRead?(): void;
   /** Per-call values handed to the tool as `ctx.items`. */
   readonly items: Map<string, unknown>;
   /** `performance.now()` when the call started. */

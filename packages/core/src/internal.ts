@@ -10,6 +10,7 @@
  * @packageDocumentation
  */
 export { callKey, canonicalJson, parsedArguments } from "./canonical-json.js";
+export { keyedIdempotent } from "./keyed-idempotent.js";
 export { ownOptions } from "./own-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";

@@ -113,6 +113,7 @@ class CallContext implements ToolCallContext {
   readonly name: string;
   readonly idempotencyKey: string;
   attempt = 1;
+  idempotencyKeyRead = false;
   readonly startedAt = performance.now();
   arguments: Record<string, unknown>;
   private currentSignal: AbortSignal | undefined;
@@ -136,6 +137,10 @@ class CallContext implements ToolCallContext {
 
   get items(): Map<string, unknown> {
     return (this.itemsMap ??= new Map(this.initialItems));
+  }
+
+  noteIdempotencyKeyRead(): void {
+    this.idempotencyKeyRead = true;
   }
 
   get signal(): AbortSignal {
@@ -162,6 +167,8 @@ class ToolContextView implements ToolContext {
     return this.call.attempt;
   }
   get idempotencyKey(): string {
+    // The body reads its key: it passes it downstream (see `idempotent`).
+    this.call.noteIdempotencyKeyRead?.();
     return this.call.idempotencyKey;
   }
   get items(): Map<string, unknown> {

@@ -58,6 +58,12 @@ export class AttemptCall implements ToolCallContext {
   get idempotencyKey(): string {
     return this.base.idempotencyKey;
   }
+  get idempotencyKeyRead(): boolean {
+    return this.base.idempotencyKeyRead === true;
+  }
+  noteIdempotencyKeyRead(): void {
+    this.base.noteIdempotencyKeyRead?.();
+  }
   get items(): Map<string, unknown> {
     return this.base.items;
   }

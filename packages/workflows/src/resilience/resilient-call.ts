@@ -1,3 +1,4 @@
+import { keyedIdempotent } from "@needlework/core/internal";
 import {
   abortReason,
   CircuitOpenError,
@@ -72,7 +73,7 @@ export class ResilientCall implements AttemptOwner {
   ) {}
 
   get idempotent(): boolean {
-    return this.call.tool.options.idempotent === true;
+    return keyedIdempotent(this.call);
   }
 
   /** Sets the total deadline (from when the call started) and listens to the caller's signal until {@link finish}. */

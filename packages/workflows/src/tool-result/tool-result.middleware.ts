@@ -1,4 +1,4 @@
-import { ownOptions } from "@needlework/core/internal";
+import { keyedIdempotent, ownOptions } from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
@@ -129,7 +129,10 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
       if (call.callerSignal?.aborted) throw error;
       const toolRules = call.tool.options.errors;
       const rules = toolRules ? [...toolRules, ...globalRules] : globalRules;
-      return outcomeFromThrown(error, rules, formatter, call.tool.options);
+      return outcomeFromThrown(error, rules, formatter, {
+        idempotent: keyedIdempotent(call),
+        readOnly: call.tool.options.readOnly,
+      });
     };
     const succeeded = (value: unknown): ToolOutcome => {
       try {

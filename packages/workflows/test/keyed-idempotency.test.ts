@@ -1,0 +1,77 @@
+// A tool that reads ctx.idempotencyKey passes it downstream: its landed timeout is retried under the same
+// key (the service applies it once) instead of reading OUTCOME_UNKNOWN, with nothing configured.
+import { AgentFunction, AgentFunctionGroup, type ToolContext } from "@needlework/core";
+import { container } from "tsyringe";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { usingAgentFramework } from "../src/index.js";
+
+/** A CRM that applies each write at most once per key, and whose first answer times out after applying. */
+class Crm {
+  readonly applied = new Map<string, string>();
+  calls = 0;
+  write(note: string, key: string | undefined): { id: string } {
+    this.calls += 1;
+    const id = key ?? `unkeyed-${this.calls}`;
+    if (!this.applied.has(id)) this.applied.set(id, note);
+    if (this.calls === 1) throw Object.assign(new Error("socket timeout reading the response"), { code: "ETIMEDOUT" });
+    return { id };
+  }
+}
+
+const crm = new Crm();
+const input = z.object({ note: z.string().describe("The note.") });
+
+@AgentFunctionGroup()
+class NoteTools {
+  @AgentFunction({ description: "Posts a note with the call's key.", input })
+  keyed({ note }: { note: string }, ctx: ToolContext) {
+    return crm.write(note, ctx.idempotencyKey);
+  }
+
+  @AgentFunction({ description: "Posts a note without a key.", input })
+  unkeyed({ note }: { note: string }) {
+    return crm.write(note, undefined);
+  }
+
+  @AgentFunction({ description: "Reads the key only to log it.", input, idempotent: false })
+  logsKey({ note }: { note: string }, ctx: ToolContext) {
+    return crm.write(`${note} ${ctx.idempotencyKey.length}`, undefined);
+  }
+}
+
+const factory = usingAgentFramework(container.createChildContainer())
+  .addAgentFunctions(NoteTools)
+  .usingResilience({ retry: { baseDelayMs: 1 } })
+  .usingToolResultMiddleware()
+  .buildAgentFactory();
+
+function fresh(): void {
+  crm.applied.clear();
+  crm.calls = 0;
+}
+
+describe("a tool that reads its idempotency key", () => {
+  it("is retried under the same key after a timeout whose write landed: one write, status ok", async () => {
+    fresh();
+    const outcome = await factory.tools.invoke({ name: "keyed", arguments: { note: "hello" }, callId: "c1" });
+    expect(outcome.status).toBe("ok");
+    expect(outcome.metadata.attempts).toBe(2);
+    expect([...crm.applied.keys()]).toEqual([outcome.metadata.idempotencyKey]);
+  });
+
+  it("a tool that never reads its key is not retried: OUTCOME_UNKNOWN, the model told to check first", async () => {
+    fresh();
+    const outcome = await factory.tools.invoke({ name: "unkeyed", arguments: { note: "hello" } });
+    expect(outcome.errorCode).toBe("OUTCOME_UNKNOWN");
+    expect(outcome.retriable).toBe(false);
+    expect(crm.calls).toBe(1);
+  });
+
+  it("`idempotent: false` keeps a tool that reads its key from being retried", async () => {
+    fresh();
+    const outcome = await factory.tools.invoke({ name: "logsKey", arguments: { note: "hello" } });
+    expect(outcome.errorCode).toBe("OUTCOME_UNKNOWN");
+    expect(crm.calls).toBe(1);
+  });
+});
