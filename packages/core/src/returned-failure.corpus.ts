@@ -122,8 +122,27 @@ const retryAfter = new Headers({ "retry-after": "30" });
 export const failing: readonly FailingCase[] = [
   { name: "ok: false", value: { ok: false }, code: "TOOL_ERROR", retriable: false },
   {
-    name: "success: false",
+    name: "success: false, whose message says it is temporary (locked)",
     value: { success: false, message: "Contact is locked" },
+    code: "TOOL_ERROR",
+    retriable: true,
+  },
+  { name: "a code that says busy", value: { ok: false, error: "service_busy" }, code: "SERVICE_BUSY", retriable: true },
+  {
+    name: "an errors list whose item says try again",
+    value: { success: false, errors: [{ code: "LOCK_TIMEOUT", message: "Record locked by another sync, try again." }] },
+    code: "TOOL_ERROR",
+    retriable: true,
+  },
+  {
+    name: "an errors list whose item says invalid",
+    value: { success: false, errors: [{ code: "INVALID_EMAIL", message: "The email address is not valid." }] },
+    code: "TOOL_ERROR",
+    retriable: false,
+  },
+  {
+    name: "a message that says unavailable but also rejected is lasting",
+    value: { ok: false, message: "Rejected: the service is unavailable for this plan." },
     code: "TOOL_ERROR",
     retriable: false,
   },
@@ -135,10 +154,10 @@ export const failing: readonly FailingCase[] = [
     retriable: false,
   },
   {
-    name: "an error object with a code",
+    name: "an error object with a code that says locked (temporary)",
     value: { error: { code: "CONTACT_LOCKED", message: "Contact is locked." } },
     code: "CONTACT_LOCKED",
-    retriable: false,
+    retriable: true,
   },
   { name: "error: true", value: { error: true, message: "lookup failed" }, code: "TOOL_ERROR", retriable: false },
   {

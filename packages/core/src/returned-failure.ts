@@ -280,6 +280,42 @@ function inspectObject(o: object, place: "top" | "item" | "response"): Found | u
   return describeObject(v, status);
 }
 
+/**
+ * Words by which a failure value says it is temporary, in a code (`SERVICE_BUSY`, `LOCK_TIMEOUT`) or a
+ * message ("service unavailable, try again"). A value that also says it is invalid, rejected, denied
+ * or not found is not taken as temporary.
+ */
+const TEMPORARY =
+  /\b(?:busy|locked|lock timeout|timed? ?out|timeout|unavailable|temporar(?:y|ily)|try again|retry later|rate limit(?:ed)?|throttl(?:ed|ing)|too many requests|overloaded|deadlock(?:ed)?)\b/i;
+const LASTING = /\b(?:invalid|not valid|rejected|denied|forbidden|not found|unauthori[sz]ed|not permitted)\b/i;
+
+/** Whether the failure's code or messages (its own, its `error`'s, the first few `errors`') say it is temporary. */
+function saysTemporary(v: Plain, code: string | undefined, errorObject: Plain | undefined): boolean {
+  const words: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === "string" && value.length <= 500) words.push(value.replace(/[_.-]+/g, " "));
+  };
+  add(code);
+  add(own(v, "message"));
+  add(own(v, "error"));
+  if (errorObject) {
+    add(own(errorObject, "message"));
+    add(own(errorObject, "code"));
+  }
+  const errors = own(v, "errors");
+  if (Array.isArray(errors))
+    for (const item of errors.slice(0, 5)) {
+      add(item);
+      if (typeof item === "object" && item !== null) {
+        add(own(item as Plain, "message"));
+        add(own(item as Plain, "code"));
+        add(own(item as Plain, "errorCode"));
+      }
+    }
+  const text = words.join(" ");
+  return TEMPORARY.test(text) && !LASTING.test(text);
+}
+
 /** The code, retriability and wait of an object known to have failed. */
 function describeObject(v: Plain, status: number | undefined): Found {
   const error = own(v, "error");
@@ -308,7 +344,11 @@ function describeObject(v: Plain, status: number | undefined): Found {
       ? { code: "TOOL_ERROR", retriable: false, explicit: false }
       : fromStatus(status, headers, ownWait);
   const wait = base.retryAfterMs ?? ownWait;
-  const retriable = typeof said === "boolean" ? said : base.retriable;
+  // Unsaid and with no status, the value's own words decide: a failure that calls itself busy,
+  // locked, unavailable or timed out, or says to try again, passes; telling the model
+  // `retriable: false` there would be a claim the value contradicts.
+  const retriable =
+    typeof said === "boolean" ? said : base.retriable || (status === undefined && saysTemporary(v, code, errorObject));
   if (code === undefined)
     return {
       ...base,

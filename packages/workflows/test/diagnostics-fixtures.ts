@@ -18,6 +18,6 @@ export function diagnosticsHarness(configure: (builder: AgentFrameworkBuilder) =
   child.register(ToolWorld, { useValue: world });
   const factory = configure(
     usingAgentFramework(child).addAgentFunctions(CrmTools, LedgerTools, SearchTools, PaymentTools),
-  ).buildAgentFactory();
+  ).buildAgentFactory({ printDiagnostics: false }); // the fixture's tools are terse on purpose (NW003)
   return { world, factory };
 }

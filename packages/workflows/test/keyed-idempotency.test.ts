@@ -34,6 +34,21 @@ class NoteTools {
     return crm.write(note, undefined);
   }
 
+  ownTimeoutAttempts = 0;
+  @AgentFunction({ description: "Times out by its own AbortController after the write landed.", input })
+  async ownTimeout({ note }: { note: string }, ctx: ToolContext) {
+    this.ownTimeoutAttempts += 1;
+    crm.applied.set(ctx.idempotencyKey, note); // applied once per key, whatever the attempt
+    if (this.ownTimeoutAttempts === 1)
+      throw Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
+    return { id: ctx.idempotencyKey };
+  }
+
+  @AgentFunction({ description: "Its own abort, no key.", input })
+  async ownTimeoutUnkeyed() {
+    throw Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
+  }
+
   @AgentFunction({ description: "Reads the key only to log it.", input, idempotent: false })
   logsKey({ note }: { note: string }, ctx: ToolContext) {
     return crm.write(`${note} ${ctx.idempotencyKey.length}`, undefined);
@@ -73,5 +88,24 @@ describe("a tool that reads its idempotency key", () => {
     const outcome = await factory.tools.invoke({ name: "logsKey", arguments: { note: "hello" } });
     expect(outcome.errorCode).toBe("OUTCOME_UNKNOWN");
     expect(crm.calls).toBe(1);
+  });
+
+  it("an AbortError the tool threw itself (node-fetch's own timeout) is a timeout, not a cancellation", async () => {
+    fresh();
+    const keyed = await factory.tools.invoke({ name: "ownTimeout", arguments: { note: "hi" } });
+    expect(keyed.status).toBe("ok");
+    expect(keyed.metadata.attempts).toBe(2);
+    expect(crm.applied.size).toBe(1);
+    const unkeyed = await factory.tools.invoke({ name: "ownTimeoutUnkeyed", arguments: { note: "hi" } });
+    expect(unkeyed.errorCode).toBe("OUTCOME_UNKNOWN");
+    expect(unkeyed.message).toContain("TIMEOUT");
+  });
+
+  it("the caller's own abort still propagates as a cancellation", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      factory.tools.invoke({ name: "ownTimeoutUnkeyed", arguments: { note: "hi" } }, { signal: controller.signal }),
+    ).rejects.toThrow();
   });
 });

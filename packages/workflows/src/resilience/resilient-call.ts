@@ -1,4 +1,4 @@
-import { keyedIdempotent } from "@needlework/core/internal";
+import { keyedIdempotent, ownAbortAsTimeout } from "@needlework/core/internal";
 import {
   abortReason,
   CircuitOpenError,
@@ -243,7 +243,8 @@ export class ResilientCall implements AttemptOwner {
       };
       running.then(
         (value) => settled(asValue(value)),
-        (error: unknown) => settled(asError(error)),
+        // Not aborted by the caller nor by an attempt timeout (both answered already): the tool's own timeout.
+        (error: unknown) => settled(asError(ownAbortAsTimeout(error, this.call.callerSignal))),
       );
       if (this.endedWith) return answer(this.endedWith); // the call ended while the body started
       if (attemptEnd < this.deadline)

@@ -1,4 +1,4 @@
-import { keyedIdempotent, ownOptions } from "@needlework/core/internal";
+import { keyedIdempotent, ownAbortAsTimeout, ownOptions } from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
@@ -125,8 +125,9 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
   // Written with then() rather than await in try/catch: a rejection then reaches `failed` without
   // being rethrown inside this function, so a failing call pays for no second throw (bench `design-choices`).
   return (call, next) => {
-    const failed = (error: unknown): ToolOutcome => {
-      if (call.callerSignal?.aborted) throw error;
+    const failed = (thrown: unknown): ToolOutcome => {
+      if (call.callerSignal?.aborted) throw thrown;
+      const error = ownAbortAsTimeout(thrown, call.callerSignal);
       const toolRules = call.tool.options.errors;
       const rules = toolRules ? [...toolRules, ...globalRules] : globalRules;
       return outcomeFromThrown(error, rules, formatter, {
