@@ -9,6 +9,7 @@
  * ```
  * @packageDocumentation
  */
+export { closest } from "./closest-name.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";

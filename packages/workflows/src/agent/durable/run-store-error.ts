@@ -11,6 +11,7 @@ import { NeedleworkError } from "@needlework/core";
  *   from this one after its lease expired (this process's late writes are refused);
  * - `STORE_FAILED`: the store refused a statement for another reason (its SQLSTATE is in the message);
  * - `SCHEMA_TOO_NEW`: `migrate()` found a schema written by a newer version of the package;
+ * - `STORE_NOT_MIGRATED`: the store's tables (or schema) do not exist yet: run `store.migrate()` once;
  * - `RESULT_INVALID`: a stored result is not a well-formed `AgentRunResult` (an altered row);
  * - `PAYLOAD_UNREADABLE`: the store's codec cannot decode a stored payload (a key missing from its
  *   ring, an altered value).
@@ -24,6 +25,7 @@ export type RunStoreErrorCode =
   | "RUN_BUSY"
   | "STORE_FAILED"
   | "SCHEMA_TOO_NEW"
+  | "STORE_NOT_MIGRATED"
   | "RESULT_INVALID"
   | "PAYLOAD_UNREADABLE"
   | "INVALID_QUERY";
