@@ -248,11 +248,8 @@ function actor(c: Context, tokenSet: boolean): string {
 
 /** A run's status for the list: `interrupted` when it has not ended and no live process holds its lease. */
 async function leaseExpired(journal: RunJournal, runId: string): Promise<boolean> {
-  const reader = journal as RunJournal & {
-    leaseOf?(runId: string): Promise<{ readonly expiresAt: string } | undefined>;
-  };
-  if (typeof reader.leaseOf !== "function") return false;
-  const lease = await reader.leaseOf(runId);
+  if (typeof journal.leaseOf !== "function") return false;
+  const lease = await journal.leaseOf(runId);
   return lease === undefined || Date.parse(lease.expiresAt) <= Date.now();
 }
 

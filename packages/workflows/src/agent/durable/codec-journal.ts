@@ -101,6 +101,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec): RunJournal
     },
     lease: (runId, owner) => inner.lease(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
+    ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       const message = (await seal.value(turn.message)) as unknown as JournaledTurn["message"];
       return inner.turn(runId, { ...turn, message }, owner);

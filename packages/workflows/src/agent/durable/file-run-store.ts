@@ -18,6 +18,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
+  RunLeaseInfo,
 } from "./run-journal.js";
 
 const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
@@ -173,6 +174,11 @@ export class FileRunJournal implements RunJournal {
       }
     }
     return runs;
+  }
+
+  async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
+    const lease = await this.readLease(runId);
+    return lease && { owner: lease.owner, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   private leaseFile(runId: string): string {

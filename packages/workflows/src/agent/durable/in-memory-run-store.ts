@@ -12,6 +12,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
+  RunLeaseInfo,
 } from "./run-journal.js";
 
 /**
@@ -74,6 +75,11 @@ export class InMemoryRunJournal implements RunJournal {
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
     this.append(runId, owner, [{ kind: "end", end }]);
     await this.release(runId, owner);
+  }
+
+  async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
+    const lease = this.leases.get(runId);
+    return lease && { owner: lease.owner, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
