@@ -60,9 +60,7 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
   }, 60_000);
 
   async function go(hash: string): Promise<void> {
-    await page.evaluate((h) => {
-      location.hash = h;
-    }, hash);
+    await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
     await page.locator(`body[data-route="${hash}"]`).waitFor();
   }
 
