@@ -303,6 +303,8 @@ async function showRun(runId, stale) {
   for (const event of events) timeline.handle(event);
   $("status").textContent = run.status;
   $("status").className = `status ${run.status}`;
+  // A paused run has no result yet: the approval panel says what it waits for.
+  if (paused) $("final").hidden = true;
   const pending = events.find((e) => e.type === "approval-required")?.pending ?? [];
   drawApprovals(run.runId, paused ? pending : [], view.actable);
   $("act-resume").hidden = run.status !== "interrupted";
