@@ -122,6 +122,11 @@ const optionsSchema = z.strictObject({
   watchMs: z.int().min(10).max(60_000).optional(),
 });
 
+/** The body of an approval: a decision for every pending call (made once, at import). */
+const decisionsSchema = z.strictObject({
+  decisions: z.record(z.string().min(1).max(500), z.enum(["approved", "denied"])),
+});
+
 /**
  * The options' own properties only, on an object with no prototype: a polluted `Object.prototype`
  * (`Object.prototype.host = "0.0.0.0"`) must never give the inspector a host, a token or a route.
@@ -284,16 +289,18 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       "[REDACTED:secret]",
       "startInspector: option 'token' must be a string of at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token); the value given is not shown.",
     );
-  const {
-    store,
-    port = 4600,
-    host = "127.0.0.1",
-    codec,
-    token,
-    agents = [],
-    actions: givenActions,
-    watchMs = 1000,
-  } = parseOptions("startInspector", optionsSchema, given);
+  const parsed = parseOptions("startInspector", optionsSchema, given);
+  // The parsed object is an ordinary one: read its own properties only (a polluted prototype has others).
+  const own = <K extends keyof typeof parsed>(key: K): (typeof parsed)[K] | undefined =>
+    Object.hasOwn(parsed, key) ? parsed[key] : undefined;
+  const store = parsed.store;
+  const port = own("port") ?? 4600;
+  const host = own("host") ?? "127.0.0.1";
+  const codec = own("codec");
+  const token = own("token");
+  const agents = own("agents") ?? [];
+  const givenActions = own("actions");
+  const watchMs = own("watchMs") ?? 1000;
   if (!LOOPBACK.has(host) && token === undefined)
     throw new InvalidOptionError(
       "token",
@@ -609,9 +616,6 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   });
 
   // ---- act: approve or deny, resume
-  const decisionsSchema = z.strictObject({
-    decisions: z.record(z.string().min(1).max(500), z.enum(["approved", "denied"])),
-  });
   app.post("/api/runs/:id/decisions", pageOnly, async (c) => {
     const runId = idFrom(c, "id");
     const parsed = decisionsSchema.safeParse(await c.req.json().catch(() => undefined));

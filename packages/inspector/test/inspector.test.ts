@@ -4,15 +4,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRunStore, InMemoryRunStore } from "@needlework/workflows";
+import { PostgresStore } from "@needlework/postgres";
 import {
   aesGcmCodec,
   type AgentStore,
   type DeadLetterEntry,
   type DeadLetterQueue,
+  type JournaledCall,
+  type JournaledRun,
+  type JournaledTurn,
 } from "@needlework/workflows/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../src/index.js";
-import { ENCODED } from "../src/run-view.js";
+import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
+import { ENCODED, runView, UNREADABLE } from "../src/run-view.js";
 import { HOSTILE, type WrittenRuns, writeRuns } from "./runs.js";
 
 const opened: Inspector[] = [];
@@ -253,5 +258,152 @@ describe("startInspector over a FileRunStore that encodes its payloads", () => {
     expect((await get(decoding, "/api/dead-letters")).body.letters[0].arguments).toEqual({ contactId: "C-7" });
     const listed = await get(decoding, "/api/runs?status=awaiting_approval");
     expect(listed.body.runs.map((r: { runId: string }) => r.runId)).toEqual([runs.paused]);
+  });
+});
+
+describe("startInspector's answers to bad input (issue 34)", () => {
+  it("answers 400 for a malformed run id and 404 for an unknown one, never 500", async () => {
+    const inspector = await start({ store: new InMemoryRunStore() });
+    for (const path of ["/api/runs/%E0%A4%A", "/api/runs/a%00b", `/api/runs/${"x".repeat(501)}`])
+      expect((await get(inspector, path)).status, path).toBe(400);
+    expect((await get(inspector, "/api/runs/run_unknown")).status).toBe(404);
+    expect((await get(inspector, "/api/runs/run_unknown/export")).status).toBe(404);
+    const post = await fetch(new URL("/api/runs/%E0%A4%A/resume", inspector.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1" },
+    });
+    expect(post.status).toBe(400);
+  });
+
+  it("never quotes a refused token back, in the message or the error's value", async () => {
+    const secret = "short-secret-1";
+    const error = await startInspector({ store: new InMemoryRunStore(), port: 0, token: secret }).catch((e) => e);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "token" });
+    expect(`${error.message} ${JSON.stringify(error)} ${String(error.value)}`).not.toContain(secret);
+  });
+
+  it("reads its options' own properties only: a polluted Object.prototype gives it no host, token or route", async () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.host = "0.0.0.0";
+    proto.token = "polluted-token-polluted-token";
+    try {
+      const inspector = await start({ store: new InMemoryRunStore() });
+      expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect((await fetch(new URL("/api/runs", inspector.url))).status).toBe(200); // no token asked
+    } finally {
+      delete proto.host;
+      delete proto.token;
+    }
+    // The old static table was a Record: an inherited key was a route to any file.
+    proto["/etc/passwd"] = { file: "../../../../../etc/passwd", type: "text/plain" };
+    try {
+      const inspector = await start({ store: new InMemoryRunStore() });
+      const passwd = await fetch(new URL("/etc/passwd", inspector.url));
+      expect(passwd.status).not.toBe(200);
+      expect(await passwd.text()).not.toContain("root:");
+    } finally {
+      delete proto["/etc/passwd"];
+    }
+  });
+
+  it("shows a dead letter its codec cannot open as unreadable, and the rest of the list as usual", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "nw-inspector-bad-"));
+    try {
+      const codec = aesGcmCodec({ current: "k1", keys: { k1: randomBytes(32) } });
+      const sealed = new FileRunStore(directory, { codec });
+      await writeRuns(sealed);
+      const letter: DeadLetterEntry = {
+        runId: "run_corrupt",
+        agent: "crm-sync",
+        tool: "mergeContacts",
+        arguments: { $codec: "v1:k1:not-a-sealed-value" },
+        errorCode: "CONFLICT",
+        callIds: [],
+        outcomes: [],
+        time: new Date().toISOString(),
+        reason: "Failed 3 times.",
+      };
+      await new FileRunStore(directory).deadLetters.append(letter); // written around the codec: corrupt
+      const inspector = await start({ store: new FileRunStore(directory), codec });
+      const { status, body } = await get(inspector, "/api/dead-letters");
+      expect(status).toBe(200);
+      expect(body.letters.map((l: { arguments: unknown }) => l.arguments)).toEqual([{ contactId: "C-7" }, UNREADABLE]);
+      // Another key altogether: every letter unreadable, the list still answers, with ids and codes.
+      const wrong = aesGcmCodec({ current: "k1", keys: { k1: randomBytes(32) } });
+      const other = await start({ store: new FileRunStore(directory), codec: wrong });
+      const listed = await get(other, "/api/dead-letters");
+      expect(listed.status).toBe(200);
+      expect(listed.body.letters[0]).toMatchObject({ errorCode: "CONFLICT", arguments: UNREADABLE });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("builds a run's view in time linear in its size (20,000 calls well under a second)", () => {
+    const big = (calls: number): JournaledRun => {
+      const turns: JournaledTurn[] = [];
+      const journaled: JournaledCall[] = [];
+      for (let t = 0; t < calls / 10; t++) {
+        const toolCalls = Array.from({ length: 10 }, (_, i) => ({
+          id: `c${t}_${i}`,
+          name: "lookup",
+          arguments: { n: i },
+        }));
+        turns.push({ index: t, message: { role: "assistant", content: "", toolCalls } });
+        for (const call of toolCalls)
+          journaled.push({
+            callId: call.id,
+            tool: "lookup",
+            arguments: call.arguments,
+            idempotencyKey: call.id,
+            outcome: {
+              callId: call.id,
+              outcome: { status: "ok", retriable: false, metadata: { attempts: 1, latencyMs: 2 } },
+              formatted: "{}",
+            },
+          });
+      }
+      return {
+        runId: "run_big",
+        agent: "a",
+        instructions: "",
+        input: "",
+        startedAt: new Date().toISOString(),
+        turns,
+        calls: journaled,
+      };
+    };
+    const time = (run: JournaledRun): number => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const view = runView(run);
+        best = Math.min(best, performance.now() - started);
+        expect(view.stats.calls).toBe(run.calls.length);
+      }
+      return best;
+    };
+    const small = time(big(5_000));
+    const large = time(big(20_000));
+    expect(large).toBeLessThan(1_000); // it was 4-7 s
+    expect(large / small).toBeLessThan(8); // 4x the calls: about 4x the time (quadratic would be 16x)
+  });
+});
+
+describePostgres("startInspector over a PostgreSQL store never migrated", () => {
+  it("says STORE_NOT_MIGRATED and names migrate(), not 'could not be read'", async () => {
+    const store = new PostgresStore({
+      connectionString: DATABASE_URL,
+      schema: `nw_never_${randomBytes(4).toString("hex")}`,
+    });
+    try {
+      await expect(store.journal.list({ limit: 1 })).rejects.toMatchObject({ code: "STORE_NOT_MIGRATED" });
+      const inspector = await start({ store });
+      const { status, body } = await get(inspector, "/api/runs");
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ code: "STORE_NOT_MIGRATED", error: expect.stringContaining("store.migrate()") });
+    } finally {
+      await store.close();
+    }
   });
 });
