@@ -14,6 +14,7 @@ import type {
   ManagedDeadLetterQueue,
   PayloadCodec,
   RunJournal,
+  RunSummary,
   StoredDeadLetter,
 } from "@needlework/workflows/durable";
 import {
@@ -517,34 +518,51 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const SCAN = 2_000;
     let storeCursor =
       cursor ??
-      (to === undefined ? undefined : cursorAfter({ startedAt: new Date(to + 1).toISOString(), runId: "" } as never));
+      (to === undefined
+        ? undefined
+        : cursorAfter({ startedAt: new Date(to + 1).toISOString(), runId: "", agent: "", status: "" }));
     const rows: Awaited<ReturnType<typeof listRow>>[] = [];
     let scanned = 0;
     let next: string | undefined;
-    let lastSeen: { runId: string; startedAt: string; agent: string; status: string } | undefined;
+    let lastSeen: RunSummary | undefined;
     outer: while (rows.length < limit && scanned < SCAN) {
       const page = await journal.list({
         limit: simple ? limit : 200,
         ...(storeStatus ? { status: storeStatus } : {}),
         ...(storeCursor ? { cursor: storeCursor } : {}),
       });
+      // The page's candidates (filters on the summary first), then their runs read a batch at a
+      // time in parallel (the figures need each run), in order, until the page is full.
+      const candidates: RunSummary[] = [];
+      let ended = false;
       for (const summary of page.runs) {
         scanned++;
         lastSeen = summary;
         if (from !== undefined && Date.parse(summary.startedAt) < from) {
-          next = undefined;
-          break outer;
+          ended = true;
+          break;
         }
         if (agent !== undefined && !summary.agent.toLowerCase().startsWith(agent)) continue;
         if (q !== undefined && !summary.runId.toLowerCase().includes(q.toLowerCase())) continue;
-        const row = await listRow(summary);
-        if (status === "interrupted" && row.status !== "interrupted") continue;
-        if (code !== undefined && !(row.stats?.codes ?? []).includes(code)) continue;
-        rows.push(row);
-        if (rows.length === limit) {
-          next = cursorAfter(summary);
-          break outer;
+        candidates.push(summary);
+      }
+      for (let at = 0; at < candidates.length; ) {
+        const batch = candidates.slice(at, at + Math.max(8, limit - rows.length));
+        at += batch.length;
+        const read = await Promise.all(batch.map(listRow));
+        for (const [i, row] of read.entries()) {
+          if (status === "interrupted" && row.status !== "interrupted") continue;
+          if (code !== undefined && !(row.stats?.codes ?? []).includes(code)) continue;
+          rows.push(row);
+          if (rows.length === limit) {
+            next = cursorAfter(batch[i]!);
+            break outer;
+          }
         }
+      }
+      if (ended) {
+        next = undefined;
+        break;
       }
       if (!page.next) {
         next = undefined;
@@ -553,7 +571,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       storeCursor = page.next;
       next = page.next;
     }
-    if (rows.length < limit && scanned >= SCAN && lastSeen) next = cursorAfter(lastSeen as never);
+    if (rows.length < limit && scanned >= SCAN && lastSeen) next = cursorAfter(lastSeen);
     return c.json({ runs: rows, ...(next ? { next } : {}) });
   });
 

@@ -99,6 +99,31 @@ describe("startInspector over an in-memory store", () => {
     expect(JSON.stringify(body)).not.toMatch(/checkpoint|signature/i);
   });
 
+  it("finds runs by interrupted status, time range, agent prefix in any case, error code and id", async () => {
+    const ids = async (query: string) =>
+      (await get(inspector, `/api/runs?${query}`)).body.runs.map((r: { runId: string }) => r.runId);
+    expect(await ids("status=interrupted")).toEqual([runs.running]);
+    expect(await ids("agent=SUPP")).toEqual([runs.paused]);
+    expect(await ids("code=CONFLICT")).toEqual([runs.poisoned]);
+    expect(await ids(`q=${runs.failed}`)).toEqual([runs.failed]);
+    expect(await ids("to=2000-01-01T00:00:00Z")).toEqual([]);
+    expect(await ids("from=2999-01-01T00:00:00Z")).toEqual([]);
+    expect((await ids("from=2000-01-01T00:00:00Z&limit=2")).length).toBe(2);
+    expect((await get(inspector, "/api/runs?from=yesterday-ish")).status).toBe(400);
+    const failed = (await get(inspector, "/api/runs?agent=crm")).body.runs.find(
+      (r: { runId: string }) => r.runId === runs.failed,
+    );
+    expect(failed.stats).toMatchObject({ turns: 3, calls: 2, failures: 1, codes: ["FORBIDDEN"] });
+  });
+
+  it("shows each tool's health over a window: calls, failures by code, p50 and p95 latency", async () => {
+    const { body } = await get(inspector, "/api/health?minutes=60");
+    const merge = body.tools.find((t: { tool: string }) => t.tool === "mergeContacts");
+    expect(merge).toMatchObject({ calls: 2, failures: 2, byCode: { CONFLICT: 2 } });
+    expect(typeof merge.p50Ms).toBe("number");
+    expect(merge.p95Ms).toBeGreaterThanOrEqual(merge.p50Ms);
+  });
+
   it("answers 404 for a run it does not have", async () => {
     expect((await get(inspector, "/api/runs/run_nope")).status).toBe(404);
   });
