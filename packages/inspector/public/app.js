@@ -303,6 +303,10 @@ async function showRun(runId, stale) {
   for (const event of events) timeline.handle(event);
   $("status").textContent = run.status;
   $("status").className = `status ${run.status}`;
+  // An interrupted run's unsettled call is not running: its process is gone.
+  if (run.status === "interrupted")
+    for (const state of document.querySelectorAll("#turns .call.running .state"))
+      state.textContent = "no outcome (interrupted)";
   // A paused run has no result yet: the approval panel says what it waits for.
   if (paused) $("final").hidden = true;
   const pending = events.find((e) => e.type === "approval-required")?.pending ?? [];
