@@ -318,6 +318,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     actionLog ??= await defaultActionLog(store);
     return actionLog;
   };
+  const replaying = new Set<string>();
   /** Wakes the push streams at once after this inspector changed something. */
   const changed = new EventEmitter();
   changed.setMaxListeners(0);
@@ -727,6 +728,18 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   app.post("/api/dead-letters/:id/replay", pageOnly, async (c) => {
     const id = idFrom(c, "id");
     if (!isManaged(letters)) throw new HttpError(405, "This store's dead letters cannot be replayed.");
+    // One replay of a letter at a time in this process, from the lookup on (PostgreSQL's claim also
+    // holds across processes); a second click meanwhile is refused, one after finds the letter closed.
+    if (replaying.has(id)) throw new HttpError(409, "This letter is being replayed.", "REPLAY_IN_PROGRESS");
+    replaying.add(id);
+    try {
+      return await replay(c, id, letters);
+    } finally {
+      replaying.delete(id);
+    }
+  });
+
+  const replay = async (c: Context, id: string, queue: ManagedDeadLetterQueue): Promise<Response> => {
     const letter = await findLetter(id);
     if (!letter) throw new HttpError(404, "No open dead letter with this id.");
     const agent = agentFor(letter.agent);
@@ -748,11 +761,11 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     };
     let replayed: boolean;
     try {
-      if (canReplay(letters)) replayed = await letters.replay(id, handler);
+      if (canReplay(queue)) replayed = await queue.replay(id, handler);
       else {
         await handler(letter);
         replayed = true;
-        await letters.acknowledge(id);
+        await queue.acknowledge(id);
       }
     } catch (error) {
       if (!(error instanceof HttpError) || outcome === undefined) throw error;
@@ -761,7 +774,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const result = replayed ? "done" : (outcome?.errorCode ?? (outcome ? outcome.status : "NOT_CLAIMED"));
     await journalAction({ action: "replay", letterId: id, runId: letter.runId, by, result });
     return c.json({ replayed, ...(outcome ? { outcome } : {}) }, replayed ? 200 : 409);
-  });
+  };
 
   // ---- health
   app.get("/api/health", async (c) => {

@@ -432,3 +432,59 @@ describePostgres("startInspector over a PostgreSQL store never migrated", () => 
     }
   });
 });
+
+describe("startInspector's actions through the API", () => {
+  const store = new InMemoryRunStore();
+  let runs: WrittenRuns;
+  let inspector: Inspector;
+  const act = (path: string, body: unknown = {}) =>
+    fetch(new URL(path, inspector.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  beforeAll(async () => {
+    runs = await writeRuns(store, { denial: true });
+    inspector = await start({ store, agents: runs.agents });
+  });
+
+  it("refuses decisions that do not cover the pending calls, and a run that is not paused", async () => {
+    expect((await act(`/api/runs/${runs.paused}/decisions`, { decisions: {} })).status).toBe(400);
+    expect((await act(`/api/runs/${runs.paused}/decisions`, { decisions: { r1: "maybe" } })).status).toBe(400);
+    const notPaused = await act(`/api/runs/${runs.failed}/decisions`, { decisions: { w1: "approved" } });
+    expect(notPaused.status).toBe(409);
+    expect(await notPaused.json()).toMatchObject({ code: "NOT_PAUSED" });
+    const ended = await act(`/api/runs/${runs.failed}/resume`);
+    expect(await ended.json()).toMatchObject({ code: "RUN_ENDED" });
+    expect(runs.world.refunds).toEqual([]);
+  });
+
+  it("answers AGENT_NOT_GIVEN when it was not given the run's agent, and runs nothing", async () => {
+    const readOnly = await start({ store });
+    const response = await fetch(new URL(`/api/runs/${runs.pausedToDeny}/decisions`, readOnly.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      body: JSON.stringify({ decisions: { r2: "approved" } }),
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: "AGENT_NOT_GIVEN" });
+    expect(runs.world.refunds).toEqual([]);
+  });
+
+  it("a replay that fails again leaves the letter open; two at once run the call once", async () => {
+    const { body } = await get(inspector, "/api/dead-letters?acknowledged=false");
+    const id = body.letters[0].id as string;
+    const failed = await act(`/api/dead-letters/${id}/replay`);
+    expect(failed.status).toBe(409);
+    expect(await failed.json()).toEqual({ replayed: false, outcome: { status: "error", errorCode: "CONFLICT" } });
+    expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toHaveLength(1);
+    runs.world.locked = false;
+    const both = await Promise.all([act(`/api/dead-letters/${id}/replay`), act(`/api/dead-letters/${id}/replay`)]);
+    // One runs it; the other is refused while it runs (409) or finds the letter closed after (404).
+    const statuses = both.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([404, 409]).toContain(statuses[1]);
+    expect(runs.world.merges).toBe(1);
+    expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toEqual([]);
+  });
+});
