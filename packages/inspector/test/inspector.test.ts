@@ -364,7 +364,7 @@ describe("startInspector's answers to bad input (issue 34)", () => {
     }
   });
 
-  it("builds a run's view in time linear in its size (20,000 calls well under a second)", () => {
+  it("builds a run's view in time linear in its size (4x the calls, about 4x the time)", () => {
     const big = (calls: number): JournaledRun => {
       const turns: JournaledTurn[] = [];
       const journaled: JournaledCall[] = [];
@@ -410,8 +410,10 @@ describe("startInspector's answers to bad input (issue 34)", () => {
     };
     const small = time(big(5_000));
     const large = time(big(20_000));
-    expect(large).toBeLessThan(1_000); // it was 4-7 s
-    expect(large / small).toBeLessThan(8); // 4x the calls: about 4x the time (quadratic would be 16x)
+    // Best of three, on a machine that may be busy: 4x the calls is about 4x the time (quadratic, as
+    // it was, would be 16x, and 4-7 s for 20,000 calls).
+    expect(large).toBeLessThan(2_500);
+    expect(large / small).toBeLessThan(10);
   });
 });
 
