@@ -34,7 +34,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { type ActionLog, defaultActionLog, type NewAction, newRecord } from "./action-log.js";
 import { toolHealth } from "./health.js";
-import { type ActionRecord, pausedRun, runStats, runView, UNREADABLE, unsealed } from "./run-view.js";
+import { type ActionRecord, pausedRun, type RunStats, runStats, runView, UNREADABLE, unsealed } from "./run-view.js";
 
 /**
  * Options of {@link startInspector}.
@@ -417,16 +417,30 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   };
 
   /** A row of the runs list: the summary and the run's figures. */
+  // An ended run's figures do not change until it ends again (a paused run resumed gets a new end
+  // time): kept by run id and end time, so a list (and each push of it) reads only the runs that changed.
+  const STATS_KEPT = 10_000;
+  const statsOfEnded = new Map<string, RunStats>();
   const listRow = async (summary: {
     runId: string;
     status: string;
-  }): Promise<{ runId: string; status: string; stats?: ReturnType<typeof runStats> }> => {
-    const run = await readRun(summary.runId).catch(() => undefined);
+    endedAt?: string;
+  }): Promise<{ runId: string; status: string; stats?: RunStats }> => {
+    const key = summary.endedAt === undefined ? undefined : `${summary.runId}\u0000${summary.endedAt}`;
+    let stats = key === undefined ? undefined : statsOfEnded.get(key);
+    if (stats === undefined) {
+      const run = await readRun(summary.runId).catch(() => undefined);
+      stats = run && runStats(run);
+      if (stats && key !== undefined && run?.end) {
+        if (statsOfEnded.size >= STATS_KEPT) statsOfEnded.delete(statsOfEnded.keys().next().value!);
+        statsOfEnded.set(key, stats);
+      }
+    }
     const interrupted = summary.status === "running" && (await leaseExpired(store.journal, summary.runId));
     return {
       ...summary,
       ...(interrupted ? { status: "interrupted", interrupted: true } : {}),
-      ...(run ? { stats: runStats(run) } : { unreadable: true }),
+      ...(stats ? { stats } : { unreadable: true }),
     };
   };
 
