@@ -54,7 +54,8 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString() : "");
 const pretty = (value) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
 function duration(ms) {
   if (typeof ms !== "number") return "";
-  if (ms < 1000) return `${ms} ms`;
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${(ms / 60_000).toFixed(1)} min`;
 }

@@ -94,8 +94,13 @@ export function createTimeline(parts, onStatus = () => {}) {
       if (outcome.status === "ok" && retries > 0) {
         call.item.className = "call retried";
         call.state.textContent = `ok after ${plural(retries, "retry", "retries")}`;
+        // Live, the retries' codes; from the journal, the attempt count (on the timing line when known).
         call.detail.textContent =
-          call.retries.length > 0 ? `retried after ${call.retries.join(", ")}` : `${outcome.attempts} attempts`;
+          call.retries.length > 0
+            ? `retried after ${call.retries.join(", ")}`
+            : typeof outcome.latencyMs === "number"
+              ? ""
+              : `${outcome.attempts} attempts`;
       } else if (outcome.status === "ok" || outcome.status === "partial") {
         call.item.className = "call ok";
         call.state.textContent = outcome.status;

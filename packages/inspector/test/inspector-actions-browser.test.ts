@@ -171,7 +171,6 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
       owner,
     );
     await page.locator(`tr[data-run-id="${start.runId}"] .status.completed`).waitFor({ timeout: 10_000 });
-    if (shots) await page.screenshot({ path: `${OUTPUT}inspector-runs.png`, fullPage: true });
   });
 
   it("shows each tool's health", async () => {

@@ -171,7 +171,7 @@ if (browserRuns)
       const row = page.locator("#letters tbody tr");
       await row.first().waitFor();
       expect(await row.locator("td").nth(3).textContent()).toBe("CONFLICT");
-      await page.screenshot({ path: `${OUTPUT}inspector-dead-letters.png`, fullPage: true });
+      await page.screenshot({ path: `${OUTPUT}inspector-dead-letters-read-only.png`, fullPage: true });
       await row.locator("button.acknowledge").click();
       await page.locator("#letters-empty:not([hidden])").waitFor();
       const { rows } = await store.pool.query(`SELECT acknowledged_at FROM "${schema}".dead_letters`);
