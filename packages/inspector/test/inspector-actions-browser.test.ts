@@ -23,6 +23,8 @@ const { chromium, run: browserRuns } = browserTestsRun("inspector actions browse
 
 interface Opened {
   readonly store: AgentStore;
+  /** Another store over the same data, as another process would open it (no object shared). */
+  other(): AgentStore & { close?(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -143,8 +145,9 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
   });
 
   it("the list updates by push when another process ends a run", async () => {
-    // "Another process": a second store over the same data, writing through the journal.
+    // "Another process": a second store over the same data, writing through its journal.
     await go("#/runs");
+    const other = opened.other();
     const owner = "other-process";
     const start = {
       runId: `run_push_${Date.now()}`,
@@ -153,11 +156,11 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
       input: "x",
       startedAt: new Date().toISOString(),
     };
-    await opened.store.journal.runStarted(start, owner);
+    await other.journal.runStarted(start, owner);
     const row = page.locator(`tr[data-run-id="${start.runId}"] .status`);
     await row.waitFor({ timeout: 10_000 });
     expect(await row.textContent()).toBe("running");
-    await opened.store.journal.runEnded(
+    await other.journal.runEnded(
       start.runId,
       {
         status: "completed",
@@ -171,6 +174,7 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
       owner,
     );
     await page.locator(`tr[data-run-id="${start.runId}"] .status.completed`).waitFor({ timeout: 10_000 });
+    await other.close?.();
   });
 
   it("shows each tool's health", async () => {
@@ -223,7 +227,11 @@ if (browserRuns) {
   describe("acting from the inspector's page over a FileRunStore, in headless Chromium", () => {
     actions(async () => {
       const directory = await mkdtemp(join(tmpdir(), "nw-inspector-act-"));
-      return { store: new FileRunStore(directory), close: () => rm(directory, { recursive: true, force: true }) };
+      return {
+        store: new FileRunStore(directory),
+        other: () => new FileRunStore(directory),
+        close: () => rm(directory, { recursive: true, force: true }),
+      };
     }, false);
   });
   describePostgres("acting from the inspector's page over PostgreSQL, in headless Chromium", () => {
@@ -233,6 +241,7 @@ if (browserRuns) {
       await store.migrate();
       return {
         store,
+        other: () => new PostgresStore({ connectionString: DATABASE_URL, schema }),
         close: async () => {
           await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
           await store.close();
