@@ -104,6 +104,10 @@ if (browserRuns)
       expect(await page.locator('.call.retried[data-call-id="w2"] .state').textContent()).toBe("ok after 1 retry");
       expect(await page.locator(".note.health").textContent()).toContain("1 ok, 1 failed");
       expect(await page.locator(".note.correction").textContent()).toContain("claims success");
+      // The correction keeps its line breaks; the tool's message and suggestion are two lines.
+      expect(await page.locator(".note.correction").evaluate((e) => getComputedStyle(e).whiteSpace)).toBe("pre-wrap");
+      expect(await refused.locator(".detail .message").textContent()).toContain("HTTP 403");
+      expect(await refused.locator(".detail .suggestion").textContent()).toMatch(/^Suggestion: Do not retry/);
       expect(await page.locator("#final-status").textContent()).toBe("completed_with_failures");
       expect(await page.locator("#final-answer").textContent()).toMatch(/failed with FORBIDDEN/);
       await refused.locator("summary").click();
@@ -125,6 +129,8 @@ if (browserRuns)
       await open(`#/runs/${runs.hostile}`);
       await page.locator("#final-status[data-status]").waitFor();
       expect(await page.locator("#run-agent").textContent()).toContain("<img src=x onerror=");
+      // A read-only tool has no journaled start: its arguments come from the turn, never "null".
+      expect(await page.locator('.call[data-call-id="n1"] .args').textContent()).toContain("contactId");
       expect(await page.locator("#final-answer").textContent()).toContain("<script>");
       expect(await page.locator("main img, main script, #final img").count()).toBe(0);
       expect(await page.locator("body").getAttribute("data-pwned")).toBeNull();
@@ -176,6 +182,18 @@ if (browserRuns)
       await page.locator("#letters-empty:not([hidden])").waitFor();
       const { rows } = await store.pool.query(`SELECT acknowledged_at FROM "${schema}".dead_letters`);
       expect(rows[0].acknowledged_at).toBeInstanceOf(Date);
+    });
+
+    it("shows an unknown run's error alone, with no empty header", async () => {
+      const before = problems.length;
+      await page.goto(`${page.url().split("#")[0]}#/runs/run_no_such_run`);
+      await page.locator("#problem:not([hidden])").waitFor();
+      expect(await page.locator("#problem").textContent()).toContain("No run with this id");
+      expect(await page.locator("#run-view").isHidden()).toBe(true);
+      // The browser logs the 404 answer itself; nothing else may be logged.
+      problems.push(...problems.splice(before).filter((p) => !/status of 404/.test(p)));
+      // Back to a page that exists, so the problem line is cleared for the next test.
+      await open("#/runs");
     });
 
     it("logged no console error or warning, and opened no dialog", () => {
