@@ -105,7 +105,16 @@ if (browserRuns)
       expect(await page.locator(".note.health").textContent()).toContain("1 ok, 1 failed");
       expect(await page.locator(".note.correction").textContent()).toContain("claims success");
       // The correction keeps its line breaks; the tool's message and suggestion are two lines.
-      expect(await page.locator(".note.correction").evaluate((e) => getComputedStyle(e).whiteSpace)).toBe("pre-wrap");
+      expect(
+        await page
+          .locator(".note.correction")
+          .evaluate((e) =>
+            (e as unknown as { computedStyleMap(): { get(p: string): { toString(): string } } })
+              .computedStyleMap()
+              .get("white-space")
+              .toString(),
+          ),
+      ).toBe("pre-wrap");
       expect(await refused.locator(".detail .message").textContent()).toContain("HTTP 403");
       expect(await refused.locator(".detail .suggestion").textContent()).toMatch(/^Suggestion: Do not retry/);
       expect(await page.locator("#final-status").textContent()).toBe("completed_with_failures");
