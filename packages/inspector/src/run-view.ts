@@ -31,7 +31,14 @@ export function unsealed(value: unknown): unknown {
 /** One event of the page's timeline: the shape of an `AgentEvent` the live page renders. */
 export type TimelineEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
 
-/** What the inspector did to a run (approve, deny, resume, replay, acknowledge), by whom and when. */
+/**
+ * What the inspector did to a run (approve, deny, resume, replay, acknowledge), by whom and when.
+ *
+ * @example
+ * ```ts
+ * const record: ActionRecord = { id: "a1", action: "approve", runId: "run_1", callId: "call_1", by: "Ada", at: new Date().toISOString(), result: "done" };
+ * ```
+ */
 export interface ActionRecord {
   readonly id: string;
   /** `approve`, `deny`, `resume`, `replay` or `acknowledge`. */
