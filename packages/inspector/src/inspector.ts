@@ -499,6 +499,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     if (c.req.header("x-needlework-inspector") !== "1") throw new HttpError(403, "Missing the inspector's header.");
     const from = c.req.header("origin");
     if (from !== undefined && !sameOrigin(from, c)) throw new HttpError(403, "Cross-origin request refused.");
+    // The action log is ready before anything is done: an action that cannot be journaled is not taken.
+    await actionsOf();
     await next();
   };
 
