@@ -333,6 +333,13 @@ async function showRun(runId, stale) {
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   };
   drawActions(view.actions ?? []);
+  // Each decision beside its call: who approved or denied it, and when.
+  for (const record of view.actions ?? []) {
+    if (!record.callId || (record.action !== "approve" && record.action !== "deny")) continue;
+    const call = document.querySelector(`#turns .call[data-call-id="${CSS.escape(record.callId)}"]`);
+    const verb = record.action === "approve" ? "approved" : "denied";
+    call?.append(el("span", `decision ${record.action}`, `${verb} by ${record.by}, ${when(record.at)}`));
+  }
   return `run=${encodeURIComponent(run.runId)}`;
 }
 

@@ -106,6 +106,9 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
     expect(await action.locator("td").nth(1).textContent()).toBe("Ada (token holder)");
     expect(await action.locator("td").nth(4).textContent()).toBe("done");
     expect(await page.locator('.call.ok[data-call-id="r1"]').count()).toBe(1);
+    expect(await page.locator('.call[data-call-id="r1"] .decision.approve').textContent()).toMatch(
+      /^approved by Ada \(token holder\), /,
+    );
     expect(await page.locator("#act-approve").isHidden()).toBe(true);
   });
 
