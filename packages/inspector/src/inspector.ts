@@ -833,8 +833,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
             const run = await readRun(runId);
             // A fingerprint read from the run's counts: the view is rebuilt only when it changed.
             const settled = run ? run.calls.reduce((n, call) => n + (call.outcome ? 1 : 0), 0) : 0;
+            // A run whose worker died turns interrupted when its lease expires: that is a change too.
+            const lost = run && !run.end ? await leaseExpired(store.journal, runId) : false;
             const print = run
-              ? `${run.turns.length}|${run.calls.length}|${settled}|${run.end?.status ?? ""}|${run.end?.endedAt ?? ""}`
+              ? `${run.turns.length}|${run.calls.length}|${settled}|${run.end?.status ?? ""}|${run.end?.endedAt ?? ""}|${lost}`
               : "none";
             if (print !== last) {
               last = print;
@@ -844,7 +846,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
             const params = new URLSearchParams(listQuery);
             const status = params.get("status") === "interrupted" ? "running" : params.get("status") || undefined;
             const page = await journal.list({ limit: 50, ...(status ? { status } : {}) });
-            const print = page.runs.map((r) => `${r.runId}:${r.status}:${r.endedAt ?? ""}`).join(",");
+            const states = await Promise.all(
+              page.runs.map(async (r) =>
+                r.endedAt === undefined && (await leaseExpired(store.journal, r.runId)) ? "interrupted" : r.status,
+              ),
+            );
+            const print = page.runs.map((r, i) => `${r.runId}:${states[i]}:${r.endedAt ?? ""}`).join(",");
             if (print !== last) {
               last = print;
               await stream.writeSSE({ event: "list", data: String(page.runs.length) });

@@ -177,6 +177,12 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
       owner,
     );
     await page.locator(`tr[data-run-id="${start.runId}"] .status.completed`).waitFor({ timeout: 10_000 });
+    // A run whose process stops (its lease given up, as a killed worker's expires) turns interrupted.
+    const dying = { ...start, runId: `run_dying_${Date.now()}` };
+    await other.journal.runStarted(dying, owner);
+    await page.locator(`tr[data-run-id="${dying.runId}"] .status.running`).waitFor({ timeout: 10_000 });
+    await other.journal.release(dying.runId, owner);
+    await page.locator(`tr[data-run-id="${dying.runId}"] .status.interrupted`).waitFor({ timeout: 10_000 });
     await other.close?.();
   });
 
