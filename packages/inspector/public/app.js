@@ -333,6 +333,14 @@ async function showRun(runId, stale) {
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   };
   drawActions(view.actions ?? []);
+  // The text each call's model read, exactly as sent, with a Copy button.
+  for (const details of document.querySelectorAll("#turns details.formatted")) {
+    const pre = details.querySelector("pre");
+    const copy = el("button", "copy", "Copy");
+    copy.type = "button";
+    copy.onclick = () => navigator.clipboard?.writeText(pre.textContent).then(() => (copy.textContent = "Copied"));
+    details.append(copy);
+  }
   // Each decision beside its call: who approved or denied it, and when.
   for (const record of view.actions ?? []) {
     if (!record.callId || (record.action !== "approve" && record.action !== "deny")) continue;
