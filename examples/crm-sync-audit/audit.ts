@@ -212,6 +212,7 @@ export function formatAudit(report: AuditReport): string[] {
     `  writes meeting a fault: 403 ${f.forbidden}, 409 locked ${f.locked}, 429 ${f.rate_limited}, 500 ${f.server_error}, timeout ${f.timeout}`,
     line("", "raw", "needlework"),
     ...rows.map(([a, b, c]) => line(a, b, c)),
+    `  ${nw.escalated + nw.deadLettered} needlework runs were handed to a person instead of ending "done": ${nw.escalated} escalated (the model claimed success after a correction) and ${nw.deadLettered} dead-lettered (the same write failed alike 3 times).`,
     `silent-failure rate: raw ${pct(raw.silentFailures, raw.runs)} -> needlework ${pct(nw.silentFailures, nw.runs)}`,
   ];
 }

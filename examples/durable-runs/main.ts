@@ -114,7 +114,8 @@ export async function runDurableRuns(
     `DROP SCHEMA IF EXISTS "${config.schema}" CASCADE; DROP SCHEMA IF EXISTS "${config.schema}_queue" CASCADE`,
   );
   await admin.end();
-  const store = new PostgresStore({ connectionString: config.databaseUrl, schema: config.schema });
+  // The same leaseMs as the workers': createRunQueue wants it at most half of runTimeoutSeconds.
+  const store = new PostgresStore({ connectionString: config.databaseUrl, schema: config.schema, leaseMs: 2_000 });
   await store.migrate();
   await createEffectsTable(store.pool, config.schema);
   const queue = createRunQueue({

@@ -1,6 +1,8 @@
 // Installs the packed @needlework/eslint-plugin into a fresh app outside the repository with ESLint 9's (and 10's) flat
-// config, as docs/eslint/README.md says, and lints a file with one defect per rule (each marked with an
-// `expect:` comment) and the README's quick start. Needs the packages built (`pnpm test` builds first) and
+// config, as docs/eslint/README.md says, and lints files with one defect per rule (each marked with an
+// `expect:` comment), a corpus of correct code (TypeScript and plain JavaScript, with field names such as
+// tokenLimit and passwordPolicyName), and the README's quick start: each defect reported by its rule,
+// nothing else, and no rule failing on a `.js` file. Needs the packages built (`pnpm test` builds first) and
 // the npm registry for ESLint, TypeScript and typescript-eslint.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -12,6 +14,17 @@ import { packPackages, repoRoot } from "../../scripts/pack-packages.js";
 import { run, writeApp } from "./temp-app.js";
 
 const fixture = (path: string) => join(repoRoot, "test", "packaging", "fixtures", "eslint", path);
+
+/** The fixture files copied into the app; the `defects*` ones carry `expect:` comments, the others must lint clean. */
+const FILES = [
+  "eslint.config.js",
+  "defects.ts",
+  "defects-create-agent.ts",
+  "defects.js",
+  "correct.ts",
+  "correct-tools.ts",
+  "correct.js",
+];
 
 interface Report {
   readonly filePath: string;
@@ -66,7 +79,7 @@ describe.each(["9", "10"])(
           },
           overrides: Object.fromEntries(packed.map((p) => [p.name, `$${p.name}`]).filter(([name]) => name! in ours)),
         },
-        { "eslint.config.js": fixture("eslint.config.js"), "defects.ts": fixture("defects.ts") },
+        Object.fromEntries(FILES.map((name) => [name, fixture(name)])),
         // `tsc --init`'s decorators: standard (no experimentalDecorators), so require-inject applies.
         {
           compilerOptions: { target: "es2022", module: "nodenext", strict: true, skipLibCheck: true, noEmit: true },
@@ -90,28 +103,64 @@ describe.each(["9", "10"])(
       if (root) await rm(root, { recursive: true, force: true });
     }, 120_000);
 
-    it("reports each rule's defect on its line, and nothing else", () => {
-      const report = reports.find((r) => r.filePath.endsWith("defects.ts"));
-      expect(report, JSON.stringify(reports)).toBeDefined();
-      const got = new Map<number, string[]>();
+    /** `line → rule ids` a linted file got (a fatal parse error or a rule that threw shows as `fatal`). */
+    const got = (name: string): Record<number, string[]> => {
+      const report = reports.find((r) => r.filePath.endsWith(`/${name}`) || r.filePath.endsWith(`\\${name}`));
+      expect(report, `${name} was not linted: ${JSON.stringify(reports.map((r) => r.filePath))}`).toBeDefined();
+      const lines = new Map<number, string[]>();
       for (const m of report!.messages)
-        got.set(m.line, [...(got.get(m.line) ?? []), m.ruleId ?? `fatal: ${m.message}`]);
+        lines.set(m.line, [...(lines.get(m.line) ?? []), m.ruleId ?? `fatal: ${m.message}`]);
       // A rule may report twice on one line (two swapped `inject` tokens): lines and rules are compared.
-      for (const [line, ids] of got) got.set(line, [...new Set(ids)].sort());
-      const expected = expectations(readFileSync(fixture("defects.ts"), "utf8"));
-      expect(Object.fromEntries(got)).toEqual(Object.fromEntries(expected));
-      // Every rule of the plugin is exercised by the fixture.
-      expect(new Set([...expected.values()].flat()).size).toBe(13);
+      return Object.fromEntries([...lines].map(([line, ids]) => [line, [...new Set(ids)].sort()]));
+    };
+
+    it.each(FILES)("reports in %s exactly what its expect: comments say", (name) => {
+      const expected = expectations(readFileSync(fixture(name), "utf8"));
+      expect(got(name)).toEqual(Object.fromEntries(expected));
     });
 
-    it("reports errors for what buildAgentFactory() refuses, warnings for the rest", () => {
-      const report = reports.find((r) => r.filePath.endsWith("defects.ts"))!;
-      const errors = new Set(report.messages.filter((m) => m.severity === 2).map((m) => m.ruleId));
+    it("exercises every rule of the plugin", () => {
+      const exercised = new Set(
+        FILES.flatMap((name) => [...expectations(readFileSync(fixture(name), "utf8")).values()].flat()),
+      );
+      expect(exercised.size).toBe(18);
+    });
+
+    it("says its package.json's version, from the ESM and the CommonJS build", async () => {
+      const manifest = JSON.parse(
+        readFileSync(join(app, "node_modules", "@needlework", "eslint-plugin", "package.json"), "utf8"),
+      ) as { version: string };
+      const esm = await run(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          'const { default: p } = await import("@needlework/eslint-plugin"); console.log(p.meta.version);',
+        ],
+        app,
+      );
+      const cjs = await run(
+        process.execPath,
+        ["-e", 'const p = require("@needlework/eslint-plugin"); console.log((p.default ?? p).meta.version);'],
+        app,
+      );
+      expect([esm.stdout.trim(), cjs.stdout.trim()]).toEqual([manifest.version, manifest.version]);
+    });
+
+    it("reports errors for what needlework refuses, warnings for the rest", () => {
+      const messages = reports.flatMap((r) => r.messages);
+      const errors = new Set(messages.filter((m) => m.severity === 2).map((m) => m.ruleId));
+      const warnings = new Set(messages.filter((m) => m.severity === 1).map((m) => m.ruleId));
       expect([...errors].sort()).toEqual([
+        "needlework/inject-matches-constructor",
         "needlework/known-function-group",
+        "needlework/no-blank-tool-name",
+        "needlework/reflect-metadata-entry",
         "needlework/require-inject",
         "needlework/unique-agent-name",
+        "needlework/unique-tool-name",
       ]);
+      expect([...warnings].filter((id) => errors.has(id))).toEqual([]);
     });
 
     it("reports nothing on the README's quick start", () => {

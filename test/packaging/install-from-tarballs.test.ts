@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PackedPackage, packPackages, repoRoot } from "../../scripts/pack-packages.js";
+import { extractTsBlocks } from "../../docs/doc-check/extract.js";
 import { findSystemNode } from "./system-node.js";
 import { run, writeApp } from "./temp-app.js";
 
@@ -45,6 +46,36 @@ const legacyTsconfig = (module: "nodenext") => ({
   },
   include: ["app.ts"],
 });
+
+/**
+ * The files docs/getting-started.md tells a user to write, taken from the page as written: each ```ts block
+ * whose first line names its file (`// order-tools.ts`), step 3's block appended to `app.ts`, and the
+ * tsconfig.json of "Run it".
+ */
+function gettingStartedFiles(): { files: Record<string, string>; tsconfig: string } {
+  const page = readFileSync(join(repoRoot, "docs", "getting-started.md"), "utf8");
+  const files: Record<string, string> = {};
+  for (const block of extractTsBlocks("docs/getting-started.md", page)) {
+    const named = /^\/\/ ([\w.-]+\.ts)\n/.exec(block.code)?.[1];
+    if (named) files[named] = block.code;
+  }
+  const step3 = page.slice(page.indexOf("## 3. Run an agent"));
+  const continued = extractTsBlocks("docs/getting-started.md", step3)[0]?.code;
+  if (!files["order-tools.ts"] || !files["app.ts"] || !files["order-tools.test.ts"] || !continued)
+    throw new Error("docs/getting-started.md no longer has order-tools.ts, app.ts, step 3 and order-tools.test.ts");
+  files["app.ts"] = `${files["app.ts"]}\n${continued}\n`;
+  const runIt = page.slice(page.indexOf("## Run it"));
+  const tsconfig = /```json\n([\s\S]*?)```/.exec(runIt)?.[1];
+  if (!tsconfig) throw new Error("docs/getting-started.md's Run it has no tsconfig.json block");
+  return { files, tsconfig };
+}
+
+function writePageApp(dir: string, files: Record<string, string>, tsconfig?: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`);
+  if (tsconfig !== undefined) writeFileSync(join(dir, "tsconfig.json"), tsconfig);
+  for (const [name, code] of Object.entries(files)) writeFileSync(join(dir, name), code);
+}
 
 const EXPECTED_OUTCOME = '"error_code":"ORDER_NOT_FOUND"';
 const EXPECTED_RUN = "completed Order ORD-1 has shipped.";
@@ -212,5 +243,42 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     const { stdout } = await run(process.execPath, [tsc7, "--version"], app);
     expect(stdout).toMatch(/Version 7\./);
     await run(process.execPath, [tsc7, "-p", ".", "--noEmit"], join(app, "types"));
+  });
+
+  describe("docs/getting-started.md as written", () => {
+    const { files, tsconfig } = gettingStartedFiles();
+    const { "order-tools.test.ts": testFile, ...program } = files;
+    const expectRun = (stdout: string) => {
+      expect(stdout).toContain("error ORDER_NOT_FOUND");
+      expect(stdout).toContain("completed_with_failures");
+      expect(stdout).toContain("blocking_failure: true");
+    };
+
+    it("runs under tsx (`npx tsx app.ts`)", async () => {
+      const dir = join(app, "page-tsx");
+      writePageApp(dir, program);
+      expectRun((await run(process.execPath, [repoBin("tsx/dist/cli.mjs"), "app.ts"], dir)).stdout);
+    });
+
+    it("runs under tsc with metadata, with the page's tsconfig.json (`npx tsc && node out/app.js`)", async () => {
+      const dir = join(app, "page-tsc");
+      writePageApp(dir, program, tsconfig);
+      // The TypeScript `npm install -D typescript` gave the app.
+      await run(process.execPath, [join(app, "node_modules", "typescript", "bin", "tsc")], dir);
+      expectRun((await run(process.execPath, ["out/app.js"], dir)).stdout);
+    });
+
+    it("runs the page's Vitest 5 test with the page's tsconfig.json (`npx vitest run`)", async () => {
+      const dir = join(app, "page-vitest");
+      writePageApp(dir, { "order-tools.ts": program["order-tools.ts"]!, "order-tools.test.ts": testFile! }, tsconfig);
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST")));
+      const { stdout } = await run(
+        process.execPath,
+        [join(app, "node_modules", "vitest", "vitest.mjs"), "run"],
+        dir,
+        env,
+      );
+      expect(stdout).toMatch(/1 passed/);
+    });
   });
 });

@@ -1,97 +1,230 @@
-import "reflect-metadata";
-import { InMemoryDeadLetterQueue } from "@needlework/workflows";
-import { container } from "tsyringe";
-import { CrmDirectory, FakeCrm } from "../../../examples/crm-sync-audit/fake-crm.js";
-import { faultPlans, type RunPlan } from "../../../examples/crm-sync-audit/fault-plan.js";
-import { measure, type RunMeasure } from "../../../examples/crm-sync-audit/measure.js";
-import { type ModeRun, runNeedlework } from "../../../examples/crm-sync-audit/modes.js";
-import { optimisticModel, syncRequest } from "../../../examples/crm-sync-audit/optimistic-model.js";
-import { mulberry32 } from "../../../examples/crm-sync-audit/seeded-random.js";
-import { runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
+import { inVirtualTime } from "./clock.js";
+import { READERS, type Reader } from "./model.js";
+import { runNeedlework } from "./needlework.js";
+import { type FrameworkRun, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
+import { auditPlans, CLIENTS, FakeCrm, groundTruth, type RunPlan, SCENARIOS, type Scenario } from "./world.js";
 
-/** The frameworks audited with their defaults, in the order of the last line. */
-export const FRAMEWORKS = ["AI SDK", "OpenAI Agents", "LangChain", "needlework"] as const;
-/**
- * Built-in options of a peer that close a gap, in rows of their own. The AI SDK and the OpenAI
- * Agents SDK have no built-in retry of a failed tool call (`maxRetries` of both retries model calls).
- */
-export const WITH_OPTIONS = ["LangChain with toolRetryMiddleware"] as const;
-export type Framework = (typeof FRAMEWORKS)[number] | (typeof WITH_OPTIONS)[number];
-const ALL: readonly Framework[] = [...FRAMEWORKS, ...WITH_OPTIONS];
+/** The frameworks, in the order of the last line. */
+export const FRAMEWORKS = ["AI SDK", "OpenAI Agents", "LangChain", "LangChain+retry", "needlework"] as const;
+/** One of {@link FRAMEWORKS}. */
+export type Framework = (typeof FRAMEWORKS)[number];
 
-/** One framework's totals over the audit's runs (the CRM audit's metrics). */
-export interface PeerSummary {
-  readonly runs: number;
-  readonly silentFailures: number;
-  readonly writes: number;
+/** Totals of one framework with one reader over a set of runs. */
+export interface Tally {
+  runs: number;
+  silentFailures: number;
+  writes: number;
+  landed: number;
+  duplicates: number;
+  falseAlarms: number;
+  flagged: number;
+  /** Writes that met a fault and landed in the end. */
+  recovered: number;
+  /** Model retries spent on those writes (0 when the framework recovered them itself). */
+  recoverySteps: number;
+}
+
+/** One audited run of one framework with one reader. */
+export interface AuditRow {
+  readonly plan: RunPlan;
+  readonly framework: Framework;
+  readonly reader: Reader;
+  readonly run: FrameworkRun;
   readonly landed: number;
   readonly duplicates: number;
-  readonly leakedRuns: number;
-  readonly meanToolResultChars: number;
+  readonly silentFailure: boolean;
+  readonly falseAlarm: boolean;
 }
 
-function crmsFor(plan: RunPlan): CrmDirectory {
-  return new CrmDirectory({ salesforce: new FakeCrm("salesforce", plan), hubspot: new FakeCrm("hubspot", plan) });
+/** The whole audit: every row, from one pass over the plans. */
+export interface PeerAuditReport {
+  readonly runs: number;
+  readonly seed: number;
+  readonly rows: readonly AuditRow[];
 }
 
-async function runOne(framework: Framework, plan: RunPlan, seed: number, crms: CrmDirectory): Promise<ModeRun> {
-  const input = syncRequest(plan.writes);
-  if (framework === "AI SDK") return runAiSdk(crms, input);
-  if (framework === "OpenAI Agents") return runOpenAIAgents(crms, input);
-  if (framework === "LangChain") return runLangChain(crms, input);
-  if (framework === "LangChain with toolRetryMiddleware") return runLangChain(crms, input, true);
-  const scope = container.createChildContainer();
-  scope.registerInstance(CrmDirectory, crms);
-  return runNeedlework(scope, optimisticModel(), input, {
-    random: mulberry32(seed + plan.run),
-    deadLetters: new InMemoryDeadLetterQueue(),
-    runId: `run-${plan.run}`,
-  });
-}
-
-function summarize(measures: readonly RunMeasure[]): PeerSummary {
-  const sum = (f: (m: RunMeasure) => number) => measures.reduce((a, m) => a + f(m), 0);
-  return {
-    runs: measures.length,
-    silentFailures: measures.filter((m) => m.silentFailure).length,
-    writes: sum((m) => m.writes),
-    landed: sum((m) => m.landed),
-    duplicates: sum((m) => m.duplicates),
-    leakedRuns: measures.filter((m) => m.leaked).length,
-    meanToolResultChars: Math.round(sum((m) => m.toolResultChars) / Math.max(1, measures.length)),
-  };
+function runFramework(framework: Framework, plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+  switch (framework) {
+    case "AI SDK":
+      return runAiSdk(plan, crm, reader);
+    case "OpenAI Agents":
+      return runOpenAIAgents(plan, crm, reader);
+    case "LangChain":
+      return runLangChain(plan, crm, reader);
+    case "LangChain+retry":
+      return runLangChain(plan, crm, reader, true);
+    case "needlework":
+      return runNeedlework(plan, crm, reader);
+  }
 }
 
 /**
- * The CRM audit's seeded fault plans, each run through every framework on fresh fake CRMs, measured
- * from the CRMs' ground truth (not from what the model said).
+ * Runs every plan through every framework with every reader, each on a fresh CRM in virtual time,
+ * and judges each run by the CRM's ground truth: a silent failure is a run whose model said the
+ * work is done while a write is missing or doubled and the application was not told; a false alarm
+ * is a run the application was told failed although every write landed exactly once.
+ *
+ * @example
+ * ```ts
+ * const report = await runPeerAudit(200);
+ * for (const line of formatPeerAudit(report)) console.log(line);
+ * ```
  */
-export async function runPeerAudit(runs: number, seed = 2024): Promise<Record<Framework, PeerSummary>> {
-  const measures = Object.fromEntries(ALL.map((f) => [f, [] as RunMeasure[]])) as Record<Framework, RunMeasure[]>;
-  for (const plan of faultPlans(runs, seed)) {
-    for (const framework of ALL) {
-      const crms = crmsFor(plan);
-      measures[framework].push(measure(plan, crms, await runOne(framework, plan, seed, crms)));
+export async function runPeerAudit(
+  runs: number,
+  seed = 2026,
+  frameworks: readonly Framework[] = FRAMEWORKS,
+): Promise<PeerAuditReport> {
+  const rows: AuditRow[] = [];
+  for (const plan of auditPlans(runs, seed)) {
+    for (const [f, framework] of frameworks.entries()) {
+      for (const [r, reader] of READERS.entries()) {
+        const crm = new FakeCrm(plan);
+        const { value: run } = await inVirtualTime(seed + plan.run * 97 + f * 7 + r, () =>
+          runFramework(framework, plan, crm, reader),
+        );
+        const truth = groundTruth(plan, crm);
+        rows.push({
+          plan,
+          framework,
+          reader,
+          run,
+          landed: truth.landed,
+          duplicates: truth.duplicates,
+          silentFailure: run.saidDone && !truth.exact && !run.flagged,
+          falseAlarm: run.flagged && truth.exact,
+        });
+      }
     }
   }
-  return Object.fromEntries(ALL.map((f) => [f, summarize(measures[f])])) as Record<Framework, PeerSummary>;
+  return { runs, seed, rows };
 }
 
-const percent = (n: number, of: number): string => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
+/** Sums rows into a {@link Tally}. */
+export function tally(rows: readonly AuditRow[]): Tally {
+  const t: Tally = {
+    runs: 0,
+    silentFailures: 0,
+    writes: 0,
+    landed: 0,
+    duplicates: 0,
+    falseAlarms: 0,
+    flagged: 0,
+    recovered: 0,
+    recoverySteps: 0,
+  };
+  for (const row of rows) {
+    t.runs++;
+    t.silentFailures += row.silentFailure ? 1 : 0;
+    t.writes += row.plan.writes.length;
+    t.landed += row.landed;
+    t.duplicates += row.duplicates;
+    t.falseAlarms += row.falseAlarm ? 1 : 0;
+    t.flagged += row.run.flagged ? 1 : 0;
+    // Steps to recovery: for a write that met a fault and whose run landed every write, the
+    // model's retries of it (a framework that recovered it itself needed 0).
+    if (row.landed === row.plan.writes.length) {
+      for (const w of row.plan.writes) {
+        if (row.plan.faults[w.contactId] === undefined) continue;
+        t.recovered++;
+        t.recoverySteps += (row.run.callsPerWrite.get(w.contactId) ?? 1) - 1;
+      }
+    }
+  }
+  return t;
+}
 
-/** The report: a table of every metric, then the one line the acceptance reads, last. */
-export function formatPeerAudit(report: Record<Framework, PeerSummary>): string[] {
-  const rows = ALL.map((f) => {
-    const s = report[f];
-    return `| ${f} | ${percent(s.silentFailures, s.runs)} | ${s.landed}/${s.writes} | ${s.duplicates} | ${s.leakedRuns} | ${s.meanToolResultChars} |`;
-  });
-  const runs = report.needlework.runs;
-  const line = `peer audit: silent failures AI SDK ${percent(report["AI SDK"].silentFailures, runs)}, OpenAI Agents ${percent(report["OpenAI Agents"].silentFailures, runs)}, LangChain ${percent(report.LangChain.silentFailures, runs)}, needlework ${percent(report.needlework.silentFailures, runs)} (${runs} runs each)`;
-  return [
-    "| framework | silent failures | writes landed | duplicate writes | runs that read a stack trace or a secret | tool-result chars per run |",
-    "| --- | --- | --- | --- | --- | --- |",
-    ...rows,
+const pct = (n: number, of: number): string => ((100 * n) / Math.max(1, of)).toFixed(1);
+const select = (report: PeerAuditReport, f: Framework, reader?: Reader, scenario?: Scenario) =>
+  report.rows.filter(
+    (r) =>
+      r.framework === f &&
+      (reader === undefined || r.reader === reader) &&
+      (scenario === undefined || r.plan.scenario === scenario),
+  );
+
+/** `x.x/y.y/z.z%`: silent failures for the careful, hurried and flag-only readers. */
+export function silentTriple(report: PeerAuditReport, f: Framework, scenario?: Scenario): string {
+  return `${READERS.map((reader) => {
+    const t = tally(select(report, f, reader, scenario));
+    return pct(t.silentFailures, t.runs);
+  }).join("/")}%`;
+}
+
+const frameworksIn = (report: PeerAuditReport): Framework[] =>
+  FRAMEWORKS.filter((f) => report.rows.some((r) => r.framework === f));
+
+/**
+ * Per HTTP client (the careful reader): which clients' failures a framework turns into something
+ * the model can act on. Printed by `pnpm peer-audit --by-client`, before the summary line.
+ *
+ * @example
+ * ```ts
+ * for (const line of formatByClient(report)) console.log(line);
+ * ```
+ */
+export function formatByClient(report: PeerAuditReport): string[] {
+  const lines = [
+    "Per HTTP client, careful reader (silent failures, writes landed, false alarms):",
     "",
-    line,
+    `| client | ${frameworksIn(report).join(" | ")} |`,
+    `| --- | ${frameworksIn(report)
+      .map(() => "---")
+      .join(" | ")} |`,
   ];
+  for (const client of CLIENTS) {
+    const cells = frameworksIn(report).map((f) => {
+      const t = tally(select(report, f, "careful").filter((r) => r.plan.client === client));
+      return t.runs === 0 ? "-" : `${pct(t.silentFailures, t.runs)}%, ${t.landed}/${t.writes}, ${t.falseAlarms}`;
+    });
+    lines.push(`| ${client} | ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
+
+/**
+ * The report: per framework and reader, then per scenario, then the summary line last.
+ *
+ * @example
+ * ```ts
+ * formatPeerAudit(await runPeerAudit(24)).at(-1); // "peer audit: silent failures (careful/hurried/flag) AI SDK ..."
+ * ```
+ */
+export function formatPeerAudit(report: PeerAuditReport): string[] {
+  const frameworks = frameworksIn(report);
+  const lines: string[] = [
+    `Per framework and reader (${report.runs} runs each, seed ${report.seed}, ${report.rows[0]?.plan.writes.length ?? 0} parallel writes a run):`,
+    "",
+    "| framework | reader | silent failures | writes landed | duplicate writes | false alarms | runs flagged | steps to recovery |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const f of frameworks) {
+    for (const reader of READERS) {
+      const t = tally(select(report, f, reader));
+      const steps = t.recovered === 0 ? "-" : (t.recoverySteps / t.recovered).toFixed(2);
+      lines.push(
+        `| ${f} | ${reader} | ${pct(t.silentFailures, t.runs)}% | ${t.landed}/${t.writes} | ${t.duplicates} | ${t.falseAlarms} | ${t.flagged} | ${steps} |`,
+      );
+    }
+  }
+  lines.push(
+    "",
+    "Per scenario (silent failures careful/hurried/flag; the other columns summed over the three readers):",
+    "",
+    "| scenario | framework | runs | silent failures | writes landed | duplicate writes | false alarms |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  );
+  for (const scenario of SCENARIOS) {
+    for (const f of frameworks) {
+      const rows = select(report, f, undefined, scenario);
+      if (rows.length === 0) continue;
+      const t = tally(rows);
+      lines.push(
+        `| ${scenario} | ${f} | ${t.runs / READERS.length} | ${silentTriple(report, f, scenario)} | ${t.landed}/${t.writes} | ${t.duplicates} | ${t.falseAlarms} |`,
+      );
+    }
+  }
+  const figures = frameworks.map((f) => `${f} ${silentTriple(report, f)}`).join(", ");
+  lines.push("", `peer audit: silent failures (careful/hurried/flag) ${figures} (${report.runs} runs each)`);
+  return lines;
 }

@@ -1,7 +1,14 @@
-// `pnpm peer-audit [runs]`: the CRM audit through the AI SDK, the OpenAI Agents SDK, LangChain and
-// needlework, each with its default error handling; prints a table, then the summary line last.
-import { formatPeerAudit, runPeerAudit } from "./audit.js";
+// `pnpm peer-audit [runs]`: the fair peer audit (DESIGN, "Failures as real tools produce them"):
+// the AI SDK, the OpenAI Agents SDK, LangChain (with and without toolRetryMiddleware) and needlework
+// at their documented defaults, three readers, the field report's scenarios; tables, then the
+// summary line last.
+// `--by-client` adds a table per HTTP client (careful reader) before the summary line.
+import { formatByClient, formatPeerAudit, runPeerAudit } from "./audit.js";
 
-const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 200);
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 200);
 const report = await runPeerAudit(runs);
-for (const line of formatPeerAudit(report)) console.log(line);
+const lines = formatPeerAudit(report);
+const last = lines.pop()!;
+if (args.includes("--by-client")) lines.push(...formatByClient(report), "");
+for (const line of [...lines, last]) console.log(line);

@@ -1,13 +1,14 @@
-// The CRM sync audit's tools and optimistic model through each peer's own agent loop, with its
-// documented default error handling and nothing a typical user would not write: the tool bodies
-// call the same fake CRMs, and each framework's test model answers with the audit's optimistic
-// model (it claims success unless the tool results force it not to), reading the conversation as
-// that framework hands it over.
+// The peers at their documented defaults: the AI SDK's ToolLoopAgent, the OpenAI Agents SDK's
+// run(), LangChain's createAgent (and with toolRetryMiddleware() as documented, no options). Each
+// one's scripted model reads the framework's own prompt: the text of a tool result and its native
+// error marker, if the framework has one (the AI SDK's `error-text`/`error-json` output, LangChain's
+// ToolMessage `status: "error"`; the OpenAI Agents SDK has none: its default error function writes
+// a fixed text in the tool's place). Everything else is data. The tool body passes the call id the
+// framework gives it as the Idempotency-Key: it is the only per-call key those frameworks have.
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool as langchainTool } from "@langchain/core/tools";
-import type { ChatMessage, ChatRequest } from "@needlework/core";
 import {
   type AgentInputItem,
   Agent as OpenAIAgent,
@@ -19,179 +20,216 @@ import {
   setTracingDisabled,
   Usage,
 } from "@openai/agents";
-import { generateText, stepCountIs, tool as aiTool } from "ai";
+import { tool as aiTool, ToolLoopAgent } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { createAgent as createLangChainAgent, toolRetryMiddleware } from "langchain";
 import { z } from "zod";
-import type { CrmDirectory } from "../../../examples/crm-sync-audit/fake-crm.js";
-import type { WriteTool } from "../../../examples/crm-sync-audit/fault-plan.js";
-import { INSTRUCTIONS, MAX_ITERATIONS, type ModeRun } from "../../../examples/crm-sync-audit/modes.js";
-import { optimisticTurn } from "../../../examples/crm-sync-audit/optimistic-model.js";
+import { syncContact } from "./clients.js";
+import { callArguments, type ModelTurn, nextTurn, type Reader, type SeenResult } from "./model.js";
+import type { FakeCrm, RunPlan } from "./world.js";
 
-const Crm = z.enum(["salesforce", "hubspot"]).describe("Which CRM to write to.");
-const SCHEMAS: Record<WriteTool, z.ZodObject> = {
-  update_contact: z.object({
-    crm: Crm,
-    contactId: z.string(),
-    changes: z.object({ email: z.string().optional(), title: z.string().optional() }),
-  }),
-  create_task: z.object({ crm: Crm, contactId: z.string(), subject: z.string(), dueDate: z.string() }),
-  post_note: z.object({ crm: Crm, contactId: z.string(), body: z.string() }),
-};
-const DESCRIPTIONS: Record<WriteTool, string> = {
-  update_contact: "Sets fields of a contact in Salesforce or HubSpot.",
-  create_task: "Creates a follow-up task on a contact.",
-  post_note: "Posts an activity note on a contact.",
-};
-const TOOLS = Object.keys(SCHEMAS) as WriteTool[];
-
-/** The write as every peer's tool body does it. Peers give no idempotency key: the call id stands in. */
-function write(crms: CrmDirectory, tool: WriteTool, args: Record<string, unknown>, callId: string): Promise<unknown> {
-  const crm = crms.get(args["crm"] as "salesforce" | "hubspot");
-  return crm.write(tool, args, { callId, idempotencyKey: callId } as never);
+/** How a run ended, as the application sees it. */
+export interface FrameworkRun {
+  /** The application was told something went wrong (a peer: the run threw; needlework: status not `completed`). */
+  readonly flagged: boolean;
+  /** The model's final turn said the work is done. */
+  readonly saidDone: boolean;
+  /** Calls the model made per write (contact id): 1 when it never retried it. */
+  readonly callsPerWrite: ReadonlyMap<string, number>;
+  readonly status: string;
 }
 
-/** What the model read, in the audit's terms: the conversation of the last request, then the answer. */
-function modeRun(last: ChatRequest | undefined, text: string, status: string): ModeRun {
-  const messages: ChatMessage[] = [...(last?.messages ?? []), { role: "assistant", content: text }];
-  return { status, text, messages };
+/** What the tool is told to do: one contact. */
+export const SyncInput = z.object({
+  contactId: z.string().describe("The contact's id in the CRM."),
+  email: z.string().describe("The contact's new email."),
+  note: z.string().describe("The sync note to post on the contact."),
+});
+/** The tool every framework declares, with the same name, description and schema. */
+export const TOOL_NAME = "sync_contact";
+export const TOOL_DESCRIPTION = "Updates a contact in the CRM and posts a sync note on it.";
+export const INSTRUCTIONS = "Sync each contact with sync_contact, then report what was and was not written.";
+
+/** The run's request, as the user types it. */
+export function request(plan: RunPlan): string {
+  return `Sync these contacts: ${plan.writes.map((w) => w.contactId).join(", ")}.`;
 }
 
-const asText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+const asText = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+
+/** A conversation collector shared by the adapters: calls in order and each call's result. */
+export class Conversation {
+  readonly calls: { id: string; contactId: string }[] = [];
+  readonly results = new Map<string, SeenResult>();
+  turns = 0;
+  last: ModelTurn | undefined;
+
+  call(id: string, args: unknown): void {
+    if (this.calls.some((c) => c.id === id)) return;
+    const contactId = String(
+      (typeof args === "string" ? JSON.parse(args) : (args as { contactId?: unknown }))?.contactId,
+    );
+    this.calls.push({ id, contactId });
+  }
+
+  result(id: string, result: SeenResult): void {
+    this.results.set(id, result);
+  }
+
+  /** The model's turn on this conversation. */
+  next(plan: RunPlan, reader: Reader, turns: number): ModelTurn {
+    this.turns = turns;
+    this.last = nextTurn(plan.writes, this, reader);
+    // Recorded as made: a run may end before the model reads its next prompt.
+    if (this.last.kind === "calls") for (const c of this.last.calls) this.call(c.id, c.write);
+    return this.last;
+  }
+
+  /** Calls the model made per write. */
+  callsPerWrite(): Map<string, number> {
+    const perWrite = new Map<string, number>();
+    for (const c of this.calls) perWrite.set(c.contactId, (perWrite.get(c.contactId) ?? 0) + 1);
+    return perWrite;
+  }
+
+  outcome(flagged: boolean, status: string): FrameworkRun {
+    const saidDone = this.last?.kind === "text" && this.last.done;
+    return { flagged, saidDone, callsPerWrite: this.callsPerWrite(), status };
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
-// AI SDK 7: generateText over MockLanguageModelV4.
+// AI SDK 7: ToolLoopAgent (default stop condition: 20 steps) over MockLanguageModelV4.
 
 type V4Part = { type: string; [key: string]: unknown };
 type V4Message = { role: string; content: string | V4Part[] };
 
-function fromV4Prompt(prompt: readonly V4Message[]): ChatRequest {
-  const messages: ChatMessage[] = [];
+function readV4Prompt(prompt: readonly V4Message[], seen: Conversation): number {
+  let turns = 0;
   for (const m of prompt) {
-    const parts = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
-    if (m.role === "system") messages.push({ role: "system", content: asText(m.content) });
-    else if (m.role === "user")
-      messages.push({ role: "user", content: parts.map((p) => String(p["text"] ?? "")).join("") });
-    else if (m.role === "assistant") {
-      const text = parts.filter((p) => p.type === "text").map((p) => String(p["text"]));
-      const toolCalls = parts
-        .filter((p) => p.type === "tool-call")
-        .map((p) => ({ id: String(p["toolCallId"]), name: String(p["toolName"]), arguments: asText(p["input"]) }));
-      messages.push({ role: "assistant", ...(text.length ? { content: text.join("") } : {}), toolCalls });
+    if (typeof m.content === "string") continue;
+    if (m.role === "assistant") {
+      turns++;
+      for (const p of m.content) if (p.type === "tool-call") seen.call(String(p["toolCallId"]), p["input"]);
     } else if (m.role === "tool") {
-      for (const p of parts) {
-        const output = p["output"] as { type: string; value: unknown } | undefined;
-        messages.push({
-          role: "tool",
-          toolCallId: String(p["toolCallId"]),
-          name: String(p["toolName"]),
-          content: output === undefined ? "" : asText(output.value),
+      for (const p of m.content) {
+        if (p.type !== "tool-result") continue;
+        const output = p["output"] as { type: string; value?: unknown };
+        seen.result(String(p["toolCallId"]), {
+          text: asText(output.value),
+          flagged: output.type === "error-text" || output.type === "error-json",
         });
       }
     }
   }
-  return { messages, tools: [] };
+  return turns;
 }
 
-/** The AI SDK 7: `generateText` with its default handling of a tool's error (a `tool-error` the model reads). */
-export async function runAiSdk(crms: CrmDirectory, input: string): Promise<ModeRun> {
-  let last: ChatRequest | undefined;
+/**
+ * The AI SDK 7's `ToolLoopAgent` with its defaults: a tool's exception becomes a `tool-error`, which
+ * the model reads as an `error-text` tool result (the exception's message).
+ *
+ * @example
+ * ```ts
+ * const run = await runAiSdk(plan, crm, "careful");
+ * ```
+ */
+export async function runAiSdk(plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+  const seen = new Conversation();
   const usage = {
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 1, text: 1, reasoning: undefined },
   };
   const model = new MockLanguageModelV4({
     doGenerate: async (options) => {
-      last = fromV4Prompt(options.prompt as unknown as V4Message[]);
-      const turn = optimisticTurn(last);
-      const content = turn.toolCalls?.length
-        ? turn.toolCalls.map((c) => ({
-            type: "tool-call" as const,
-            toolCallId: c.id,
-            toolName: c.name,
-            input: asText(c.arguments),
-          }))
-        : [{ type: "text" as const, text: turn.content ?? "" }];
-      const reason = turn.toolCalls?.length ? "tool-calls" : "stop";
+      const turns = readV4Prompt(options.prompt as unknown as V4Message[], seen);
+      const turn = seen.next(plan, reader, turns);
+      const content =
+        turn.kind === "calls"
+          ? turn.calls.map((c) => ({
+              type: "tool-call" as const,
+              toolCallId: c.id,
+              toolName: TOOL_NAME,
+              input: JSON.stringify(callArguments(c.write)),
+            }))
+          : [{ type: "text" as const, text: turn.text }];
+      const reason = turn.kind === "calls" ? "tool-calls" : "stop";
       return { content, finishReason: { unified: reason, raw: reason }, usage, warnings: [] } as never;
     },
   });
-  const tools = Object.fromEntries(
-    TOOLS.map((name) => [
-      name,
-      aiTool({
-        description: DESCRIPTIONS[name],
-        inputSchema: SCHEMAS[name],
-        execute: (args: Record<string, unknown>, { toolCallId }: { toolCallId: string }) =>
-          write(crms, name, args, toolCallId),
+  const agent = new ToolLoopAgent({
+    model,
+    instructions: INSTRUCTIONS,
+    tools: {
+      [TOOL_NAME]: aiTool({
+        description: TOOL_DESCRIPTION,
+        inputSchema: SyncInput,
+        execute: (args, { toolCallId }) => syncContact(crm, plan.client, args, toolCallId),
       }),
-    ]),
-  );
+    },
+  });
   try {
-    const result = await generateText({
-      model,
-      system: INSTRUCTIONS,
-      prompt: input,
-      tools,
-      stopWhen: stepCountIs(MAX_ITERATIONS),
-    });
-    return modeRun(last, result.text, "completed");
+    await agent.generate({ prompt: request(plan) });
+    return seen.outcome(false, "completed");
   } catch {
-    return modeRun(last, "", "error");
+    return seen.outcome(true, "threw");
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// OpenAI Agents SDK 0.20: run() over a scripted Model.
-
-function fromAgentInput(input: string | AgentInputItem[]): ChatRequest {
-  const messages: ChatMessage[] = [];
-  const items = typeof input === "string" ? [{ role: "user", content: input } as AgentInputItem] : input;
-  for (const item of items as Array<Record<string, unknown>>) {
-    if (item["role"] === "user") messages.push({ role: "user", content: asText(item["content"]) });
-    else if (item["type"] === "function_call") {
-      const call = { id: String(item["callId"]), name: String(item["name"]), arguments: String(item["arguments"]) };
-      const previous = messages.at(-1);
-      if (previous?.role === "assistant" && previous.content === undefined)
-        messages[messages.length - 1] = { ...previous, toolCalls: [...(previous.toolCalls ?? []), call] };
-      else messages.push({ role: "assistant", toolCalls: [call] });
-    } else if (item["type"] === "function_call_result") {
-      const output = item["output"] as { text?: unknown } | string;
-      const content = typeof output === "string" ? output : asText(output?.text ?? output);
-      messages.push({ role: "tool", toolCallId: String(item["callId"]), name: String(item["name"]), content });
-    }
-  }
-  return { messages, tools: [] };
-}
+// OpenAI Agents SDK 0.20: run() (default maxTurns 10) over a scripted Model.
 
 // The SDK exports traces to OpenAI by default; the audit runs offline.
 setTracingDisabled(true);
 
 class ScriptedAgentsModel implements Model {
-  last: ChatRequest | undefined;
+  readonly seen = new Conversation();
 
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.last = fromAgentInput(request.input);
-    const turn = optimisticTurn(this.last);
-    const output = turn.toolCalls?.length
-      ? turn.toolCalls.map((c) => ({
-          type: "function_call" as const,
-          id: c.id,
-          callId: c.id,
-          name: c.name,
-          arguments: asText(c.arguments),
-          status: "completed" as const,
-        }))
-      : [
-          {
-            type: "message" as const,
-            id: "msg",
-            role: "assistant" as const,
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly reader: Reader,
+  ) {}
+
+  async getResponse(req: ModelRequest): Promise<ModelResponse> {
+    const items = typeof req.input === "string" ? [] : (req.input as AgentInputItem[]);
+    let turns = 0;
+    let inTurn = false;
+    for (const item of items as Array<Record<string, unknown>>) {
+      if (item["type"] === "function_call") {
+        if (!inTurn) turns++;
+        inTurn = true;
+        this.seen.call(String(item["callId"]), item["arguments"]);
+        continue;
+      }
+      inTurn = false;
+      if (item["type"] === "function_call_result") {
+        const output = item["output"] as { type?: string; text?: unknown } | string;
+        const text = typeof output === "string" ? output : asText(output?.text ?? output);
+        // No error marker: the result item of a failed call is shaped like any other.
+        this.seen.result(String(item["callId"]), { text, flagged: false });
+      }
+    }
+    const turn = this.seen.next(this.plan, this.reader, turns);
+    const output =
+      turn.kind === "calls"
+        ? turn.calls.map((c) => ({
+            type: "function_call" as const,
+            id: c.id,
+            callId: c.id,
+            name: TOOL_NAME,
+            arguments: JSON.stringify(callArguments(c.write)),
             status: "completed" as const,
-            content: [{ type: "output_text" as const, text: turn.content ?? "" }],
-          },
-        ];
-    return { usage: new Usage(), output, responseId: "resp" } as ModelResponse;
+          }))
+        : [
+            {
+              type: "message" as const,
+              id: `msg_${turns}`,
+              role: "assistant" as const,
+              status: "completed" as const,
+              content: [{ type: "output_text" as const, text: turn.text }],
+            },
+          ];
+    return { usage: new Usage(), output, responseId: `resp_${turns}` } as ModelResponse;
   }
 
   // biome-ignore lint/correctness/useYield: the audit never streams
@@ -200,54 +238,45 @@ class ScriptedAgentsModel implements Model {
   }
 }
 
-/** The OpenAI Agents SDK: `run()` with its default tool error function (the model reads a fixed error text). */
-export async function runOpenAIAgents(crms: CrmDirectory, input: string): Promise<ModeRun> {
-  const model = new ScriptedAgentsModel();
-  const tools = TOOLS.map((name) =>
-    openaiTool({
-      name,
-      description: DESCRIPTIONS[name],
-      parameters: SCHEMAS[name] as never,
-      execute: (args: unknown, _context: unknown, details?: { toolCall?: { callId?: string } }) =>
-        write(crms, name, args as Record<string, unknown>, details?.toolCall?.callId ?? "t0-w0") as Promise<never>,
-    }),
-  );
-  const agent = new OpenAIAgent({ name: "crm-sync", instructions: INSTRUCTIONS, model, tools });
+/**
+ * The OpenAI Agents SDK's `run()` with its defaults: a tool's exception is answered with the
+ * default tool error function's fixed text.
+ *
+ * @example
+ * ```ts
+ * const run = await runOpenAIAgents(plan, crm, "hurried");
+ * ```
+ */
+export async function runOpenAIAgents(plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+  const model = new ScriptedAgentsModel(plan, reader);
+  const sync = openaiTool({
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    parameters: SyncInput,
+    execute: (args, _context, details) =>
+      syncContact(crm, plan.client, args, details?.toolCall?.callId ?? "") as Promise<never>,
+  });
+  const agent = new OpenAIAgent({ name: "crm-sync", instructions: INSTRUCTIONS, model, tools: [sync] });
   try {
-    const result = await openaiRun(agent, input, { maxTurns: MAX_ITERATIONS });
-    return modeRun(model.last, asText(result.finalOutput ?? ""), "completed");
+    await openaiRun(agent, request(plan));
+    return model.seen.outcome(false, "completed");
   } catch {
-    return modeRun(model.last, "", "error");
+    return model.seen.outcome(true, "threw");
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// LangChain 1.x: createAgent over a scripted tool-calling chat model.
-
-function fromLangChain(messages: readonly BaseMessage[]): ChatRequest {
-  const out: ChatMessage[] = [];
-  for (const m of messages) {
-    const type = m.getType();
-    const text = typeof m.content === "string" ? m.content : asText(m.content);
-    if (type === "system") out.push({ role: "system", content: text });
-    else if (type === "human") out.push({ role: "user", content: text });
-    else if (type === "ai") {
-      const calls = ((m as AIMessage).tool_calls ?? []).map((c) => ({
-        id: c.id ?? "",
-        name: c.name,
-        arguments: asText(c.args),
-      }));
-      out.push({ role: "assistant", ...(text ? { content: text } : {}), toolCalls: calls });
-    } else if (type === "tool") {
-      const t = m as unknown as { tool_call_id: string; name?: string };
-      out.push({ role: "tool", toolCallId: t.tool_call_id, name: t.name ?? "", content: text });
-    }
-  }
-  return { messages: out, tools: [] };
-}
+// LangChain 1.x: createAgent (default recursionLimit 25) over a scripted tool-calling chat model.
 
 class ScriptedLangChainModel extends BaseChatModel {
-  last: ChatRequest | undefined;
+  readonly seen = new Conversation();
+
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly reader: Reader,
+  ) {
+    super({});
+  }
 
   _llmType(): string {
     return "scripted";
@@ -258,48 +287,55 @@ class ScriptedLangChainModel extends BaseChatModel {
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.last = fromLangChain(messages);
-    const turn = optimisticTurn(this.last);
+    let turns = 0;
+    for (const m of messages) {
+      if (AIMessage.isInstance(m)) {
+        turns++;
+        for (const c of m.tool_calls ?? []) this.seen.call(c.id ?? "", c.args);
+      } else if (ToolMessage.isInstance(m)) {
+        this.seen.result(m.tool_call_id, { text: asText(m.content), flagged: m.status === "error" });
+      }
+    }
+    const turn = this.seen.next(this.plan, this.reader, turns);
     const message = new AIMessage({
-      content: turn.content ?? "",
-      tool_calls: (turn.toolCalls ?? []).map((c) => ({
-        id: c.id,
-        name: c.name,
-        args: JSON.parse(asText(c.arguments)) as Record<string, unknown>,
-        type: "tool_call" as const,
-      })),
+      content: turn.kind === "text" ? turn.text : "",
+      tool_calls:
+        turn.kind === "calls"
+          ? turn.calls.map((c) => ({
+              id: c.id,
+              name: TOOL_NAME,
+              args: callArguments(c.write),
+              type: "tool_call" as const,
+            }))
+          : [],
     });
-    return { generations: [{ message, text: turn.content ?? "" }] };
+    return { generations: [{ message, text: turn.kind === "text" ? turn.text : "" }] };
   }
 }
 
 /**
- * LangChain: `createAgent` with its default handling of a tool's error; with `retries`, its built-in
- * `toolRetryMiddleware` (2 retries, no delay: the same budget as needlework's in this audit).
+ * LangChain's `createAgent` with its defaults (a tool's exception becomes a ToolMessage with
+ * `status: "error"`); with `retry`, `toolRetryMiddleware()` as documented, with no options.
+ *
+ * @example
+ * ```ts
+ * const run = await runLangChain(plan, crm, "flag", true);
+ * ```
  */
-export async function runLangChain(crms: CrmDirectory, input: string, retries = false): Promise<ModeRun> {
-  const model = new ScriptedLangChainModel({});
-  const tools = TOOLS.map((name) =>
-    langchainTool(
-      (args: Record<string, unknown>, config: { toolCall?: { id?: string } }) =>
-        write(crms, name, args, config?.toolCall?.id ?? "t0-w0"),
-      { name, description: DESCRIPTIONS[name], schema: SCHEMAS[name] },
-    ),
+export async function runLangChain(plan: RunPlan, crm: FakeCrm, reader: Reader, retry = false): Promise<FrameworkRun> {
+  const model = new ScriptedLangChainModel(plan, reader);
+  const sync = langchainTool(
+    (args: z.infer<typeof SyncInput>, config: { toolCall?: { id?: string } }) =>
+      syncContact(crm, plan.client, args, config?.toolCall?.id ?? ""),
+    { name: TOOL_NAME, description: TOOL_DESCRIPTION, schema: SyncInput },
   );
-  // Cast: its zod 3 option types do not meet this repo's exactOptionalPropertyTypes.
-  const middleware = (
-    retries ? [toolRetryMiddleware({ maxRetries: 2, initialDelayMs: 0, jitter: false })] : []
-  ) as never[];
-  const agent = createLangChainAgent({ model, tools, systemPrompt: INSTRUCTIONS, middleware });
+  // Cast: its option types do not meet this repo's exactOptionalPropertyTypes.
+  const middleware = (retry ? [toolRetryMiddleware()] : []) as never[];
+  const agent = createLangChainAgent({ model, tools: [sync], systemPrompt: INSTRUCTIONS, middleware });
   try {
-    const state = await agent.invoke(
-      { messages: [{ role: "user", content: input }] },
-      { recursionLimit: MAX_ITERATIONS * 2 + 1 },
-    );
-    const final = state.messages.at(-1);
-    const text = final && typeof final.content === "string" ? final.content : "";
-    return modeRun(model.last, text, "completed");
+    await agent.invoke({ messages: [{ role: "user", content: request(plan) }] });
+    return model.seen.outcome(false, "completed");
   } catch {
-    return modeRun(model.last, "", "error");
+    return model.seen.outcome(true, "threw");
   }
 }

@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import {
   NeedleworkError,
   type ChatClient,
@@ -56,7 +57,8 @@ export class AiSdkChatClient implements ChatClient {
         'AiSdkChatClient: pass an AI SDK language model object (e.g. openai("gpt-4o-mini")), not a model id string.',
       );
     }
-    this.provider = options.provider ?? toProviderName(model.provider);
+    // Own properties only: a polluted Object.prototype names no provider.
+    this.provider = ownOptions(options, ["provider"]).provider ?? toProviderName(model.provider);
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {

@@ -99,10 +99,11 @@ export function toChatUsage(usage: unknown): ChatUsage | undefined {
   return { inputTokens: input, outputTokens: output, totalTokens: input + output };
 }
 
-const FINISH_REASONS: Readonly<Record<string, string>> = {
-  "tool-calls": "tool_calls",
-  "content-filter": "content_filter",
-};
+// A Map: the key comes from the provider, and an object's lookup of "constructor" would find a function.
+const FINISH_REASONS: ReadonlyMap<string, string> = new Map([
+  ["tool-calls", "tool_calls"],
+  ["content-filter", "content_filter"],
+]);
 
 /**
  * needlework's finish reason (`stop`, `tool_calls`, `length`, ...) from a V2 string or a V3/V4
@@ -116,7 +117,7 @@ const FINISH_REASONS: Readonly<Record<string, string>> = {
  */
 export function toFinishReason(reason: unknown): string | undefined {
   const unified = typeof reason === "object" && reason !== null ? (reason as { unified?: unknown }).unified : reason;
-  return typeof unified === "string" ? (FINISH_REASONS[unified] ?? unified) : undefined;
+  return typeof unified === "string" ? (FINISH_REASONS.get(unified) ?? unified) : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import type { ToolInvoker } from "@needlework/core";
 import { selectDefinitions } from "./select-definitions.js";
 
@@ -35,8 +36,16 @@ export interface AiSdkToolApprovalOptions {
  */
 export function toAiSdkToolApproval(invoker: ToolInvoker, options: AiSdkToolApprovalOptions = {}): AiSdkToolApproval {
   const approval: Record<string, AiSdkToolApprovalStatus> = {};
-  for (const definition of selectDefinitions("toAiSdkToolApproval", invoker, options.tools)) {
-    approval[definition.name] = definition.flags.requiresApproval ? "user-approval" : "not-applicable";
+  // Own properties only (a polluted Object.prototype selects no tools), and each entry an own
+  // property whatever the tool's name (an assignment to `__proto__` would set a prototype instead).
+  for (const definition of selectDefinitions("toAiSdkToolApproval", invoker, ownOptions(options, ["tools"]).tools)) {
+    const status = definition.flags.requiresApproval ? "user-approval" : "not-applicable";
+    Object.defineProperty(approval, definition.name, {
+      value: status,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return approval;
 }

@@ -1,6 +1,16 @@
-import { type JsonValue, toJsonSafe, toolOutcomeEnvelope, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import {
+  type AgentFunctionDescriptor,
+  checkApprovalArguments,
+  formatToolOutcome,
+  type JsonValue,
+  toJsonSafe,
+  toolOutcomeEnvelope,
+  type ToolInvoker,
+  type ToolOutcome,
+} from "@needlework/core";
 import type { dynamicTool, JSONSchema7, JSONValue } from "ai";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
+import { ownOptions } from "@needlework/core/internal";
 import { selectDefinitions } from "./select-definitions.js";
 
 /**
@@ -24,10 +34,22 @@ interface ExecuteOptions {
  */
 const schemaMarker = Symbol.for("vercel.ai.schema");
 
-function inputSchemaOf(parameters: unknown): unknown {
-  // No `validate`: the AI SDK passes any parsed JSON through, and needlework's own validation
-  // turns a mismatch into an INVALID_ARGUMENTS envelope instead of an AI SDK tool error.
-  return { [schemaMarker]: true, jsonSchema: parameters as JSONSchema7, validate: undefined };
+function inputSchemaOf(parameters: unknown, approvalTool: AgentFunctionDescriptor | undefined): unknown {
+  // No `validate` for most tools: the AI SDK passes any parsed JSON through, and needlework's own
+  // validation turns a mismatch into an INVALID_ARGUMENTS envelope instead of an AI SDK tool error.
+  // A `requiresApproval` tool's input is checked by the SDK before it asks anyone: an invalid call,
+  // or one too long to show a person whole, is an invalid tool call (the model reads the needlework
+  // envelope in the SDK's error text), never a `tool-approval-request`.
+  const validate =
+    approvalTool === undefined
+      ? undefined
+      : (value: unknown) => {
+          const checked = checkApprovalArguments(approvalTool, value, { callId: "" });
+          return checked.ok
+            ? { success: true, value }
+            : { success: false, error: new Error(formatToolOutcome(checked.outcome, { omitMetadata: true })) };
+        };
+  return { [schemaMarker]: true, jsonSchema: parameters as JSONSchema7, validate };
 }
 
 /** The tool set {@link toAiSdkTools} returns: pass it as `tools` to `generateText` or `streamText`. */
@@ -108,18 +130,27 @@ function toModelOutput({ output }: { output: unknown }): ModelOutput {
  * ```
  */
 export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = {}): AiSdkToolSet {
-  const { runId, format, omitMetadata = false, onError } = options;
+  // Own properties only: a polluted Object.prototype supplies no `runId`, `format` or `onError`.
+  const own = ownOptions(options, ["tools", "runId", "format", "omitMetadata", "onError"]);
+  const { runId, format, onError } = own;
+  const omitMetadata = own.omitMetadata ?? false;
   const render = (outcome: ToolOutcome): JsonValue =>
     format ? toJsonSafe(format(outcome)) : toJsonSafe(toolOutcomeEnvelope(outcome, { omitMetadata }));
   const tools: AiSdkToolSet = {};
-  for (const definition of selectDefinitions("toAiSdkTools", invoker, options.tools)) {
+  for (const definition of selectDefinitions("toAiSdkTools", invoker, own.tools)) {
     const name = definition.name;
+    const approvalTool = definition.flags.requiresApproval ? invoker.get(name) : undefined;
     const tool = {
       type: "dynamic",
       description: definition.description,
-      inputSchema: inputSchemaOf(definition.parameters),
+      inputSchema: inputSchemaOf(definition.parameters, approvalTool),
       ...(definition.flags.requiresApproval ? { needsApproval: true } : {}),
       execute: async (input: unknown, call: ExecuteOptions) => {
+        if (approvalTool !== undefined) {
+          // Checked again where it runs: arguments nobody could have been shown never run.
+          const checked = checkApprovalArguments(approvalTool, input, { callId: call.toolCallId });
+          if (!checked.ok) return render(checked.outcome);
+        }
         const context = call.experimental_context ?? call.context;
         const id =
           typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
@@ -133,7 +164,8 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
       },
       toModelOutput,
     };
-    tools[name] = tool as unknown as AiSdkTool;
+    // An own property whatever the name (an assignment to `__proto__` would set a prototype).
+    Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
   }
   return tools;
 }

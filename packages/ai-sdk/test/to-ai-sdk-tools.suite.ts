@@ -225,6 +225,55 @@ export function describeToAiSdkTools(sdk: AiSdkMajor): void {
       expect(cancelledOrders).toEqual(["ORD-1"]);
     });
 
+    it("a requiresApproval call with invalid arguments is never put to the user and never runs", async () => {
+      const tools = toAiSdkTools(invoker());
+      const model = sdk.scriptedModel([callTool("cancelOrder", '{"orderId":""}', "call-bad"), answer("Sorry.")]);
+      const result = await generateText({ model: model.model, tools, stopWhen: stepCountIs(3), prompt: "Cancel" });
+      expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(false);
+      expect(cancelledOrders).toEqual([]);
+      expect(JSON.stringify(model.calls()[1]?.prompt)).toContain("INVALID_ARGUMENTS");
+    });
+
+    it("a requiresApproval call too long to show whole is refused (APPROVAL_ARGUMENTS_TOO_LONG), never asked", async () => {
+      const tools = toAiSdkTools(invoker());
+      const long = JSON.stringify({ orderId: `ORD-${"1".repeat(5_000)}` });
+      const model = sdk.scriptedModel([callTool("cancelOrder", long, "call-long"), answer("Sorry.")]);
+      const result = await generateText({ model: model.model, tools, stopWhen: stepCountIs(3), prompt: "Cancel" });
+      expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(false);
+      expect(cancelledOrders).toEqual([]);
+      expect(JSON.stringify(model.calls()[1]?.prompt)).toContain("APPROVAL_ARGUMENTS_TOO_LONG");
+    });
+
+    it.runIf(sdk.major >= 7)(
+      "with experimental_toolApprovalSecret, an approval never runs other arguments than the ones shown",
+      async () => {
+        const tools = toAiSdkTools(invoker());
+        const secret = "approval-secret-0123456789abcdef0123";
+        const model = sdk.scriptedModel([callTool("cancelOrder", '{"orderId":"ORD-1"}', "call-s"), answer("Done.")]);
+        const options = {
+          model: model.model,
+          tools,
+          stopWhen: stepCountIs(3),
+          experimental_toolApprovalSecret: secret,
+        };
+        const first = await generateText({ ...options, prompt: "Cancel ORD-1" });
+        const request = first.content.find((part) => part.type === "tool-approval-request");
+        // The browser sends the history back with another order in the approved call.
+        const tampered = JSON.parse(JSON.stringify(first.response.messages).replaceAll("ORD-1", "ORD-2")) as unknown[];
+        const approved = {
+          role: "tool",
+          content: [{ type: "tool-approval-response", approvalId: request?.approvalId, approved: true }],
+        };
+        await expect(
+          generateText({ ...options, messages: [{ role: "user", content: "Cancel ORD-1" }, ...tampered, approved] }),
+        ).rejects.toThrow(/signature/i);
+        expect(cancelledOrders).toEqual([]);
+        const history = [{ role: "user", content: "Cancel ORD-1" }, ...first.response.messages, approved];
+        await generateText({ ...options, messages: history });
+        expect(cancelledOrders).toEqual(["ORD-1"]);
+      },
+    );
+
     it.runIf(sdk.major >= 7)(
       "toAiSdkToolApproval is the toolApproval configuration: approval tools wait for the user",
       async () => {

@@ -1,4 +1,5 @@
 import type { AgentFunctionOptions, ToolContext, ToolInputSchema } from "./agent-function.options.js";
+import { ownOptions } from "./own-options.js";
 import type { z } from "zod";
 import { ToolDefinitionError } from "./errors.js";
 import { closest } from "./closest-name.js";
@@ -13,6 +14,9 @@ const KNOWN_OPTIONS = new Set([
   "middleware",
   "idempotent",
   "readOnly",
+  "reads",
+  "effects",
+  "sensitive",
   "requiresApproval",
   "compensate",
   "dependsOn",
@@ -55,9 +59,17 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
     (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))
   )
     fail("`middleware` must be an array of middleware functions.");
-  for (const flag of ["idempotent", "readOnly", "requiresApproval"] as const) {
+  for (const flag of ["idempotent", "readOnly", "requiresApproval", "sensitive"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") fail(`\`${flag}\` must be a boolean.`);
   }
+  if (o.reads !== undefined && o.reads !== "trusted" && o.reads !== "untrusted")
+    fail('`reads` must be "trusted" or "untrusted".');
+  if (o.effects !== undefined && o.effects !== "none" && o.effects !== "internal" && o.effects !== "external")
+    fail('`effects` must be "none", "internal" or "external".');
+  if (o.readOnly === true && o.effects !== undefined && o.effects !== "none")
+    fail(
+      `\`readOnly: true\` says the tool changes nothing, but \`effects\` is "${String(o.effects)}": drop one of them.`,
+    );
   for (const list of ["dependsOn", "tags"] as const) {
     const value = o[list];
     if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== "")))
@@ -124,6 +136,24 @@ export interface AgentFunctionDecorator<S extends ToolInputSchema> {
   <T extends AgentFunctionMethod<S>>(method: T, context: ClassMethodDecoratorContext<unknown, T>): void;
 }
 
+/** Every key of {@link AgentFunctionOptions}. */
+const AGENT_FUNCTION_KEYS = [
+  "description",
+  "input",
+  "name",
+  "output",
+  "middleware",
+  "idempotent",
+  "requiresApproval",
+  "readOnly",
+  "compensate",
+  "dependsOn",
+  "timeoutMs",
+  "maxResultTokens",
+  "tags",
+  "errors",
+] as const satisfies readonly (keyof AgentFunctionOptions)[];
+
 /** experimentalDecorators: `(prototype, key, descriptor)`. */
 function decorateLegacy(
   options: unknown,
@@ -185,7 +215,17 @@ function decorateStandard(options: unknown, method: unknown, context: DecoratorC
  * }
  * ```
  */
-export function AgentFunction<S extends ToolInputSchema>(options: AgentFunctionOptions<S>): AgentFunctionDecorator<S> {
+export function AgentFunction<S extends ToolInputSchema>(given: AgentFunctionOptions<S>): AgentFunctionDecorator<S> {
+  // Own properties only: a polluted Object.prototype makes no tool idempotent, read-only or free of
+  // approval, and adds no middleware.
+  let options: unknown = given;
+  if (typeof given === "object" && given !== null) {
+    const own = ownOptions(given as AgentFunctionOptions, AGENT_FUNCTION_KEYS) as unknown as Record<string, unknown>;
+    // Unknown own keys stay, so a misspelt option is still refused by name.
+    for (const key of Object.keys(given))
+      if (!Object.hasOwn(own, key)) own[key] = (given as unknown as Record<string, unknown>)[key];
+    options = own;
+  }
   const decorate = (first: unknown, second: unknown, third?: PropertyDescriptor): void => {
     if (isStandardMethodCall(second)) decorateStandard(options, first, second);
     else decorateLegacy(options, first as object, second as string | symbol, third);

@@ -52,6 +52,21 @@ export interface AgentFunctionOptions<S extends ToolInputSchema = ToolInputSchem
    * `readOnlyHint: true`). Default `false`: a tool may change things.
    */
   readonly readOnly?: boolean;
+  /**
+   * Where the tool's results come from. `"untrusted"`: text a third party wrote (web pages, e-mail,
+   * tickets, shared documents), which may hold instructions aimed at the model. Its outcomes carry
+   * `metadata.provenance: "untrusted"`, and `usingInjectionPolicy()` gates the run's later calls with
+   * effects. Default `"trusted"`.
+   */
+  readonly reads?: "trusted" | "untrusted";
+  /**
+   * What the tool changes: `"none"` (it only reads), `"internal"` (state of the user's own system:
+   * a draft, a label, a cache), `"external"` (money, messages, anything seen outside). Undeclared
+   * counts as `"external"`; `readOnly: true` counts as `"none"`.
+   */
+  readonly effects?: "none" | "internal" | "external";
+  /** The tool reads private data (credentials, personal data, balances). Default `false`. */
+  readonly sensitive?: boolean;
   /** The tool that undoes this one in an all-or-nothing round. */
   readonly compensate?: CompensateOption;
   /** Tools that must succeed first in the same round. */

@@ -91,17 +91,20 @@ describe("isTransientError (the default classifier)", () => {
 
 describe("mapThrownError defaults", () => {
   it.each([
-    [400, "error", "BAD_REQUEST", false],
+    [400, "error", "INVALID_REQUEST", false],
     [401, "error", "UNAUTHORIZED", false],
     [403, "error", "FORBIDDEN", false],
     [404, "error", "NOT_FOUND", false],
     [408, "timeout", "TIMEOUT", true],
     [409, "error", "CONFLICT", false],
+    [418, "error", "REQUEST_REJECTED", false],
+    [422, "error", "INVALID_REQUEST", false],
     [429, "error", "RATE_LIMITED", true],
     [500, "error", "UPSTREAM_ERROR", true],
-    [502, "error", "UPSTREAM_ERROR", true],
-    [503, "error", "UPSTREAM_ERROR", true],
-    [504, "timeout", "TIMEOUT", true],
+    [501, "error", "UPSTREAM_ERROR", false],
+    [502, "error", "UPSTREAM_UNAVAILABLE", true],
+    [503, "error", "UPSTREAM_UNAVAILABLE", true],
+    [504, "timeout", "UPSTREAM_UNAVAILABLE", true],
   ] as const)("maps HTTP %i to %s/%s (retriable %s)", (status, outcomeStatus, code, retriable) => {
     for (const error of [thrown({ status }), thrown({ statusCode: status }), thrown({ response: { status } })]) {
       const mapped = mapThrownError(error);
@@ -117,6 +120,7 @@ describe("mapThrownError defaults", () => {
     expect(mapped).toMatchObject({
       code: "RATE_LIMITED",
       retryAfterMs: 7000,
+      effect: "none",
       message: "Rate limited by the upstream service (HTTP 429). Retry after 7 seconds.",
     });
     expect(
@@ -132,18 +136,47 @@ describe("mapThrownError defaults", () => {
     expect(retryAfterMsOf(thrown({ headers: { "retry-after": "Wed, 01 Jan 2025 00:00:30 GMT" } }), now)).toBe(30_000);
   });
 
-  it.each(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "EPIPE"])(
-    "maps network code %s to NETWORK_ERROR",
+  it.each(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"])(
+    "maps %s (a connection lost) to NETWORK_ERROR, effect unknown",
     (code) => {
       expect(mapThrownError(thrown({ code }))).toEqual({
         status: "error",
         code: "NETWORK_ERROR",
         retriable: true,
+        effect: "unknown",
         message: `A network error occurred reaching the upstream service (${code}).`,
         suggestion: "Retry the call; if it keeps failing, report the outage.",
       });
     },
   );
+
+  it.each(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"])(
+    "maps %s (nothing sent) to NETWORK_ERROR that proves the request was not applied",
+    (code) => {
+      expect(mapThrownError(thrown({ code }))).toEqual({
+        status: "error",
+        code: "NETWORK_ERROR",
+        retriable: true,
+        effect: "none",
+        message: `Could not reach the upstream service (${code}); the request was not sent.`,
+        suggestion: "Retry the call; if it keeps failing, report the outage.",
+      });
+    },
+  );
+
+  it.each(["ETIMEDOUT", "ECONNABORTED", "UND_ERR_HEADERS_TIMEOUT"])("maps %s to TIMEOUT, effect unknown", (code) => {
+    expect(mapThrownError(thrown({ code }))).toMatchObject({
+      status: "timeout",
+      code: "TIMEOUT",
+      retriable: true,
+      effect: "unknown",
+    });
+    // A connect that timed out sent nothing.
+    expect(mapThrownError(thrown({ code, syscall: "connect" }))).toMatchObject({
+      code: "NETWORK_ERROR",
+      effect: "none",
+    });
+  });
 
   it("maps timeouts and open circuits", () => {
     expect(mapThrownError(new TimeoutError())).toMatchObject({ status: "timeout", code: "TIMEOUT", retriable: true });
@@ -236,7 +269,7 @@ describe("mapThrownError rules", () => {
     expect(mapThrownError(Object.assign(new RangeError(SECRET), { status: 418 }), rules)).toMatchObject({
       code: "TEAPOT",
     });
-    expect(mapThrownError(thrown({ status: 418 }), rules).code).toBe("UNHANDLED_ERROR");
+    expect(mapThrownError(thrown({ status: 418 }), rules).code).toBe("REQUEST_REJECTED");
     expect(mapThrownError(new Error("deadline exceeded"), rules)).toMatchObject({
       status: "timeout",
       code: "DEADLINE",

@@ -53,6 +53,8 @@ export function toolOutcomeEnvelope(
   options: Pick<FormatToolOutcomeOptions, "omitMetadata"> = {},
 ): Record<string, unknown> {
   const envelope: Record<string, unknown> = { status: outcome.status };
+  // The untrusted mark stays even without metadata: the model is told this text is a third party's.
+  if (outcome.metadata.provenance === "untrusted") envelope.provenance = "untrusted";
   if (outcome.errorCode !== undefined) envelope.error_code = outcome.errorCode;
   envelope.retriable = outcome.retriable;
   if (outcome.message !== undefined) envelope.message = outcome.message;

@@ -51,12 +51,16 @@ export {
   errorCodeOf,
   httpStatusOf,
   isTransientError,
+  mapHttpStatus,
   mapThrownError,
+  provesNotApplied,
+  retryAfterMsFromHeaders,
   retryAfterMsOf,
   TRANSIENT_NETWORK_CODES,
   type ErrorClass,
   type ErrorMapRule,
   type ErrorMatcher,
+  type FailureEffect,
   type MappedError,
 } from "./error-mapping.js";
 export { InvalidOptionError } from "./invalid-option-error.js";
@@ -70,6 +74,20 @@ export { createHooks, hooks, type ToolHooks } from "./hooks.js";
 export { invokeForModel, type UnhandledToolErrorHandler } from "./invoke-for-model.js";
 export { safeJsonStringify, toJsonSafe, type JsonSafeOptions, type JsonValue } from "./json-safe.js";
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from "./tool-arguments.js";
+export {
+  argumentsHash,
+  checkApprovalArguments,
+  MAX_APPROVAL_ARGUMENTS_CHARS,
+  type ApprovalArguments,
+  type ApprovalArgumentsOptions,
+} from "./approval-arguments.js";
+export {
+  isUntrustedOutcome,
+  markUntrusted,
+  toolEffects,
+  UNTRUSTED_CONTENT,
+  type ToolProvenance,
+} from "./tool-provenance.js";
 export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
 export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {

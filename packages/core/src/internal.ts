@@ -9,10 +9,13 @@
  * ```
  * @packageDocumentation
  */
+export { callKey, canonicalJson, parsedArguments } from "./canonical-json.js";
 export { closest } from "./closest-name.js";
+export { ownOptions } from "./own-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
+export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
 export { SHORTEST_SECRET, scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
 export {

@@ -54,9 +54,12 @@ describe("toolDefinitionOf", () => {
           "description": "Looks up an order by ID.",
           "flags": {
             "dependsOn": [],
+            "effects": "external",
             "idempotent": false,
             "readOnly": false,
+            "reads": "trusted",
             "requiresApproval": false,
+            "sensitive": false,
           },
           "name": "getOrderStatus",
           "parameters": {
@@ -98,9 +101,12 @@ describe("toolDefinitionOf", () => {
           "description": "Searches orders.",
           "flags": {
             "dependsOn": [],
+            "effects": "external",
             "idempotent": true,
             "readOnly": false,
+            "reads": "trusted",
             "requiresApproval": false,
+            "sensitive": false,
           },
           "name": "search_orders",
           "outputSchema": {
@@ -147,9 +153,12 @@ describe("toolDefinitionOf", () => {
             "dependsOn": [
               "getOrderStatus",
             ],
+            "effects": "external",
             "idempotent": false,
             "readOnly": false,
+            "reads": "trusted",
             "requiresApproval": true,
+            "sensitive": false,
           },
           "name": "refundOrder",
           "parameters": {

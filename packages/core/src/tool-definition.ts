@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentFunctionDescriptor } from "./agent-function.options.js";
 import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
+import { toolEffects } from "./tool-provenance.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = { [key: string]: unknown };
@@ -11,6 +12,12 @@ export interface ToolFlags {
   readonly requiresApproval: boolean;
   /** The tool changes nothing (`@AgentFunction({ readOnly: true })`); MCP maps it to `readOnlyHint`. */
   readonly readOnly: boolean;
+  /** Where its results come from (`@AgentFunction({ reads })`); default `"trusted"`. */
+  readonly reads?: "trusted" | "untrusted";
+  /** What it changes (`@AgentFunction({ effects })`); undeclared is `"external"`, `readOnly` is `"none"`. */
+  readonly effects?: "none" | "internal" | "external";
+  /** It reads private data (`@AgentFunction({ sensitive })`). Set by `toolDefinitionOf`; optional for hand-made flags. */
+  readonly sensitive?: boolean;
   readonly compensate?: string;
   readonly dependsOn: readonly string[];
 }
@@ -77,6 +84,9 @@ export function toolDefinitionOf(descriptor: AgentFunctionDescriptor): ToolDefin
       idempotent: options.idempotent ?? false,
       requiresApproval: options.requiresApproval ?? false,
       readOnly: options.readOnly ?? false,
+      reads: options.reads ?? "trusted",
+      effects: toolEffects(options),
+      sensitive: options.sensitive ?? false,
       ...(compensate === undefined ? {} : { compensate }),
       dependsOn: [...(options.dependsOn ?? [])],
     },

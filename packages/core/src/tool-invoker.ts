@@ -10,10 +10,12 @@ import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
 import { composeMiddleware } from "./middleware.js";
+import { ownOptions } from "./own-options.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome, toToolOutcome } from "./tool-outcome.js";
+import { markUntrusted } from "./tool-provenance.js";
 
 /** One call as a model (or your code) asks for it. */
 export interface ToolCall {
@@ -193,9 +195,15 @@ function suggestTools(name: string, names: readonly string[]): string {
  * const outcome = await invoker.invoke({ name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' });
  * ```
  */
-export function createToolInvoker(container: DependencyContainer, options: ToolInvokerOptions): ToolInvoker {
-  const tools = registerAgentFunctions(container, ...options.functions);
-  const limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.limits };
+export function createToolInvoker(container: DependencyContainer, given: ToolInvokerOptions): ToolInvoker {
+  // Own properties only: a polluted Object.prototype supplies no middleware, limit or observer.
+  const options = ownOptions(given, ["functions", "middleware", "limits", "observers"]);
+  const tools = registerAgentFunctions(container, ...(options.functions ?? []));
+  const ownLimits = ownOptions(options.limits, ["maxBytes", "maxDepth"]);
+  const limits = {
+    maxBytes: ownLimits.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes,
+    maxDepth: ownLimits.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
+  };
   const observers = options.observers ?? [];
   const agentMiddleware = options.middleware ?? [];
   const byName = new Map<
@@ -310,6 +318,9 @@ export function createToolInvoker(container: DependencyContainer, options: ToolI
       metadata.attempts = call.attempt;
       metadata.latencyMs = performance.now() - call.startedAt;
       metadata.idempotencyKey = call.idempotencyKey;
+      // Marked here, where every adapter's call passes: third-party text is labelled for the model,
+      // the journal, traces and the run's injection policy whichever way the tool was called.
+      if (tool.options.reads === "untrusted") markUntrusted(outcome);
       return observers.length === 0
         ? outcome
         : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });

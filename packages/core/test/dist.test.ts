@@ -72,7 +72,15 @@ async function exerciseBuild(core: Core, z: typeof Zod.z, tsyringe: typeof Tsyri
         required: ["sku"],
         additionalProperties: false,
       },
-      flags: { idempotent: true, readOnly: false, requiresApproval: false, dependsOn: [] },
+      flags: {
+        idempotent: true,
+        readOnly: false,
+        reads: "trusted",
+        effects: "external",
+        sensitive: false,
+        requiresApproval: false,
+        dependsOn: [],
+      },
       tags: [],
     },
   ]);

@@ -31,7 +31,9 @@ export function builderChain(outer: TSESTree.CallExpression, names: ModuleNames)
     current.type === AST_NODE_TYPES.CallExpression &&
     current.callee.type === AST_NODE_TYPES.MemberExpression &&
     !current.callee.computed &&
-    current.callee.property.type === AST_NODE_TYPES.Identifier
+    current.callee.property.type === AST_NODE_TYPES.Identifier &&
+    // `nw.usingAgentFramework(container)` is the root, not a call of the chain.
+    needleworkName(current.callee, names) !== "usingAgentFramework"
   ) {
     calls.unshift({ name: current.callee.property.name, call: current, member: current.callee });
     current = current.callee.object;

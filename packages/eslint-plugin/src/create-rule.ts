@@ -3,7 +3,7 @@ import { ESLintUtils } from "@typescript-eslint/utils";
 /** What every rule's `meta.docs` carries besides the description. */
 export interface NeedleworkRuleDocs {
   /** The build diagnostic `buildAgentFactory()` reports for the same defect, when there is one. */
-  readonly buildDiagnostic?: `NW00${number}`;
+  readonly buildDiagnostic?: `NW0${number}`;
   /** Needs type information (typescript-eslint's parser services with a program). */
   readonly requiresTypeChecking?: boolean;
 }

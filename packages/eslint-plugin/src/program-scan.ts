@@ -107,3 +107,72 @@ export function programDeclarations(program: ts.Program): ProgramDeclarations {
   cache.set(program, declarations);
   return declarations;
 }
+
+/** One module a source file loads, in the order of its import (and `export ... from`) declarations. */
+export interface LoadedModule {
+  readonly specifier: string;
+  /** The program source file it resolves to, for the program's own modules. */
+  readonly fileName: string | undefined;
+  /** Offset of the declaration in its file. */
+  readonly position: number;
+}
+
+interface ImportGraph {
+  readonly loads: ReadonlyMap<string, readonly LoadedModule[]>;
+  /** Source files some other source file of the program imports. */
+  readonly imported: ReadonlySet<string>;
+}
+
+const graphs = new WeakMap<ts.Program, ImportGraph>();
+
+/** What each source file of the program loads, and which files are imported by another (read once per program). */
+export function importGraph(program: ts.Program): ImportGraph {
+  const known = graphs.get(program);
+  if (known) return known;
+  const options = program.getCompilerOptions();
+  const cache = ts.createModuleResolutionCache(program.getCurrentDirectory(), (f) => f, options);
+  const ownFiles = new Set(
+    program
+      .getSourceFiles()
+      .filter((f) => !f.isDeclarationFile && !program.isSourceFileFromExternalLibrary(f))
+      .map((f) => f.fileName),
+  );
+  const loads = new Map<string, LoadedModule[]>();
+  const imported = new Set<string>();
+  for (const file of program.getSourceFiles()) {
+    if (!ownFiles.has(file.fileName)) continue;
+    const list: LoadedModule[] = [];
+    for (const statement of file.statements) {
+      let specifier: ts.Expression | undefined;
+      if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly)
+        specifier = statement.moduleSpecifier;
+      else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) specifier = statement.moduleSpecifier;
+      if (!specifier || !ts.isStringLiteral(specifier)) continue;
+      const name = specifier.text;
+      let fileName: string | undefined;
+      if (!isBareName(name)) {
+        const mode = ts.getModeForUsageLocation(file, specifier, options);
+        const resolved = ts.resolveModuleName(name, file.fileName, options, ts.sys, cache, undefined, mode)
+          .resolvedModule?.resolvedFileName;
+        if (resolved && ownFiles.has(resolved)) fileName = resolved;
+      }
+      // Path aliases (`@/app`) look bare: try them too, keeping them only when they land in the program.
+      if (fileName === undefined && isBareName(name) && options.paths) {
+        const resolved = ts.resolveModuleName(name, file.fileName, options, ts.sys, cache).resolvedModule
+          ?.resolvedFileName;
+        if (resolved && ownFiles.has(resolved)) fileName = resolved;
+      }
+      if (fileName !== undefined && fileName !== file.fileName) imported.add(fileName);
+      list.push({ specifier: name, fileName, position: statement.getStart(file) });
+    }
+    loads.set(file.fileName, list);
+  }
+  const graph = { loads, imported };
+  graphs.set(program, graph);
+  return graph;
+}
+
+/** A package name (`tsyringe`, `@needlework/core`, `node:fs`) rather than a path. */
+function isBareName(name: string): boolean {
+  return !name.startsWith(".") && !name.startsWith("/") && !/^[a-zA-Z]:[\\/]/.test(name);
+}

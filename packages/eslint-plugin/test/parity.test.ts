@@ -134,3 +134,89 @@ describe("the rules that mirror build diagnostics agree with buildAgentFactory()
     expect(lintCodes(schema, name)).toEqual(buildCodes(schema, name));
   });
 });
+
+// The rules whose defect needlework refuses must agree with the refusal: a blank tool name throws
+// when `@AgentFunction` decorates, two tools with one name throw at `buildAgentFactory()`.
+const refusalConfig: Linter.Config[] = [
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parser: tsParser as Linter.Parser },
+    plugins: { needlework: needlework as unknown as NonNullable<Linter.Config["plugins"]>[string] },
+    rules: { "needlework/no-blank-tool-name": "error", "needlework/unique-tool-name": "error" },
+  },
+];
+
+/** Two tools, methods `first` and `second`, each with an optional `name`. */
+interface TwoTools {
+  readonly first: string;
+  readonly second: string;
+  readonly firstName?: string;
+  readonly secondName?: string;
+}
+
+const TOOL_PAIRS: readonly TwoTools[] = [
+  { first: "getOrder", second: "findOrder" },
+  { first: "getOrder", second: "findOrder", secondName: "getOrder" },
+  { first: "getOrder", second: "findOrder", firstName: "find", secondName: "find" },
+  { first: "getOrder", second: "findOrder", firstName: "findOrder" },
+  { first: "getOrder", second: "findOrder", firstName: "a", secondName: "b" },
+  { first: "getOrder", second: "findOrder", firstName: "getOrder", secondName: "getorder" },
+  { first: "getOrder", second: "findOrder", secondName: "" },
+  { first: "getOrder", second: "findOrder", firstName: "  " },
+  { first: "getOrder", second: "findOrder", firstName: "\t" },
+];
+
+const nameOption = (name: string | undefined) => (name === undefined ? "" : `name: ${JSON.stringify(name)}, `);
+
+/** The rules (of the two) that report on the pair, written as source. */
+function lintRefusals(pair: TwoTools): string[] {
+  const source = `import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
+import { z } from "zod";
+@AgentFunctionGroup()
+export class Tools {
+  @AgentFunction({ ${nameOption(pair.firstName)}description: "A.", input: z.object({}) })
+  ${pair.first}() { return 1; }
+  @AgentFunction({ ${nameOption(pair.secondName)}description: "B.", input: z.object({}) })
+  ${pair.second}() { return 2; }
+}
+`;
+  const messages = linter.verify(source, refusalConfig, "tools.ts");
+  const fatal = messages.find((m) => m.fatal);
+  if (fatal) throw new Error(fatal.message);
+  return [...new Set(messages.map((m) => m.ruleId ?? ""))].sort();
+}
+
+/** The same rules' ids for what needlework refuses when the same class is declared and registered live. */
+function refusals(pair: TwoTools): string[] {
+  class Tools {}
+  const decorate = (method: string, name: string | undefined): void => {
+    const descriptor = { value: () => 1, writable: true, enumerable: false, configurable: true };
+    Object.defineProperty(Tools.prototype, method, descriptor);
+    const options = { description: "A.", input: z.object({}), ...(name === undefined ? {} : { name }) };
+    (AgentFunction(options) as (t: object, k: string, d: PropertyDescriptor) => void)(
+      Tools.prototype,
+      method,
+      descriptor,
+    );
+  };
+  try {
+    decorate(pair.first, pair.firstName);
+    decorate(pair.second, pair.secondName);
+  } catch {
+    return ["needlework/no-blank-tool-name"];
+  }
+  try {
+    // Two tools of one class with one name are refused by the group decorator already.
+    (AgentFunctionGroup() as (target: typeof Tools) => void)(Tools);
+    usingAgentFramework(container.createChildContainer()).addAgentFunctions(Tools).buildAgentFactory();
+  } catch {
+    return ["needlework/unique-tool-name"];
+  }
+  return [];
+}
+
+describe("the rules whose defect needlework refuses report exactly what it refuses", () => {
+  it.each(TOOL_PAIRS)("%o", (pair) => {
+    expect(lintRefusals(pair)).toEqual(refusals(pair));
+  });
+});

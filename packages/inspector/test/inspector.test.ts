@@ -267,9 +267,11 @@ describe("startInspector over a FileRunStore that encodes its payloads", () => {
     const plain = await start({ store: new FileRunStore(directory) });
     const sealed = await get(plain, `/api/runs/${runs.failed}`);
     expect(sealed.body.run.input).toBe(ENCODED);
+    // Call ids are the model's: with a codec they are stored as their place in the turn, not in clear.
     const call = sealed.body.events.find(
-      (e: { type: string; callId?: string }) => e.type === "tool-result" && e.callId === "w1",
+      (e: { type: string; callId?: string }) => e.type === "tool-result" && e.callId === "t0c0",
     );
+    expect(JSON.stringify(sealed.body)).not.toContain('"w1"');
     expect(call.outcome).toMatchObject({ status: "error", errorCode: "FORBIDDEN" });
     expect(call.formatted).toBe(ENCODED);
     expect(JSON.stringify(sealed.body)).not.toContain("HubSpot refused");
@@ -280,6 +282,9 @@ describe("startInspector over a FileRunStore that encodes its payloads", () => {
     const open = await get(decoding, `/api/runs/${runs.failed}`);
     expect(open.body.run.input).toBe("Sync contact 24290 to HubSpot and Salesforce.");
     expect(JSON.stringify(open.body)).toContain("HubSpot refused");
+    expect(
+      open.body.events.some((e: { type: string; callId?: string }) => e.type === "tool-result" && e.callId === "w1"),
+    ).toBe(true);
     expect((await get(decoding, "/api/dead-letters")).body.letters[0].arguments).toEqual({ contactId: "C-7" });
     const listed = await get(decoding, "/api/runs?status=awaiting_approval");
     expect(listed.body.runs.map((r: { runId: string }) => r.runId)).toEqual([runs.paused]);

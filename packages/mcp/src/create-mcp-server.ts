@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { createToolOutcome, formatToolOutcome, toJsonSafe, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import {
+  argumentsHash,
+  checkApprovalArguments,
+  createToolOutcome,
+  formatToolOutcome,
+  toJsonSafe,
+  type ToolInvoker,
+  type ToolOutcome,
+} from "@needlework/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -8,7 +16,8 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
-import { decideApproval, type McpApproveFunction } from "./mcp-approval.js";
+import { APPROVED_BY_PERSON, APPROVED_ITEM, ownOptions } from "@needlework/core/internal";
+import { decideApproval, type McpApprovalDecision, type McpApproveFunction, notApproved } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
 /** What a `runId` function learns about the `tools/call` request it names the run for. */
@@ -53,6 +62,18 @@ export interface McpServerOptions {
   readonly approve?: McpApproveFunction;
 }
 
+const MCP_SERVER_OPTION_KEYS = [
+  "name",
+  "version",
+  "instructions",
+  "tools",
+  "runId",
+  "format",
+  "omitMetadata",
+  "onError",
+  "approve",
+] as const satisfies readonly (keyof McpServerOptions)[];
+
 function exposedNames(invoker: ToolInvoker, names: readonly string[] | undefined): ReadonlySet<string> | undefined {
   if (names === undefined) return undefined;
   const known = new Set(invoker.definitions.map((d) => d.name));
@@ -75,6 +96,18 @@ function hiddenToolOutcome(name: string, callId: string, available: readonly str
     metadata: { tool: name.slice(0, 100), callId, attempts: 0, latencyMs: 0 },
   });
 }
+
+/** Freezes a JSON value (a request's arguments, cloned) at every level, so nothing changes it between approval and run. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** The item a call a person approved carries (the injection policy lets it run). */
+const APPROVED_ITEMS: ReadonlyMap<string, unknown> = new Map([[APPROVED_ITEM, APPROVED_BY_PERSON]]);
 
 /** What a client reads when the server's own `approve` or `runId` callback threw. */
 const CALLBACK_FAILED =
@@ -99,7 +132,9 @@ const CALLBACK_FAILED =
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions = {}): Server {
+export function createMcpServer(invoker: ToolInvoker, given: McpServerOptions = {}): Server {
+  // Own properties only: a polluted Object.prototype supplies no `approve`, `runId` or `tools`.
+  const options = ownOptions(given, MCP_SERVER_OPTION_KEYS);
   const { runId, onError } = options;
   const exposed = exposedNames(invoker, options.tools);
   const definitions = exposed ? invoker.definitions.filter((d) => exposed.has(d.name)) : invoker.definitions;
@@ -142,12 +177,30 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
     if (exposed && !exposed.has(name)) {
       outcome = hiddenToolOutcome(name, callId, available);
     } else {
-      const args = request.params.arguments ?? {};
+      let args: Record<string, unknown> = request.params.arguments ?? {};
       const definition = byName.get(name);
-      const call = { toolName: name, arguments: args, requestId: extra.requestId, sessionId: extra.sessionId };
-      const decision = definition?.flags.requiresApproval
-        ? await decideApproval(server, call, callId, options.approve, extra.signal)
-        : ({ run: true } as const);
+      const tool = definition?.flags.requiresApproval ? invoker.get(name) : undefined;
+      let decision: McpApprovalDecision = { run: true };
+      if (tool !== undefined) {
+        // Checked before anyone is asked: invalid arguments, or arguments too long to show whole,
+        // are answered so and nobody is asked. The person sees every argument; a frozen copy of
+        // exactly those arguments runs, and only while its hash is the one approved.
+        const checked = checkApprovalArguments(tool, args, { callId });
+        if (!checked.ok) decision = { run: false, outcome: checked.outcome };
+        else {
+          args = deepFreeze(structuredClone(args));
+          const call = {
+            toolName: name,
+            arguments: args,
+            argumentsText: checked.text,
+            argumentsHash: checked.hash,
+            requestId: extra.requestId,
+            sessionId: extra.sessionId,
+          };
+          decision = await decideApproval(server, call, callId, options.approve, extra.signal);
+          if (decision.run && argumentsHash(args) !== checked.hash) decision = notApproved(name, callId);
+        }
+      }
       if (!decision.run) {
         outcome = decision.outcome;
       } else {
@@ -155,12 +208,44 @@ export function createMcpServer(invoker: ToolInvoker, options: McpServerOptions 
           typeof runId === "function"
             ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
             : runId;
-        outcome = await invokeForModel(
-          invoker,
-          { name, arguments: args, callId },
-          { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) },
-          onError,
-        );
+        const invokeOptions = { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) };
+        outcome = await invokeForModel(invoker, { name, arguments: args, callId }, invokeOptions, onError);
+        // The injection policy refused the call for want of a person's approval: ask, as for a
+        // `requiresApproval` tool; approved, the same call runs once more, marked approved. Not
+        // approved, the client reads the policy's UNTRUSTED_CONTEXT.
+        const gated = invoker.get(name);
+        if (
+          outcome.errorCode === "UNTRUSTED_CONTEXT" &&
+          outcome.metadata.approvalRequired === true &&
+          gated !== undefined
+        ) {
+          const flagged = outcome.metadata.untrustedArguments;
+          const reason = `Text a third party wrote entered this session before this call${Array.isArray(flagged) && flagged.length > 0 ? `, and its arguments ${flagged.map((f) => `'${String(f)}'`).join(", ")} came from it` : ""}.`;
+          // Shown whole, like any approval; arguments too long to show are answered so, nobody asked.
+          const checked = checkApprovalArguments(gated, args, { callId });
+          if (!checked.ok) outcome = checked.outcome;
+          const frozen = checked.ok ? deepFreeze(structuredClone(args)) : args;
+          const call = {
+            toolName: name,
+            arguments: frozen,
+            argumentsText: checked.ok ? checked.text : "",
+            argumentsHash: checked.ok ? checked.hash : "",
+            requestId: extra.requestId,
+            sessionId: extra.sessionId,
+            reason,
+          };
+          const asked = checked.ok
+            ? await decideApproval(server, call, callId, options.approve, extra.signal)
+            : notApproved(name, callId);
+          args = frozen;
+          if (asked.run && argumentsHash(args) === call.argumentsHash)
+            outcome = await invokeForModel(
+              invoker,
+              { name, arguments: args, callId },
+              { ...invokeOptions, items: APPROVED_ITEMS },
+              onError,
+            );
+        }
       }
     }
     const ok = outcome.status === "ok";

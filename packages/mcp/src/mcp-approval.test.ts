@@ -1,5 +1,6 @@
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { argumentsHash } from "@needlework/core";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cancelledOrders } from "../../ai-sdk/test/shop-tools.js";
 import { connect, envelopeOf } from "../test/connect.js";
@@ -70,6 +71,8 @@ describe("requiresApproval tools through MCP never run unapproved", () => {
     expect(approve).toHaveBeenCalledWith({
       toolName: "cancelOrder",
       arguments: { orderId: "ORD-1" },
+      argumentsText: '{\n  "orderId": "ORD-1"\n}',
+      argumentsHash: argumentsHash({ orderId: "ORD-1" }),
       requestId: expect.any(Number),
       sessionId: undefined,
     });

@@ -1,16 +1,31 @@
 import { createToolOutcome, type ToolOutcome } from "@needlework/core";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 
-/** What an `approve` callback learns about a call to a `requiresApproval` tool. */
+/**
+ * What an `approve` callback learns about a call to a `requiresApproval` tool. Its arguments were
+ * validated against the tool's schema before anyone is asked; exactly these arguments run.
+ */
 export interface McpApprovalRequest {
   /** The tool the client called. */
   readonly toolName: string;
-  /** The arguments as the client sent them (not yet validated). */
+  /** The arguments as the client sent them (validated, frozen): exactly what runs on approval. */
   readonly arguments: Readonly<Record<string, unknown>>;
+  /**
+   * Every argument as a person should be shown it: JSON, keys in the schema's order, never cut
+   * (arguments longer than `MAX_APPROVAL_ARGUMENTS_CHARS` are refused before anyone is asked).
+   */
+  readonly argumentsText: string;
+  /** `argumentsHash(arguments)`: record it with the approval; the call runs only with arguments of this hash. */
+  readonly argumentsHash: string;
   /** The JSON-RPC request id. */
   readonly requestId: string | number;
   /** The transport's session id, when it has sessions (Streamable HTTP). */
   readonly sessionId: string | undefined;
+  /**
+   * Why the call is put to a person, when the injection policy asks (`usingInjectionPolicy()`):
+   * untrusted content entered the session before this call with effects.
+   */
+  readonly reason?: string;
 }
 
 /**
@@ -24,7 +39,7 @@ export type McpApprovalDecision = { readonly run: true } | { readonly run: false
 
 function refused(
   code: "APPROVAL_DENIED" | "APPROVAL_REQUIRED",
-  call: McpApprovalRequest,
+  call: Pick<McpApprovalRequest, "toolName">,
   callId: string,
 ): McpApprovalDecision {
   const tool = call.toolName;
@@ -44,14 +59,10 @@ function refused(
   return { run: false, outcome };
 }
 
-function describeArguments(args: Readonly<Record<string, unknown>>): string {
-  const text = JSON.stringify(args);
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
-}
-
 /**
- * Settles a call to a `requiresApproval` tool. A client that declared the elicitation capability
- * is asked (`elicitation/create`); the tool runs only on `accept`, anything else (`decline`,
+ * Settles a call to a `requiresApproval` tool whose arguments were checked (valid, short enough to
+ * show whole). A client that declared the elicitation capability is asked (`elicitation/create`),
+ * shown every argument; the tool runs only on `accept`, anything else (`decline`,
  * `cancel`, or the request failing) is `APPROVAL_DENIED`. Without that capability, `approve`
  * decides; with no `approve` either, the answer is `APPROVAL_REQUIRED`. The tool never runs
  * unapproved.
@@ -74,7 +85,8 @@ export async function decideApproval(
       const answer = await server.elicitInput(
         {
           mode: "form",
-          message: `Allow '${call.toolName}' to run with ${describeArguments(call.arguments)}?`,
+          // Every argument, in the schema's order: what the person approves is exactly what runs.
+          message: `${call.reason === undefined ? "" : `${call.reason} `}Allow '${call.toolName}' to run with these arguments?\n${call.argumentsText}`,
           requestedSchema: {
             type: "object",
             // Not approved unless the person ticks it: an empty or half-filled form must not run the tool.
@@ -95,4 +107,9 @@ export async function decideApproval(
   if (approve === undefined) return refused("APPROVAL_REQUIRED", call, callId);
   // Only `true` approves: "false", 1, an object are not an approval.
   return (await approve(call)) === true ? { run: true } : refused("APPROVAL_DENIED", call, callId);
+}
+
+/** The answer for a call whose approval does not cover the arguments about to run. @internal */
+export function notApproved(toolName: string, callId: string): McpApprovalDecision {
+  return refused("APPROVAL_DENIED", { toolName }, callId);
 }

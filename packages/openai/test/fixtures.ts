@@ -44,7 +44,7 @@ export class WarehouseTools {
   reserve({ sku, quantity }: { sku: string; quantity: number }) {
     if (this.warehouse.outages > 0) {
       this.warehouse.outages--;
-      throw new UpstreamError(503, "warehouse-db-3 unavailable (pool exhausted, tenant 42)");
+      throw new UpstreamError(500, "warehouse-db-3 failed (pool exhausted, tenant 42)");
     }
     this.warehouse.reservations.push({ sku, quantity });
     return { reservationId: `R-${this.warehouse.reservations.length}`, sku, quantity };

@@ -82,6 +82,17 @@ CREATE INDEX runs_newest ON ${s}.runs (started_at DESC, run_id COLLATE "C" DESC)
 CREATE INDEX runs_by_status ON ${s}.runs (status, started_at DESC, run_id COLLATE "C" DESC);
 CREATE INDEX runs_by_agent ON ${s}.runs (agent, started_at DESC, run_id COLLATE "C" DESC);`,
   },
+  {
+    version: 4,
+    name: "fencing: a lease epoch per run; an ended run has no holder",
+    // lease_epoch counts the takes of a run's lease (the fencing token). An ended run whose lease is
+    // not live (a live one is an approval's continuation) loses the owner name ending left on it,
+    // which a stalled process could take back before.
+    sql: (s) => `
+ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_epoch bigint NOT NULL DEFAULT 0;
+UPDATE ${s}.runs SET lease_owner = NULL, lease_expires = NULL
+WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now());`,
+  },
 ];
 
 /**

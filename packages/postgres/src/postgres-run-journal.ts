@@ -47,8 +47,9 @@ interface CallRow {
  * The run journal in PostgreSQL: tables `runs`, `run_turns` and `run_calls` of the store's schema.
  * Each write is one statement (one commit), durable when the promise resolves; a round's call
  * starts are one statement, outcomes that settle together another. A run is leased (`runs.lease_owner`,
- * `lease_expires`): every write takes and renews the lease in the same statement and is refused with
- * `RUN_BUSY` when another owner holds it, so a stale process never writes over a newer one's records.
+ * `lease_epoch`, `lease_expires`): each take adds one to the epoch under a new owner, and every write
+ * is fenced and renews the lease in the same statement: it is refused with `RUN_BUSY` unless its
+ * owner holds the current take, so a stale process never writes over, ends or re-opens a run.
  * Strings are stored escaped where PostgreSQL refuses them (NUL, lone surrogates) and read back as written.
  *
  * @example
@@ -66,8 +67,8 @@ export class PostgresRunJournal implements RunJournal {
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     const { rowCount } = await withStoreRetry("recording a run start", false, () =>
       this.pool.query(
-        `INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at, lease_owner, lease_expires)
-         VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond') ON CONFLICT (run_id) DO NOTHING`,
+        `INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at, lease_owner, lease_epoch, lease_expires)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, now() + $7 * interval '1 millisecond') ON CONFLICT (run_id) DO NOTHING`,
         [
           start.runId,
           start.agent,
@@ -82,11 +83,41 @@ export class PostgresRunJournal implements RunJournal {
     return rowCount === 1;
   }
 
+  /**
+   * One statement: the run is taken when it has no holder (never leased, or ended), its holder's
+   * lease expired, or `owner` holds it (then only extended); a take by a new owner adds one to
+   * `lease_epoch`. Two takes at once: the row lock makes the second see the first's lease, live.
+   */
   async lease(runId: string, owner: string): Promise<boolean> {
-    const { rowCount } = await withStoreRetry("taking a run's lease", true, () =>
+    const { rows } = await withStoreRetry("taking a run's lease", true, () =>
+      this.pool.query<{ taken: boolean; found: boolean; busy_ms: number | null }>(
+        `WITH prior AS (SELECT ${BUSY_MS} AS busy_ms FROM ${this.schema}.runs WHERE run_id = $1),
+         taken AS (
+           UPDATE ${this.schema}.runs SET lease_owner = $2,
+             lease_epoch = CASE WHEN lease_owner = $2 AND ${HELD} THEN lease_epoch ELSE lease_epoch + 1 END,
+             lease_expires = now() + $3 * interval '1 millisecond'
+           WHERE run_id = $1
+             AND (lease_owner IS NULL OR (lease_owner = $2 AND ${HELD}) OR lease_expires IS NULL OR lease_expires <= now())
+           RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM taken) AS taken, EXISTS (SELECT 1 FROM prior) AS found,
+                (SELECT busy_ms FROM prior) AS busy_ms`,
+        [runId, owner, this.leaseMs],
+      ),
+    );
+    const row = rows[0];
+    if (row?.found !== true) return false;
+    // Not taken, yet the lease looked free when the statement began: another take won the row lock
+    // meanwhile, and its lease has about leaseMs to run.
+    if (row.taken !== true) throw runBusy(runId, Number(row.busy_ms ?? 0) || this.leaseMs);
+    return true;
+  }
+
+  async renew(runId: string, owner: string): Promise<boolean> {
+    const { rowCount } = await withStoreRetry("renewing a run's lease", true, () =>
       this.pool.query(
-        `UPDATE ${this.schema}.runs SET lease_owner = $2, lease_expires = now() + $3 * interval '1 millisecond'
-         WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires < now())`,
+        `UPDATE ${this.schema}.runs SET lease_expires = now() + $3 * interval '1 millisecond'
+         WHERE run_id = $1 AND lease_owner = $2 AND ${HELD}`,
         [runId, owner, this.leaseMs],
       ),
     );
@@ -97,7 +128,7 @@ export class PostgresRunJournal implements RunJournal {
     await withStoreRetry("giving a run's lease up", true, () =>
       this.pool.query(
         // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
-        `UPDATE ${this.schema}.runs SET lease_expires = now() WHERE run_id = $1 AND lease_owner = $2`,
+        `UPDATE ${this.schema}.runs SET lease_expires = now() WHERE run_id = $1 AND lease_owner = $2 AND ${HELD}`,
         [runId, owner],
       ),
     );
@@ -173,34 +204,44 @@ export class PostgresRunJournal implements RunJournal {
   }
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
-    // One UPDATE of the run row, fenced in its WHERE (a lease CTE would update the same row twice).
-    const { rowCount } = await withStoreRetry("recording a run end", true, () =>
-      this.pool.query(
-        `UPDATE ${this.schema}.runs SET status = $3, ended_at = $4, result = $5, lease_owner = $2, lease_expires = now()
-         WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2)`,
+    // One UPDATE of the run row, fenced in its WHERE (a lease CTE would update the same row twice);
+    // the ended run has no holder (its lease is ENDED), so no late write lands and no renewal takes it
+    // back. The same end again by the same owner (a retry after a connection lost past the commit) is
+    // accepted, as it was.
+    const { rows } = await withStoreRetry("recording a run end", true, () =>
+      this.pool.query<{ ended: boolean; busy_ms: number | null }>(
+        `WITH ended AS (
+           UPDATE ${this.schema}.runs SET status = $3, ended_at = $4, result = $5, lease_expires = ${ENDED}
+           WHERE run_id = $1 AND lease_owner = $2
+             AND (${HELD} OR (status = $3 AND ended_at = $4::timestamptz)) RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM ended) AS ended,
+                (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`,
         [runId, owner, end.status, end.endedAt, jsonParam(end.result)],
       ),
     );
-    if (rowCount !== 1) throw runBusy(runId);
+    if (rows[0]?.ended !== true) throw runBusy(runId, Number(rows[0]?.busy_ms ?? 0));
   }
 
   /**
-   * One write as the lease's `owner`: the lease is taken (free, or this owner's) and renewed, and the
-   * write done, in one statement. `$1` is the run id, `$2` the owner, `$3` leaseMs; the write reads
-   * the `lease` row. No lease row: another owner holds the run, and nothing was written.
+   * One write as the lease's `owner`, in one statement: accepted only while `owner` holds the run's
+   * current take (fencing: once another process took it, or it ended, the write is refused), and the
+   * lease renewed. `$1` is the run id, `$2` the owner, `$3` leaseMs; the write reads the `lease` row.
+   * No lease row: nothing was written, and `RUN_BUSY` says how long the holder's lease has left.
    */
   private async fenced(what: string, runId: string, owner: string, write: string, values: unknown[]): Promise<void> {
     const { rows } = await withStoreRetry(what, true, () =>
-      this.pool.query<{ leased: number }>(
+      this.pool.query<{ leased: number; busy_ms: number | null }>(
         `WITH lease AS (
-           UPDATE ${this.schema}.runs SET lease_owner = $2, lease_expires = now() + $3 * interval '1 millisecond'
-           WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2) RETURNING run_id
+           UPDATE ${this.schema}.runs SET lease_expires = now() + $3 * interval '1 millisecond'
+           WHERE run_id = $1 AND lease_owner = $2 AND ${HELD} RETURNING run_id
          ), written AS (${write} RETURNING 1)
-         SELECT (SELECT count(*) FROM lease)::int AS leased`,
+         SELECT (SELECT count(*) FROM lease)::int AS leased,
+                (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`,
         [runId, owner, this.leaseMs, ...values],
       ),
     );
-    if (rows[0]?.leased !== 1) throw runBusy(runId);
+    if (rows[0]?.leased !== 1) throw runBusy(runId, Number(rows[0]?.busy_ms ?? 0));
   }
 
   /**
@@ -240,14 +281,15 @@ export class PostgresRunJournal implements RunJournal {
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
     const { rows } = await withStoreRetry("reading a run's lease", true, () =>
-      this.pool.query<{ lease_owner: string | null; lease_expires: Date | null }>(
-        `SELECT lease_owner, lease_expires FROM ${this.schema}.runs WHERE run_id = $1`,
+      this.pool.query<{ lease_owner: string | null; lease_epoch: string | number; lease_expires: Date | null }>(
+        `SELECT lease_owner, lease_epoch, lease_expires FROM ${this.schema}.runs WHERE run_id = $1 AND ${HELD}`,
         [runId],
       ),
     );
     const row = rows[0];
+    // No owner (or an ended run's lease): nobody holds it.
     return row?.lease_owner && row.lease_expires
-      ? { owner: row.lease_owner, expiresAt: row.lease_expires.toISOString() }
+      ? { owner: row.lease_owner, epoch: Number(row.lease_epoch), expiresAt: row.lease_expires.toISOString() }
       : undefined;
   }
 
@@ -279,6 +321,18 @@ export class PostgresRunJournal implements RunJournal {
     });
   }
 }
+
+/**
+ * `lease_expires` of an ended run: it has no holder (no write, renewal or release by its last owner
+ * lands), and anyone may take it (an approval's continuation, under a new epoch).
+ */
+const ENDED = `'-infinity'::timestamptz`;
+/** The run's lease is not ended: its owner may write, renew and release it. */
+const HELD = `lease_expires IS DISTINCT FROM ${ENDED}`;
+
+/** How long the run's current lease has left, in ms (0: none, or expired): what `RUN_BUSY` carries. */
+const BUSY_MS = `CASE WHEN lease_owner IS NULL OR lease_expires IS NULL OR lease_expires <= now() THEN 0
+  ELSE ceil(extract(epoch FROM lease_expires - now()) * 1000)::int END`;
 
 interface SummaryRow {
   run_id: string;

@@ -49,7 +49,7 @@ describePostgres("PostgresStore", () => {
     await store.pool.query(`INSERT INTO "${schema}".migrations (version, name) VALUES (99, 'from the future')`);
     const refused = await store.migrate().catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "SCHEMA_TOO_NEW" });
-    expect(String((refused as Error).message)).toMatch(/version 99.*up to 3/);
+    expect(String((refused as Error).message)).toMatch(/version 99.*up to 4/);
   });
 
   it("resumeRun refuses a stored result it cannot trust (RESULT_INVALID), and returns a sound one", async () => {
@@ -63,6 +63,126 @@ describePostgres("PostgresStore", () => {
     await expect(resumeAgent(crm, store, []).agent.resumeRun("run_tamper_1")).rejects.toMatchObject({
       code: "RESULT_INVALID",
     });
+  });
+
+  it("a run end retried by its writer (the connection lost after the commit) is accepted; nothing else lands after it", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    const start = {
+      runId: "run_end_retry",
+      agent: "a",
+      instructions: "i",
+      input: "x",
+      startedAt: new Date().toISOString(),
+    };
+    expect(await store.journal.runStarted(start, "w1")).toBe(true);
+    const end = { status: "completed", endedAt: new Date().toISOString(), result: null };
+    await store.journal.runEnded("run_end_retry", end, "w1");
+    await expect(store.journal.runEnded("run_end_retry", end, "w1")).resolves.toBeUndefined();
+    await expect(store.journal.runEnded("run_end_retry", { ...end, status: "stalled" }, "w1")).rejects.toMatchObject({
+      code: "RUN_BUSY",
+    });
+    await expect(
+      store.journal.turn("run_end_retry", { index: 0, message: { role: "assistant", content: "late" } }, "w1"),
+    ).rejects.toMatchObject({ code: "RUN_BUSY" });
+    expect(await store.journal.renew("run_end_retry", "w1")).toBe(false);
+    expect((await store.journal.read("run_end_retry"))?.end?.status).toBe("completed");
+  });
+
+  it("a result copied from another run's row is refused (RESULT_INVALID), never returned as this run's", async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    await store.migrate();
+    const crm = new FakeCrm();
+    await resumeAgent(crm, store, [{ text: "A's answer." }]).agent.run("Sync c1.", { runId: "run_copy_a" });
+    await resumeAgent(crm, store, [{ text: "B's answer." }]).agent.run("Sync c2.", { runId: "run_copy_b" });
+    await store.pool.query(
+      `UPDATE "${schema}".runs SET result = (SELECT result FROM "${schema}".runs WHERE run_id = 'run_copy_a')
+       WHERE run_id = 'run_copy_b'`,
+    );
+    await expect(resumeAgent(crm, store, []).agent.resumeRun("run_copy_b")).rejects.toMatchObject({
+      code: "RESULT_INVALID",
+    });
+    expect((await resumeAgent(crm, store, []).agent.resumeRun("run_copy_a")).runId).toBe("run_copy_a");
+  });
+
+  it("with a codec, sealed values are bound to their place, and a value in clear is refused", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema, codec: aesGcmCodec(randomBytes(32)) });
+    stores.push(store);
+    await store.migrate();
+    const crm = new FakeCrm();
+    const email = { toolCalls: [{ id: "call_mail", name: "sendEmail", arguments: { to: "c1@example.com" } }] };
+    const runs = ["a", "b", "c", "d", "e", "f"].map((n) => `run_aad_${n}`);
+    for (const runId of runs)
+      await resumeAgent(crm, store, [email, { text: `${runId} sent.` }]).agent.run("Email c1.", { runId });
+    const agent = resumeAgent(crm, store, []).agent;
+    const q = (sql: string) => store.pool.query(sql.replaceAll("S.", `"${schema}".`));
+    // A's sealed result moved into B's row: it does not decode there.
+    await q(
+      `UPDATE S.runs SET result = (SELECT result FROM S.runs WHERE run_id = 'run_aad_a') WHERE run_id = 'run_aad_b'`,
+    );
+    await expect(agent.resumeRun("run_aad_b")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // A's sealed outcome moved onto C's call of the same id.
+    await q(`UPDATE S.run_calls SET outcome = (SELECT outcome FROM S.run_calls WHERE run_id = 'run_aad_a')
+             WHERE run_id = 'run_aad_c'`);
+    await expect(store.journal.read("run_aad_c")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // D's sealed input moved into its own instructions (another field of the same row).
+    await q(`UPDATE S.runs SET instructions = input WHERE run_id = 'run_aad_d'`);
+    await expect(store.journal.read("run_aad_d")).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    // Values written in clear where sealed ones belong: refused, not read.
+    await q(`UPDATE S.run_calls SET arguments = '{"to":"attacker@example.com"}' WHERE run_id = 'run_aad_e'`);
+    await expect(store.journal.read("run_aad_e")).rejects.toMatchObject({ code: "PAYLOAD_UNSEALED" });
+    await q(`UPDATE S.runs SET result = '{"runId":"run_aad_f","text":"forged"}' WHERE run_id = 'run_aad_f'`);
+    await expect(agent.resumeRun("run_aad_f")).rejects.toMatchObject({ code: "PAYLOAD_UNSEALED" });
+    // The untouched run still reads and resumes.
+    expect((await agent.resumeRun("run_aad_a")).text).toBe("run_aad_a sent.");
+  });
+
+  it("with a codec, call ids and unknown tool names the model chose appear in no table; reads restore them", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema, codec: aesGcmCodec(randomBytes(32)) });
+    stores.push(store);
+    await store.migrate();
+    const ID = "call_CANARYid_4242";
+    const TOOL = "exfiltrate_CANARYtool_4242";
+    const steps = [
+      {
+        toolCalls: [
+          { id: ID, name: "upsertContact", arguments: { id: "c1" } },
+          { id: `${ID}_b`, name: TOOL, arguments: {} },
+        ],
+      },
+      { text: "Done." },
+    ];
+    const crm = new FakeCrm();
+    await resumeAgent(crm, store, steps).agent.run("Sync c1.", { runId: "run_names" });
+    const letter = {
+      runId: "run_names",
+      agent: "crm-sync",
+      tool: TOOL,
+      arguments: {},
+      errorCode: "UNKNOWN_TOOL",
+      callIds: [ID, `${ID}_2`, `${ID}_3`],
+      outcomes: [],
+      time: new Date().toISOString(),
+      reason: "Failed 3 times with UNKNOWN_TOOL for the same arguments.",
+    };
+    await store.deadLetters.append(letter);
+    expect((await store.deadLetters.list())[0]).toMatchObject({ tool: TOOL, callIds: letter.callIds });
+    for (const table of ["runs", "run_turns", "run_calls", "dead_letters"]) {
+      const { rows } = await store.pool.query(`SELECT row_to_json(t)::text AS t FROM "${schema}".${table} t`);
+      const text = rows.map((r: { t: string }) => r.t).join("\n");
+      expect(text, table).not.toContain("CANARY");
+    }
+    const run = await store.journal.read("run_names");
+    expect(run?.calls.map((c) => [c.callId, c.tool, c.idempotencyKey]).sort()).toEqual([
+      [ID, "upsertContact", `run_names:${ID}`],
+      [`${ID}_b`, TOOL, `run_names:${ID}_b`],
+    ]);
+    expect(run?.calls.find((c) => c.tool === TOOL)?.outcome?.outcome.errorCode).toBe("UNKNOWN_TOOL");
+    expect(crm.executions).toEqual([{ tool: "upsertContact", key: `run_names:${ID}` }]);
   });
 
   it("with a codec, no payload canary appears in any table of the schema; runs resume, keys rotate", async () => {
@@ -121,13 +241,14 @@ describePostgres("PostgresStore", () => {
     const schema = freshSchema();
     const instances = [open(schema), open(schema), open(schema), open(schema)];
     const applied = await Promise.all(instances.map((s) => s.migrate()));
-    expect(applied.flat()).toEqual([1, 2, 3]);
+    expect(applied.flat()).toEqual([1, 2, 3, 4]);
     expect(await instances[0]!.migrate()).toEqual([]);
     const { rows } = await instances[0]!.pool.query(`SELECT version, name FROM "${schema}".migrations`);
     expect(rows).toEqual([
       { version: 1, name: "run journal, dead letters, checkpoint claims" },
       { version: 2, name: "a lease per run" },
       { version: 3, name: "runs listed newest first, by status and by agent" },
+      { version: 4, name: "fencing: a lease epoch per run; an ended run has no holder" },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/workflows/durable";
-import { codecJournal, parseOptions, payloadCodecOption } from "@needlework/workflows/internal";
+import { codecJournal, ownOptions, parseOptions, payloadCodecOption } from "@needlework/workflows/internal";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";
@@ -77,7 +77,8 @@ export class PostgresStore implements AgentStore {
   private readonly quoted: string;
 
   constructor(options: PostgresStoreOptions = {}) {
-    const parsed = parseOptions("PostgresStore", optionsSchema, options);
+    // Own properties only: a key inherited from a polluted Object.prototype is no option.
+    const parsed = ownOptions(parseOptions("PostgresStore", optionsSchema, ownOptions(options)));
     this.schema = parsed.schema ?? "needlework";
     this.quoted = quotedSchema("PostgresStore", this.schema);
     const connectionString = parsed.connectionString ?? process.env["DATABASE_URL"];

@@ -3,7 +3,9 @@ import type { ScriptedStep } from "@needlework/workflows";
 import type { ChatClient } from "@needlework/core";
 import { afterEach, expect, it } from "vitest";
 import { PostgresStore } from "./postgres-store.js";
-import { createRunQueue, type RunQueue } from "./run-queue.js";
+import { createRunQueue, type RunQueue, RunQueueError } from "./run-queue.js";
+import { InvalidOptionError } from "@needlework/core";
+import { RunStoreError } from "@needlework/workflows";
 import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
 
 const stores: PostgresStore[] = [];
@@ -96,6 +98,43 @@ describePostgres("createRunQueue", () => {
   });
 });
 
+describePostgres("createRunQueue: options", () => {
+  it("refuses a store leaseMs not well under runTimeoutSeconds, naming both options", async () => {
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: freshSchema(), leaseMs: 20_000 });
+    stores.push(store);
+    const { agent } = resumeAgent(new FakeCrm(), store, []);
+    let refused: unknown;
+    try {
+      createRunQueue({ store, agents: [agent], runTimeoutSeconds: 30 });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(InvalidOptionError);
+    expect(String((refused as Error).message)).toMatch(/leaseMs \(20000\).*runTimeoutSeconds \(30 s/);
+    expect(() => createRunQueue({ store, agents: [agent], runTimeoutSeconds: 40 })).not.toThrow();
+  });
+
+  it("reads its options and the store's from their own properties: a polluted Object.prototype supplies none", async () => {
+    const schema = freshSchema();
+    const first = new PostgresStore({ connectionString: DATABASE_URL, schema });
+    stores.push(first);
+    const { agent } = resumeAgent(new FakeCrm(), first, []);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto["leaseMs"] = 1;
+    proto["runTimeoutSeconds"] = 1;
+    try {
+      const store = new PostgresStore({ connectionString: DATABASE_URL, schema });
+      stores.push(store);
+      expect(store.journal.leaseMs).toBe(30_000);
+      // With runTimeoutSeconds 1 from the prototype, leaseMs 30 000 would be refused.
+      expect(() => createRunQueue({ store, agents: [agent] })).not.toThrow();
+    } finally {
+      delete proto["leaseMs"];
+      delete proto["runTimeoutSeconds"];
+    }
+  });
+});
+
 describePostgres("createRunQueue: what the queue keeps", () => {
   const KEY = "sk-proj-CANARYqueue0123456789abcdefghij";
   const PASSWORD = "queue-canary-password";
@@ -128,12 +167,59 @@ describePostgres("createRunQueue: what the queue keeps", () => {
       });
     const { rows } = await store.pool.query(`SELECT data, output FROM "${bossSchema}".job WHERE id = $1`, [runId]);
     expect(rows[0].data).toEqual({ runId, agent: "crm-sync" });
-    expect(rows[0].output).toEqual({ code: "RUN_ERROR", message: expect.stringContaining("Error") });
+    expect(rows[0].output).toEqual({
+      code: "RUN_ERROR",
+      message: "The attempt failed; the worker's logs and the run's journal have more.",
+    });
     // No canary anywhere in the queue's schema.
     const everything = await store.pool.query(`SELECT row_to_json(j)::text AS t FROM "${bossSchema}".job j`);
     const text = everything.rows.map((r: { t: string }) => r.t).join("\n");
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(PASSWORD);
+  });
+
+  it("a hook's error carrying a secret: the job output holds only the fixed text of its code", async () => {
+    const schema = freshSchema();
+    const bossSchema = freshSchema("nw_boss");
+    const store = await openStore(schema);
+    const SECRET = "customer Jane Roe, card PIN 4921, owes 4,200 EUR";
+    // Errors of every kind a hook may throw: needlework errors of other classes (the hook's own
+    // AgentHookError wraps each) and a store error made up by the hook.
+    const thrown = [
+      new Error(SECRET),
+      new RunQueueError("RUN_FAILED", SECRET),
+      new RunStoreError("STORE_FAILED", SECRET),
+      new InvalidOptionError("x", SECRET, SECRET),
+    ];
+    for (const [i, error] of thrown.entries()) {
+      const { agent } = resumeAgent(new FakeCrm(), store, [{ text: "never" }], undefined, {
+        onIterationStart: () => {
+          throw error;
+        },
+      });
+      const queue = createRunQueue({
+        store,
+        agents: [agent],
+        bossSchema,
+        queue: `hooks-${i}`,
+        retryLimit: 0,
+        pollingIntervalSeconds: 0.5,
+        maintenanceIntervalSeconds: 1,
+      });
+      queues.push(queue);
+      const runId = await queue.enqueue("crm-sync", "Sync c1.");
+      await queue.work();
+      await expect
+        .poll(() => queue.result(runId).catch((e: unknown) => e), { timeout: 30_000, interval: 250 })
+        .toMatchObject({ code: "RUN_FAILED" });
+      const { rows } = await store.pool.query(`SELECT output FROM "${bossSchema}".job WHERE id = $1`, [runId]);
+      expect(rows[0].output).toEqual({
+        code: "RUN_ERROR",
+        message: "The attempt failed; the worker's logs and the run's journal have more.",
+      });
+    }
+    const everything = await store.pool.query(`SELECT row_to_json(j)::text AS t FROM "${bossSchema}".job j`);
+    expect(everything.rows.map((r: { t: string }) => r.t).join("\n")).not.toContain("4921");
   });
 
   it("result() answers RUN_NOT_FOUND for any id never enqueued: not a UUID, an unused UUID, a run journaled elsewhere", async () => {

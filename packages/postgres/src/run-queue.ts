@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { errorTypeName, NeedleworkError } from "@needlework/core";
-import { scrubSecrets } from "@needlework/core/internal";
+import { InvalidOptionError, NeedleworkError } from "@needlework/core";
 import { type Agent, type AgentRunResult, RunStoreError } from "@needlework/workflows";
-import { parseOptions, storedResult } from "@needlework/workflows/internal";
+import { ownOptions, parseOptions, storedResult } from "@needlework/workflows/internal";
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { PostgresStore } from "./postgres-store.js";
@@ -104,7 +103,7 @@ interface RunJob {
   readonly agent: string;
 }
 
-/** What a failed job's output holds: a code and a scrubbed message, never an exception's text or stack. */
+/** What a failed job's output holds: a code and that code's fixed text, never an exception's text or stack. */
 interface RunFailure {
   readonly code: string;
   readonly message: string;
@@ -112,16 +111,36 @@ interface RunFailure {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The failure pg-boss stores for a run that threw: ours say what happened; anything else only its type. */
+/**
+ * The text a failed job's output holds, per code: fixed, so nothing an exception carried (a hook's
+ * message, a driver's, a secret) reaches the queue's tables. A code not in this table is `RUN_ERROR`.
+ */
+const FAILURE_TEXTS = new Map<string, string>([
+  ["RUN_NOT_FOUND", "The run is not in the store's journal."],
+  ["RUN_AGENT_MISMATCH", "The run belongs to another agent."],
+  ["RUN_BUSY", "Another process holds the run's lease."],
+  ["STORE_UNAVAILABLE", "The store could not be reached."],
+  ["STORE_CONFLICT", "A write conflicted with a concurrent transaction."],
+  ["STORE_FAILED", "The store refused a statement."],
+  ["SCHEMA_TOO_NEW", "The store's schema was written by a newer version."],
+  ["RESULT_INVALID", "The run's stored result failed its checks."],
+  ["PAYLOAD_UNREADABLE", "A stored payload could not be decoded."],
+  ["PAYLOAD_UNSEALED", "A stored payload was not sealed by the store's codec."],
+  ["UNKNOWN_AGENT", "This worker has no agent of the run's name."],
+  ["RUN_ABORTED", "The attempt was aborted (its time ran out, or the worker stopped)."],
+  ["RUN_ERROR", "The attempt failed; the worker's logs and the run's journal have more."],
+]);
+
+/**
+ * The failure pg-boss stores for a run that threw: the code of a store or queue error (exact class
+ * checks: any other error, needlework's or not, is `RUN_ERROR`), with its fixed text.
+ */
 function runFailure(error: unknown): RunFailure {
-  if (RunStoreError.isInstance(error) || error instanceof RunQueueError)
-    return { code: error.code, message: scrubSecrets(error.message) };
-  if (error instanceof Error && error.name === "AbortError")
-    return { code: "RUN_ABORTED", message: "The attempt was aborted (its time ran out, or the worker stopped)." };
-  return {
-    code: "RUN_ERROR",
-    message: `The attempt failed with ${errorTypeName(error)}; the worker's logs and the run's journal have more.`,
-  };
+  let code = "RUN_ERROR";
+  if (RunStoreError.isInstance(error) || (error instanceof RunQueueError && error.constructor === RunQueueError))
+    code = FAILURE_TEXTS.has(error.code) ? error.code : "RUN_ERROR";
+  else if (error instanceof Error && error.name === "AbortError") code = "RUN_ABORTED";
+  return { code, message: FAILURE_TEXTS.get(code)! };
 }
 
 /** pg-boss expires a job this long after its attempt's deadline: time for a live worker to hand it back first. */
@@ -169,15 +188,26 @@ const optionsSchema = z.strictObject({
  * ```
  */
 export function createRunQueue(options: RunQueueOptions): RunQueue {
-  const parsed = parseOptions("createRunQueue", optionsSchema, options);
+  // Own properties only: a key inherited from a polluted Object.prototype is no option.
+  const parsed = ownOptions(parseOptions("createRunQueue", optionsSchema, ownOptions(options)));
   const { store } = parsed;
   const agents = new Map<string, Agent>(
     Array.isArray(parsed.agents) ? parsed.agents.map((a) => [a.name, a]) : Object.entries(parsed.agents),
   );
   const queue = parsed.queue ?? "needlework-runs";
   const bossSchema = parsed.bossSchema ?? `${store.schema}_queue`;
-  quotedSchema("createRunQueue", bossSchema);
   const runTimeoutSeconds = parsed.runTimeoutSeconds ?? 300;
+  // A killed worker's runs must be free (its lease expired) well before pg-boss gives up on them.
+  const { leaseMs } = store.journal;
+  if (leaseMs * 2 > runTimeoutSeconds * 1000)
+    throw new InvalidOptionError(
+      "runTimeoutSeconds",
+      runTimeoutSeconds,
+      `createRunQueue: the store's leaseMs (${leaseMs}) must be at most half of runTimeoutSeconds ` +
+        `(${runTimeoutSeconds} s = ${runTimeoutSeconds * 1000} ms): raise runTimeoutSeconds to at least ` +
+        `${Math.ceil((leaseMs * 2) / 1000)}, or give the store a smaller leaseMs.`,
+    );
+  const quotedBoss = quotedSchema("createRunQueue", bossSchema);
   const boss = new PgBoss({
     db: { executeSql: (text, values) => store.pool.query(text, values) },
     schema: bossSchema,
@@ -196,10 +226,25 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       await boss.createQueue(queue, { name: queue, retryLimit: parsed.retryLimit ?? 10, retryDelay: 1 });
     })());
 
+  /**
+   * Puts an active job back to wait until `afterMs` from now, without spending an attempt: its state
+   * goes back to `retry` with no start time, so pg-boss's next fetch neither counts it as a retry nor
+   * completes it (its handler returns after this). Written against pg-boss 10's job table (schema 24).
+   */
+  const defer = async (id: string, afterMs: number): Promise<boolean> => {
+    const { rowCount } = await store.pool.query(
+      `UPDATE ${quotedBoss}.job SET state = 'retry', started_on = NULL,
+         start_after = now() + $3 * interval '1 millisecond'
+       WHERE name = $1 AND id = $2 AND state = 'active'`,
+      [queue, id, Math.max(0, afterMs)],
+    );
+    return rowCount === 1;
+  };
+
   // Every attempt resumes the run from the journal (its start was written by `enqueue`): a first
   // attempt replays nothing, a later one reuses what settled. The run's lease keeps two workers off
-  // one run (RUN_BUSY fails the attempt, and pg-boss retries it later).
-  const runOnce = async (job: RunJob): Promise<{ status: string }> => {
+  // one run: an attempt that meets RUN_BUSY is deferred to the lease's expiry, its attempt not spent.
+  const runOnce = async (id: string, job: RunJob): Promise<{ status: string } | { deferred: number }> => {
     try {
       const agent = agents.get(job.agent);
       if (agent === undefined)
@@ -211,6 +256,10 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(runTimeoutSeconds * 1000)]);
       return { status: (await agent.resumeRun(job.runId, { signal })).status };
     } catch (error) {
+      if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") {
+        const afterMs = error.retryAfterMs ?? 1_000;
+        if (await defer(id, afterMs).catch(() => false)) return { deferred: afterMs };
+      }
       // Thrown as a plain object, pg-boss stores exactly this as the job's output.
       throw runFailure(error);
     }
@@ -251,7 +300,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         await boss.work<RunJob>(
           queue,
           { batchSize: 1, pollingIntervalSeconds: parsed.pollingIntervalSeconds ?? 2 },
-          async ([job]) => (job ? runOnce(job.data) : undefined),
+          async ([job]) => (job ? runOnce(job.id, job.data) : undefined),
         );
       }
     },

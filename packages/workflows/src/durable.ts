@@ -38,11 +38,19 @@ export {
 } from "./agent/index.js";
 export { DEFAULT_LEASE_MS, type RunLeaseInfo } from "./agent/durable/run-journal.js";
 export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
+export type { ApprovalRecord } from "./agent/approvals/decision-record.js";
 export type {
   DeadLetterFilter,
   ManagedDeadLetterQueue,
   StoredDeadLetter,
 } from "./agent/durable/dead-letter-queue.js";
-export { aesGcmCodec, type AesKey, type AesKeyRing, type PayloadCodec } from "./agent/durable/payload-codec.js";
+export {
+  aesGcmCodec,
+  type AesGcmCodecOptions,
+  type AesKey,
+  type AesKeyRing,
+  type PayloadCodec,
+  type PayloadContext,
+} from "./agent/durable/payload-codec.js";
 export type { FileRunStoreOptions } from "./agent/durable/file-run-store.js";
 export type { InMemoryRunStoreOptions } from "./agent/durable/in-memory-run-store.js";

@@ -10,3 +10,4 @@ export { storedResult } from "./agent/durable/stored-result.js";
 export { codecJournal, openDeadLetter, PayloadSealer, sealDeadLetter } from "./agent/durable/codec-journal.js";
 export { checkRunQuery, cursorAfter, RUNNING } from "./agent/durable/run-list.js";
 export { payloadCodecOption } from "./agent/durable/payload-codec.js";
+export { ownOptions } from "./agent/durable/own-options.js";

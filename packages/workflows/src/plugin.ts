@@ -7,6 +7,7 @@ import type {
 } from "@needlework/core";
 import type { ResilienceEvents } from "./resilience/resilience-events.js";
 import type { AgentRunResult } from "./agent/agent-run-result.js";
+import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.types.js";
 import type { DependencyContainer } from "tsyringe";
 
 /** Severity of a build diagnostic; `strict` builds turn warnings into errors. */
@@ -78,6 +79,14 @@ export interface AgentFrameworkPlugin {
    * traces and logs runs here. Later plugins wrap earlier ones.
    */
   wrapRun?(run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult>;
+  /**
+   * Reviews each round's calls before any of them runs, on every start of every agent of the
+   * factory (the injection policy): one verdict per call, `run`, `approve` (the run pauses
+   * `awaiting_approval`, the pending call says why) or `deny` (the call is answered with the
+   * verdict's outcome). The request carries what entered the run's context, rebuilt from its
+   * recorded turns, so resumed and replayed runs are gated alike.
+   */
+  gateCalls?(request: CallGateRequest): readonly CallVerdict[] | Promise<readonly CallVerdict[]>;
   /** Wraps each agent's chat client (the diagnostics plugin: a `chat` span per model call). */
   wrapChatClient?(client: ChatClient): ChatClient;
   /**

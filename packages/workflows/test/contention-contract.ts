@@ -75,6 +75,111 @@ export function contentionContract(open: OpenStores): void {
     expect(after?.end?.result).toMatchObject({ text: "Synced by the new holder." });
   });
 
+  it("a holder stalled past leaseMs never takes the run back: its renewals fail, its outcome and end are refused", async () => {
+    const { first, second } = await open(150);
+    const crm = new FakeCrm();
+    const cut = { on: false, renewals: 0 };
+    const stalled: AgentStore = { ...first, journal: partitioned(first.journal, cut) };
+    // The stalled process sends the email and is stopped inside the tool body.
+    let finishEmail!: () => void;
+    const emailSent = new Promise<void>((resolve) => (finishEmail = resolve));
+    const emailing: ChatClient = {
+      async complete({ messages }) {
+        if (messages.some((m) => m.role === "tool")) return { message: { content: "Email sent (stalled worker)." } };
+        return {
+          message: { toolCalls: [{ id: "call_mail", name: "sendEmail", arguments: { to: "c1@example.com" } }] },
+        };
+      },
+    };
+    crm.hang = new Set();
+    const original = crm.execute.bind(crm);
+    crm.execute = async (tool, args, ctx) => {
+      const value = await original(tool, args, ctx);
+      if (tool === "sendEmail" && crm.count("sendEmail") === 1) {
+        cut.on = true; // the process stops here: nothing it does reaches the store
+        await emailSent;
+      }
+      return value;
+    };
+    const late = resumeAgent(crm, stalled, [], emailing).agent.run("Email c1.", { runId: "run_stall_1" });
+    await crm.whenStarted("sendEmail");
+    // Another process resumes once the stalled one's lease expired, and finishes the run.
+    const other = resumeAgent(crm, second, [{ text: "The email may not have been sent." }]).agent;
+    await expect
+      .poll(() => other.resumeRun("run_stall_1").catch((e: unknown) => e), { timeout: 10_000, interval: 50 })
+      .toMatchObject({ status: "completed_with_failures" });
+    const finished = await second.journal.read("run_stall_1");
+    expect(finished?.end?.result).toMatchObject({ text: "The email may not have been sent." });
+    // The stalled process wakes up: its renewals reach the store again, and fail.
+    const renewalsBefore = cut.renewals;
+    cut.on = false;
+    await expect.poll(() => cut.renewals, { timeout: 5_000, interval: 20 }).toBeGreaterThan(renewalsBefore);
+    finishEmail();
+    await expect(late).rejects.toMatchObject({ code: "RUN_BUSY" });
+    const after = await second.journal.read("run_stall_1");
+    expect(after).toEqual(finished);
+    expect(after?.end?.result).toMatchObject({ text: "The email may not have been sent.", runId: "run_stall_1" });
+    expect(crm.count("sendEmail")).toBe(1);
+    // Resumed again, the run answers the second process's result.
+    const again = await resumeAgent(crm, first, []).agent.resumeRun("run_stall_1");
+    expect(again.text).toBe("The email may not have been sent.");
+  });
+
+  it("an ended run accepts no write, renewal or end from its last holder; a new take opens a new epoch", async () => {
+    const { first, second } = await open();
+    const start = {
+      runId: "run_fence_1",
+      agent: "crm-sync",
+      instructions: "i",
+      input: "x",
+      startedAt: new Date().toISOString(),
+    };
+    expect(await first.journal.runStarted(start, "w1")).toBe(true);
+    const turn = { index: 0, message: { role: "assistant" as const, content: "one" } };
+    await first.journal.turn("run_fence_1", turn, "w1");
+    const end = { status: "completed", endedAt: new Date().toISOString(), result: null };
+    await first.journal.runEnded("run_fence_1", end, "w1");
+    const late = { index: 1, message: { role: "assistant" as const, content: "late" } };
+    await expect(first.journal.turn("run_fence_1", late, "w1")).rejects.toMatchObject({ code: "RUN_BUSY" });
+    await expect(first.journal.runEnded("run_fence_1", { ...end, status: "stalled" }, "w1")).rejects.toMatchObject({
+      code: "RUN_BUSY",
+    });
+    expect(await first.journal.renew("run_fence_1", "w1")).toBe(false);
+    // A continuation (an approval's) takes it anew; the old holder still cannot write.
+    expect(await second.journal.lease("run_fence_1", "w2")).toBe(true);
+    await expect(first.journal.turn("run_fence_1", late, "w1")).rejects.toMatchObject({ code: "RUN_BUSY" });
+    await second.journal.turn("run_fence_1", { index: 1, message: { role: "assistant", content: "two" } }, "w2");
+    const run = await first.journal.read("run_fence_1");
+    expect(run?.turns.map((t) => t.message.content)).toEqual(["one", "two"]);
+    expect(run?.end?.status).toBe("completed");
+  });
+
+  it("RUN_BUSY says when to try again: retryAfterMs is the time left on the holder's lease", async () => {
+    const { first, second } = await open(20_000);
+    const start = {
+      runId: "run_busy_when",
+      agent: "crm-sync",
+      instructions: "i",
+      input: "x",
+      startedAt: new Date().toISOString(),
+    };
+    expect(await first.journal.runStarted(start, "w1")).toBe(true);
+    const refused = await second.journal.lease("run_busy_when", "w2").catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "RUN_BUSY" });
+    const { retryAfterMs } = refused as { retryAfterMs: number };
+    expect(retryAfterMs).toBeGreaterThan(10_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(20_000);
+    const byAgent = await resumeAgent(new FakeCrm(), second, [{ text: "x" }])
+      .agent.resumeRun("run_busy_when")
+      .catch((e: unknown) => e);
+    expect(byAgent).toMatchObject({ code: "RUN_BUSY", retryAfterMs: expect.any(Number) });
+    expect((byAgent as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(10_000);
+    // A write by a take that is not the current one: refused, with the holder's time.
+    await expect(
+      second.journal.turn("run_busy_when", { index: 0, message: { role: "assistant", content: "x" } }, "w2"),
+    ).rejects.toMatchObject({ code: "RUN_BUSY", retryAfterMs: expect.any(Number) });
+  });
+
   it("NUL bytes and lone surrogates in input, arguments and tool data are journaled and read back as written", async () => {
     const { first, second } = await open();
     const crm = new FakeCrm();
@@ -173,11 +278,32 @@ export function contentionContract(open: OpenStores): void {
   });
 }
 
+/**
+ * A journal cut off from its store while `cut.on` (a partition, or a process stopped): takes and
+ * renewals answer `true` without reaching it. Once healed, they reach the store again; `renewals`
+ * counts those that did.
+ */
+function partitioned(journal: RunJournal, cut: { on: boolean; renewals: number }): RunJournal {
+  return new Proxy(journal, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "lease" && property !== "renew") return bound;
+      return async (...args: unknown[]) => {
+        if (cut.on) return true;
+        cut.renewals++;
+        return bound(...args);
+      };
+    },
+  });
+}
+
 /** A journal whose lease renewals never reach the store (the writes still do, fenced). */
 function withoutRenewals(journal: RunJournal): RunJournal {
   return new Proxy(journal, {
     get(target, property, receiver) {
-      if (property === "lease") return async () => true;
+      if (property === "renew") return async () => true;
       const value = Reflect.get(target, property, receiver) as unknown;
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

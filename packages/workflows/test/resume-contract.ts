@@ -79,7 +79,7 @@ export function resumeAgent(
   store: AgentStore,
   steps: readonly ScriptedStep[],
   chatClient?: ChatClient,
-  options: Partial<Pick<CreateAgentOptions, "checkpointSecret" | "approvalPolicy">> = {},
+  options: Partial<Pick<CreateAgentOptions, "checkpointSecret" | "approvalPolicy" | "onIterationStart">> = {},
 ): { agent: Agent; model: ScriptedChatClient } {
   const scope = container.createChildContainer();
   scope.registerInstance(FakeCrm, crm);

@@ -117,6 +117,9 @@ export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   YE: 30,
 };
 
+/** The lookup behind {@link ibanValid}: a Map, since the key comes from scanned text. */
+const IBAN_LENGTH_BY_COUNTRY: ReadonlyMap<string, number> = new Map(Object.entries(IBAN_LENGTHS));
+
 /**
  * True when `compact` (an IBAN without spaces, upper case) has its country's length and passes the
  * ISO 7064 mod-97 check.
@@ -128,7 +131,7 @@ export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
  * ```
  */
 export function ibanValid(compact: string): boolean {
-  const length = IBAN_LENGTHS[compact.slice(0, 2)];
+  const length = IBAN_LENGTH_BY_COUNTRY.get(compact.slice(0, 2));
   if (length === undefined || compact.length !== length) return false;
   const rearranged = compact.slice(4) + compact.slice(0, 4);
   let remainder = 0;

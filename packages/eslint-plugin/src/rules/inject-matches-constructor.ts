@@ -1,11 +1,7 @@
-import {
-  AST_NODE_TYPES,
-  ESLintUtils,
-  type ParserServicesWithTypeInformation,
-  type TSESTree,
-} from "@typescript-eslint/utils";
+import { AST_NODE_TYPES, type TSESTree } from "@typescript-eslint/utils";
 import { moduleNames } from "../ast.js";
 import { createRule } from "../create-rule.js";
+import { typeInfo } from "../type-info.js";
 import { injectProperty, parameterBinding, requiredCount, toolClass } from "../tool-class.js";
 
 /** `delay(() => OrderRepository)` names OrderRepository. */
@@ -42,8 +38,8 @@ export const injectMatchesConstructor = createRule({
   defaultOptions: [],
   create(context) {
     const names = moduleNames(context);
-    const parsed = ESLintUtils.getParserServices(context, true);
-    const services = parsed.program ? (parsed as ParserServicesWithTypeInformation) : undefined;
+    // The lengths are read from the source; the types need the program (without it, only lengths).
+    const services = typeInfo(context)?.services;
     const checker = services?.program.getTypeChecker();
     const check = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
       const tool = toolClass(node, names);

@@ -1,7 +1,8 @@
-import { AST_NODE_TYPES, ESLintUtils, type TSESTree } from "@typescript-eslint/utils";
+import { AST_NODE_TYPES, type TSESTree } from "@typescript-eslint/utils";
 import { findDecorator, moduleNames, optionsObject, propertyOf, resolveConst, staticString } from "../ast.js";
 import { createRule } from "../create-rule.js";
 import { programDeclarations } from "../program-scan.js";
+import { typeInfo } from "../type-info.js";
 
 type Options = [{ knownGroups?: string[] }];
 
@@ -39,7 +40,8 @@ export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
     type: "problem",
     hasSuggestions: true,
     docs: {
-      description: "Require every function group an @Agent names to be declared by an @AgentFunctionGroup",
+      description:
+        "Require every function group an @Agent or createAgent() names to be declared by an @AgentFunctionGroup",
       buildDiagnostic: "NW007",
       requiresTypeChecking: true,
     },
@@ -64,22 +66,20 @@ export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
   },
   defaultOptions: [{ knownGroups: [] }],
   create(context, [{ knownGroups = [] }]) {
-    const services = ESLintUtils.getParserServices(context, true);
     // Without a program the other files' groups are out of sight: nothing can be said (see the rule's page).
-    if (!services.program) return {};
-    const program = services.program;
+    const program = typeInfo(context)?.program;
+    if (!program) return {};
     const names = moduleNames(context);
-    const check = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
-      const agent = findDecorator(node.decorators, "Agent", names);
-      const options = agent && optionsObject(context, agent);
-      const property = options && propertyOf(options, "functionGroups");
+    /** Reports the names of `functionGroups` in `options` that no group declares. */
+    const checkOptions = (options: TSESTree.ObjectExpression, fallbackName: string): void => {
+      const property = propertyOf(options, "functionGroups");
       if (!property) return;
       const list = resolveConst(context, property.value);
       if (list.type !== AST_NODE_TYPES.ArrayExpression) return;
       const declarations = programDeclarations(program);
       if (!declarations.groupsComplete) return;
       const groups = new Set([...declarations.groups, ...knownGroups]);
-      const agentName = staticString(propertyOf(options, "name")?.value) ?? node.id?.name ?? "(unnamed)";
+      const agentName = staticString(propertyOf(options, "name")?.value) ?? fallbackName;
       for (const element of list.elements) {
         const group = staticString(element ?? undefined);
         if (element === null || group === undefined || groups.has(group)) continue;
@@ -104,6 +104,38 @@ export const knownFunctionGroup = createRule<Options, "unknown" | "rename">({
         });
       }
     };
-    return { ClassDeclaration: check, ClassExpression: check };
+    const checkClass = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {
+      const agent = findDecorator(node.decorators, "Agent", names);
+      const options = agent && optionsObject(context, agent);
+      if (options) checkOptions(options, node.id?.name ?? "(unnamed)");
+    };
+    return {
+      ClassDeclaration: checkClass,
+      ClassExpression: checkClass,
+      // `factory.createAgent({ name, functionGroups })` and `factory.createAgent(SupportAgent, { functionGroups })`:
+      // the factory refuses unknown groups when it creates the agent.
+      CallExpression(node) {
+        const callee = node.callee;
+        if (
+          callee.type !== AST_NODE_TYPES.MemberExpression ||
+          callee.computed ||
+          callee.property.type !== AST_NODE_TYPES.Identifier ||
+          callee.property.name !== "createAgent"
+        )
+          return;
+        const [first, second] = node.arguments;
+        // createAgent(SupportAgent, overrides) changes a declared agent: it keeps the class's name.
+        const declared =
+          first?.type === AST_NODE_TYPES.Identifier &&
+          resolveConst(context, first).type !== AST_NODE_TYPES.ObjectExpression
+            ? first.name
+            : "(created)";
+        for (const argument of [first, second]) {
+          if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
+          const options = resolveConst(context, argument);
+          if (options.type === AST_NODE_TYPES.ObjectExpression) checkOptions(options, declared);
+        }
+      },
+    };
   },
 });

@@ -39,17 +39,23 @@ const SECRET_PAIRS = new Set([
   "id token",
 ]);
 /** `token` alone is a credential, except where it counts or pages: `maxTokens`, `pageToken`, `nextToken`. */
-const TOKEN_NOT_SECRET = new Set(["page", "next", "continuation", "cursor", "max", "min", "count", "num"]);
+const TOKEN_NOT_SECRET = new Set(["page", "next", "continuation", "cursor", "max", "min", "count", "num", "sync"]);
 
-/** The credential a field name suggests, or `undefined`. */
+/**
+ * The credential a field name suggests, or `undefined`. The name is split into its words
+ * (camelCase, snake_case, kebab-case) and only its LAST word (or last two) is judged: a credential
+ * noun ends the name of the credential (`apiKey`, `userPassword`, `stripe_secret`), while a name
+ * that only starts with one is about something else (`tokenLimit`, `passwordPolicyName`,
+ * `secretName`, `pinnedOrderId`: "pinned" is not "pin").
+ */
 export function credentialWord(name: string): string | undefined {
   const w = words(name);
-  for (let i = 0; i < w.length; i++) {
-    if (SECRET_WORDS.has(w[i]!)) return w[i];
-    const pair = i + 1 < w.length ? `${w[i]} ${w[i + 1]}` : undefined;
-    if (pair && SECRET_PAIRS.has(pair)) return pair;
-    if (w[i] === "token" && !(i > 0 && TOKEN_NOT_SECRET.has(w[i - 1]!))) return "token";
-  }
+  const last = w.at(-1);
+  if (last === undefined) return undefined;
+  const previous = w.length > 1 ? w.at(-2) : undefined;
+  if (previous !== undefined && SECRET_PAIRS.has(`${previous} ${last}`)) return `${previous} ${last}`;
+  if (SECRET_WORDS.has(last)) return last;
+  if (last === "token" && !(previous !== undefined && TOKEN_NOT_SECRET.has(previous))) return "token";
   return undefined;
 }
 

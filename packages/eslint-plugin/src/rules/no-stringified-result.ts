@@ -69,7 +69,21 @@ export const noStringifiedResult = createRule({
         messageId: "stringified",
         suggest:
           call.arguments.length === 1 && value && value.type !== AST_NODE_TYPES.SpreadElement
-            ? [{ messageId: "returnValue", fix: (fixer) => fixer.replaceText(call, sourceCode.getText(value)) }]
+            ? [
+                {
+                  messageId: "returnValue",
+                  fix: (fixer) => {
+                    const text = sourceCode.getText(value);
+                    // `() => JSON.stringify({...})` becomes `() => ({...})`, not a block.
+                    const isArrowBody =
+                      call.parent?.type === AST_NODE_TYPES.ArrowFunctionExpression && call.parent.body === call;
+                    return fixer.replaceText(
+                      call,
+                      isArrowBody && value.type === AST_NODE_TYPES.ObjectExpression ? `(${text})` : text,
+                    );
+                  },
+                },
+              ]
             : [],
       });
     };

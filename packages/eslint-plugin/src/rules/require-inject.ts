@@ -1,8 +1,9 @@
-import { AST_NODE_TYPES, ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 import ts from "typescript";
 import { moduleNames, resolveConst } from "../ast.js";
 import { createRule } from "../create-rule.js";
 import { injectProperty, parameterBinding, requiredCount, type ToolClass, toolClass } from "../tool-class.js";
+import { typeInfo } from "../type-info.js";
 
 type Options = [{ metadata?: "tsconfig" | "none" }];
 
@@ -87,8 +88,8 @@ export const requireInject = createRule<Options, "missing" | "addInject">({
   },
   defaultOptions: [{ metadata: "tsconfig" }],
   create(context, [{ metadata }]) {
-    const services = ESLintUtils.getParserServices(context, true);
-    const program = services.program;
+    const types = typeInfo(context);
+    const program = types?.program;
     let why: string;
     if (metadata === "none") why = 'the rule\'s `metadata: "none"` option';
     else if (!program)
@@ -104,9 +105,9 @@ export const requireInject = createRule<Options, "missing" | "addInject">({
     const checker = program?.getTypeChecker();
     /** Whether a name in scope at `node` is a value (a class), not only a type. */
     const isValue = (node: TSESTree.Node, name: string): boolean => {
-      if (!checker || !services.esTreeNodeToTSNodeMap) return false;
+      if (!checker || !types) return false;
       const symbol = checker
-        .getSymbolsInScope(services.esTreeNodeToTSNodeMap.get(node), ts.SymbolFlags.Value)
+        .getSymbolsInScope(types.services.esTreeNodeToTSNodeMap.get(node), ts.SymbolFlags.Value)
         .find((s) => s.name === name);
       return symbol !== undefined;
     };

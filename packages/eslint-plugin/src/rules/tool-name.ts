@@ -46,7 +46,8 @@ export const toolName = createRule({
       const option = tool.options && propertyOf(tool.options, "name");
       if (option) {
         const name = staticString(option.value);
-        if (name === undefined || PROVIDER_TOOL_NAME.test(name)) return;
+        // A blank name is no-blank-tool-name's: @AgentFunction refuses it before any provider sees it.
+        if (name === undefined || name.trim() === "" || PROVIDER_TOOL_NAME.test(name)) return;
         const fixed = conforming(name);
         context.report({
           node: option.value,

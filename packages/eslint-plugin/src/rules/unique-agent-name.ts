@@ -1,8 +1,9 @@
-import { ESLintUtils, type TSESTree } from "@typescript-eslint/utils";
+import type { TSESTree } from "@typescript-eslint/utils";
 import { relative } from "node:path";
 import { findDecorator, moduleNames, optionsObject, propertyOf, staticString } from "../ast.js";
 import { createRule } from "../create-rule.js";
 import { type DeclaredAgentSite, programDeclarations } from "../program-scan.js";
+import { typeInfo } from "../type-info.js";
 
 /** `needlework/unique-agent-name`: two `@Agent`s with one name (NW008). */
 export const uniqueAgentName = createRule({
@@ -22,11 +23,9 @@ export const uniqueAgentName = createRule({
   defaultOptions: [],
   create(context) {
     const names = moduleNames(context);
-    const services = ESLintUtils.getParserServices(context, true);
-    const program = services.program;
-    // The program's own name for this file (it may spell the path differently from ESLint).
-    const root = program && services.esTreeNodeToTSNodeMap?.get(context.sourceCode.ast);
-    const fileName = root ? root.getSourceFile().fileName : context.physicalFilename;
+    const types = typeInfo(context);
+    const program = types?.program;
+    const fileName = types ? types.fileName : context.physicalFilename;
     /** Agents of this file seen so far, for projects without type information. */
     const local = new Map<string, number>();
     const check = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void => {

@@ -1,4 +1,5 @@
 import type { ChatClient, ToolClass } from "@needlework/core";
+import { ownOptions } from "@needlework/core/internal";
 import { z } from "zod";
 import { functionOption, integerAtLeast } from "../options/option-schemas.js";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
@@ -137,6 +138,9 @@ const createAgentOptionsSchema = z.strictObject(
   "must be an object: { name, instructions, chatClient, ... }",
 );
 
+/** Every key of {@link CreateAgentOptions}. */
+const AGENT_OPTION_KEYS = Object.keys(createAgentOptionsSchema.shape) as readonly (keyof CreateAgentOptions & string)[];
+
 true satisfies SchemaMatches<typeof agentDefinitionSchema, AgentDefinition>;
 true satisfies SchemaMatches<typeof createAgentOptionsSchema, CreateAgentOptions>;
 true satisfies SchemaMatches<typeof tokenBudgetSchema, TokenBudget>;
@@ -147,9 +151,14 @@ true satisfies SchemaMatches<typeof finalAnswerSchema, FinalAnswerOptions>;
  * parsed copies): agents given one `resilience` object share its pipeline, and hooks, stores and
  * policies keep their identity and `this`.
  */
-function withDefaults<T extends AgentDefinition>(options: T) {
+function withDefaults<T extends AgentDefinition>(given: T) {
+  // Own properties only: every known key is read from the caller's own properties (a polluted
+  // Object.prototype supplies no `checkpointSecret`, `store`, hook or limit) and is an own key of
+  // the result, so no later read of it, nor of a spread of it, reaches a prototype.
+  const options = ownOptions(given, AGENT_OPTION_KEYS as unknown as readonly (keyof T & string)[]);
   const d = AGENT_DEFAULTS;
-  const budget = options.tokenBudget;
+  const budget =
+    options.tokenBudget === undefined ? undefined : ownOptions(options.tokenBudget, ["maxTokens", "pressureThreshold"]);
   return {
     ...options,
     maxIterations: options.maxIterations ?? d.maxIterations,
@@ -167,6 +176,10 @@ function withDefaults<T extends AgentDefinition>(options: T) {
         pressureThreshold: budget.pressureThreshold ?? TOKEN_BUDGET_DEFAULTS.pressureThreshold,
       },
     } satisfies RunLimits,
+    // A key nobody gave stays an own `undefined` (from `options`): the same to every reader as an absent one.
+    ...(options.finalAnswer === undefined
+      ? {}
+      : { finalAnswer: ownOptions(options.finalAnswer, ["schema", "statusField", "successValues"]) }),
     clock: options.clock ?? Date.now,
   };
 }

@@ -49,6 +49,8 @@ export interface ToolCallRecord {
   readonly notCalled: boolean;
   /** Set on the runtime's compensate calls: the call id this one rolled back. */
   readonly compensationFor?: string;
+  /** `"untrusted"` when the result was third-party text (`@AgentFunction({ reads: "untrusted" })`). */
+  readonly provenance?: "untrusted";
 }
 
 /**
@@ -82,7 +84,10 @@ export interface Recovery {
   /** The first failing call of the series that was cleared. */
   readonly failedCallId: string;
   readonly recoveredCallId: string;
-  /** Model turns from the failing round to the clearing one (1 = fixed on the next turn). */
+  /**
+   * Model turns from the failing round to the clearing one (1 = fixed on the next turn; 0 = a copy
+   * of the call succeeded in the same round).
+   */
   readonly steps: number;
 }
 

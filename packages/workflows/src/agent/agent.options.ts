@@ -1,3 +1,4 @@
+import type { CallGate } from "./loop/call-gate.types.js";
 import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
@@ -35,6 +36,8 @@ export interface AgentDeps {
   readonly wrapRun?: (run: RunInfo, body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>;
   /** Wraps the agent's chat client (the plugins' `wrapChatClient`: diagnostics' `chat` spans). */
   readonly wrapChatClient?: (client: ChatClient) => ChatClient;
+  /** The plugins' call gates (`gateCalls`: the injection policy), asked before every round of every start. */
+  readonly callGates?: readonly CallGate[];
 }
 
 /**

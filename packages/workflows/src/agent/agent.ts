@@ -157,6 +157,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
     deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
     ...(deps.retryEvents === undefined ? {} : { retryEvents: deps.retryEvents }),
+    ...(deps.callGates === undefined || deps.callGates.length === 0 ? {} : { callGates: deps.callGates }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
   // With a secret, checkpoints outlive the process, so must the record of resumed ones: the default
@@ -188,7 +189,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
       const approved = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
       if (signal?.aborted) throw abortReason(signal);
       if (journal !== undefined) return continueJournaled(runtime, journal, approved, signal, sink);
-      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset);
+      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset, approved.gate);
     });
   }
 

@@ -55,7 +55,7 @@ export function Agent(definition: AgentDefinition) {
   return <C extends DeclaredAgentClass>(target: C, context?: ClassDecoratorContext<C>): void => {
     checkClassDecoratorContext(context, "@Agent");
     const where = `@Agent on ${target.name || "an anonymous class"}`;
-    if (typeof definition === "object" && definition !== null && "chatClient" in definition) {
+    if (typeof definition === "object" && definition !== null && Object.hasOwn(definition, "chatClient")) {
       throw new TypeError(
         `${where}: \`chatClient\` is not part of a declaration; pass it when the agent is created (factory.createAgent(${target.name}, { chatClient })) or once with usingChatClient(client).`,
       );

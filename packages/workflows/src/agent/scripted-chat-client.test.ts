@@ -1,4 +1,8 @@
+import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
+import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 import { ScriptedChatClient, ScriptExhaustedError } from "./scripted-chat-client.js";
 
 const request = (content: string) => ({ messages: [{ role: "user" as const, content }], tools: [] });
@@ -93,5 +97,63 @@ describe("ScriptedChatClient.stream", () => {
     expect(seen).toEqual(["one "]);
     expect(error).toMatchObject({ name: "AbortError" });
     expect(() => new ScriptedChatClient([], { wordDelayMs: -1 })).toThrow(/wordDelayMs/);
+  });
+});
+
+describe("ScriptedChatClient stepBy", () => {
+  const script = [{ toolCalls: [{ name: "refund", arguments: { orderId: "ORD-1" } }] }, { text: "Refunded ORD-1." }];
+
+  @AgentFunctionGroup()
+  class RefundTools {
+    refunds = 0;
+    @AgentFunction({
+      description: "Refunds an order.",
+      input: z.object({ orderId: z.string().describe("Order id.") }),
+      requiresApproval: true,
+    })
+    refund() {
+      this.refunds += 1;
+      return { refunded: true };
+    }
+  }
+
+  const secret = "s".repeat(32);
+  const agentWith = (chatClient: ScriptedChatClient) =>
+    usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(RefundTools)
+      .usingResilience()
+      .usingToolResultMiddleware()
+      .buildAgentFactory({ printDiagnostics: false })
+      .createAgent({ name: "refunds", instructions: "Refund.", chatClient, checkpointSecret: secret });
+
+  it('"conversation": a run resumed by a new client (as in another process) continues its script', async () => {
+    const paused = await agentWith(new ScriptedChatClient(script)).run("Refund ORD-1.");
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    const elsewhere = new ScriptedChatClient(script, { stepBy: "conversation" });
+    const done = await agentWith(elsewhere).resume(paused.checkpoint, {
+      [paused.pendingApprovals[0]!.callId]: "approved",
+    });
+    expect(done.status).toBe("completed");
+    expect(done.text).toBe("Refunded ORD-1.");
+    expect(elsewhere.requests).toHaveLength(1);
+    expect(elsewhere.remaining).toBe(0);
+  });
+
+  it('"calls" (the default): a new client starts its script again at step 1', async () => {
+    const paused = await agentWith(new ScriptedChatClient(script)).run("Refund ORD-1.");
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    const restarted = new ScriptedChatClient(script);
+    const again = await agentWith(restarted).resume(paused.checkpoint, {
+      [paused.pendingApprovals[0]!.callId]: "approved",
+    });
+    // Step 1 again: the model "asks" for the refund a second time, which pauses the run once more.
+    expect(again.status).toBe("awaiting_approval");
+    expect(restarted.remaining).toBe(1);
+  });
+
+  it("refuses an unknown stepBy", () => {
+    expect(() => new ScriptedChatClient(script, { stepBy: "turns" as "calls" })).toThrow(
+      'ScriptedChatClient: stepBy must be "calls" or "conversation" (got "turns").',
+    );
   });
 });

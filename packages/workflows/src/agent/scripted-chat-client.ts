@@ -13,6 +13,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface ScriptedChatClientOptions {
   /** Pause before each streamed word, so a person watching sees the text being written. Default 0. */
   readonly wordDelayMs?: number;
+  /**
+   * Which step a request plays.
+   * - `"calls"` (default): the n-th request this client receives plays step n. One client follows one
+   *   run; a new client, such as one in another process that resumes a run (`resumeRun`, or
+   *   `resume(checkpoint)` elsewhere), starts again at step 1.
+   * - `"conversation"`: the step after the assistant turns already in the request's messages, so a run
+   *   resumed in another process continues its script where its journal left off, and one client can
+   *   serve many runs of the same script.
+   */
+  readonly stepBy?: "calls" | "conversation";
 }
 
 /** The words of a text, each with the whitespace after it (leading whitespace apart): they join back exactly. */
@@ -110,26 +120,38 @@ export class ScriptedChatClient implements ChatClient {
   private readonly steps: readonly ScriptedStep[];
 
   private readonly wordDelayMs: number;
+  private readonly stepByConversation: boolean;
 
   constructor(steps: readonly ScriptedStep[], options: ScriptedChatClientOptions = {}) {
     this.steps = [...steps];
-    const delay = options.wordDelayMs ?? 0;
+    const delay = Object.hasOwn(options, "wordDelayMs") ? (options.wordDelayMs ?? 0) : 0;
     if (!Number.isFinite(delay) || delay < 0) {
       throw new RangeError(`ScriptedChatClient: wordDelayMs must be a number >= 0 (got ${String(delay)}).`);
     }
     this.wordDelayMs = delay;
+    const stepBy = Object.hasOwn(options, "stepBy") ? (options.stepBy ?? "calls") : "calls";
+    if (stepBy !== "calls" && stepBy !== "conversation") {
+      throw new RangeError(
+        `ScriptedChatClient: stepBy must be "calls" or "conversation" (got ${JSON.stringify(stepBy)}).`,
+      );
+    }
+    this.stepByConversation = stepBy === "conversation";
   }
 
-  /** How many steps have not been played yet. */
+  /** How many steps have not been played yet (with `stepBy: "conversation"`: after the last request's step). */
   get remaining(): number {
-    return this.steps.length - this.requests.length;
+    if (!this.stepByConversation) return this.steps.length - this.requests.length;
+    const last = this.requests.at(-1);
+    return this.steps.length - (last ? last.messages.filter((m) => m.role === "assistant").length + 1 : 0);
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     if (request.signal?.aborted) throw abortReason(request.signal);
     const snapshot: ChatRequest = { ...request, messages: [...request.messages] };
     this.requests.push(snapshot);
-    const number = this.requests.length;
+    const number = this.stepByConversation
+      ? request.messages.filter((m) => m.role === "assistant").length + 1
+      : this.requests.length;
     const step = this.steps[number - 1];
     if (step === undefined) throw new ScriptExhaustedError(number, this.steps.length, describeLast(request));
     const turn = typeof step === "function" ? await step(snapshot, number) : step;

@@ -11,6 +11,7 @@ import { resolveAgentOptions } from "../agent/agent-options.schema.js";
 import { offeredInvoker } from "../agent/loop/tool-scope.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
+import type { CallGateRequest } from "../agent/loop/call-gate.types.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";
 import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
@@ -117,6 +118,10 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
       ? undefined
       : (run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult> =>
           runWrappers.reduce<() => Promise<AgentRunResult>>((inner, p) => () => p.wrapRun!(run, inner), body)();
+  // Every plugin's call gate (the injection policy), asked by the loop before each round.
+  const callGates = plugins
+    .filter((p) => typeof p.gateCalls === "function")
+    .map((p) => (request: CallGateRequest) => p.gateCalls!(request));
   const clientWrappers = plugins.filter((p) => typeof p.wrapChatClient === "function");
   const wrapChatClient = (client: ChatClient): ChatClient =>
     clientWrappers.reduce((inner, p) => p.wrapChatClient!(inner), client);
@@ -171,7 +176,11 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
         "factory.createAgent: overrides go with a declared agent (a class or a name); with options, put them in the options.",
       );
     else options = agent;
-    const chatClient = options?.chatClient ?? parts.chatClient;
+    // Own properties only: a polluted Object.prototype supplies no chat client (nor any option).
+    const chatClient =
+      (typeof options === "object" && options !== null && Object.hasOwn(options, "chatClient")
+        ? options.chatClient
+        : undefined) ?? parts.chatClient;
     if (chatClient === undefined) {
       throw new TypeError(
         `factory.createAgent: agent '${String(options?.name)}' has no chat client: pass { chatClient } or set one for the factory with usingChatClient(client).`,
@@ -183,7 +192,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
     const pipeline = resolved.resilience === undefined ? invoker : compose(resilience);
     const offered = offeredInvoker(resolved.name, pipeline, resolved, (classes) => compose({ ...resilience, classes }));
-    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient };
+    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient, callGates };
     return agentOf(wrapRun === undefined ? deps : { ...deps, wrapRun }, resolved);
   };
   return {

@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import {
   type AgentFunctionGroupInfo,
   agentFunctionRegistry,
@@ -11,7 +12,7 @@ import { composeMiddleware } from "@needlework/core/internal";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type { ChatClient } from "@needlework/core";
 import { type DeclaredAgentClass, requireDeclaredAgent } from "../agent/declared-agent.js";
-import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import type { AgentFrameworkPlugin, BuildDiagnostic, PluginContext } from "../plugin.js";
 import { diagnosticsPlugin, type DiagnosticsOptions } from "../diagnostics/index.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
 import { redactionPlugin, type RedactionOptions, truncationPlugin, type TruncationOptions } from "../shaping/index.js";
@@ -20,6 +21,8 @@ import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
 import { declaredAgents, diagnoseAgents } from "./agent-diagnostics.js";
 import { composeInvoker, createLayers, type PipelineParts } from "./compose-pipeline.js";
 import { diagnoseComposition } from "./build-diagnostics.js";
+import { diagnoseInjection } from "../injection/injection-diagnostics.js";
+import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
 
 /** Options of {@link AgentFrameworkBuilder.buildAgentFactory}. */
@@ -28,6 +31,12 @@ export interface BuildAgentFactoryOptions {
   readonly strict?: boolean;
   /** Argument payload limits (default 1 MB and 64 levels). */
   readonly limits?: ArgumentLimits;
+  /**
+   * Where the build's warnings are printed, once per build: `console.warn` by default (each line names
+   * its id, e.g. `NW001`, and the fix); a function of your own receives each line; `false` prints
+   * nothing (the findings stay on `factory.diagnostics`). Info findings are never printed.
+   */
+  readonly printDiagnostics?: boolean | ((line: string) => void);
 }
 
 /**
@@ -108,6 +117,23 @@ export class AgentFrameworkBuilder {
     return this.usingPlugin(diagnosticsPlugin(options));
   }
 
+  /**
+   * The Rule of Two at the tool layer: once a tool declared `reads: "untrusted"` returned (an
+   * outcome marked `provenance: "untrusted"`), every later call with effects of the run needs a
+   * person's approval (`"approve"`, the default), is refused with `UNTRUSTED_CONTEXT` (`"deny"`),
+   * needs approval only when an argument value came from untrusted content (`"arguments"`), or
+   * runs (`"allow"`). Holds on every start of every agent (resumes and journal replays included);
+   * calls without a loop (MCP, AI SDK tools) are gated per `runId`. See docs/prompt-injection.md.
+   *
+   * @example
+   * ```ts
+   * usingAgentFramework().addAgentFunctions(MailTools, BankTools).usingInjectionPolicy({ afterUntrusted: "arguments" });
+   * ```
+   */
+  usingInjectionPolicy(options?: InjectionPolicyOptions): this {
+    return this.usingPlugin(injectionPolicyPlugin(options));
+  }
+
   /** Adds wrap-style middleware (or `hooks(...)`); within one call the first entry is outermost. */
   usingMiddleware(...middleware: ToolMiddleware[]): this {
     if (middleware.length === 0 || !middleware.every((m) => typeof m === "function")) {
@@ -140,7 +166,9 @@ export class AgentFrameworkBuilder {
    * Composes the pipeline, checks it (see `factory.diagnostics`, ids NW001...), and returns the factory.
    * Throws when a diagnostic is an error, or any warning under `strict`.
    */
-  buildAgentFactory(options: BuildAgentFactoryOptions = {}): AgentFactory {
+  buildAgentFactory(given: BuildAgentFactoryOptions = {}): AgentFactory {
+    // Own properties only: a polluted Object.prototype turns on no `strict` and sets no `limits`.
+    const options = ownOptions(given, ["strict", "limits"]);
     if (this.classes.length === 0) {
       throw new AgentFrameworkBuildError(
         "No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().",
@@ -159,6 +187,7 @@ export class AgentFrameworkBuilder {
     const diagnostics = [
       ...diagnoseComposition(tools.map(toolDefinitionOf), contexts),
       ...diagnoseAgents(agents, tools),
+      ...diagnoseInjection(tools, agents, plugins),
     ];
     const failing = diagnostics.filter(
       (d) => d.severity === "error" || (options.strict === true && d.severity === "warning"),
@@ -169,11 +198,12 @@ export class AgentFrameworkBuilder {
         diagnostics,
       );
     }
+    printWarnings(diagnostics, Object.hasOwn(options, "printDiagnostics") ? options.printDiagnostics : true);
     const pipelineParts: PipelineParts = {
       container: this.container,
       classes: [...this.classes],
       tools,
-      limits: options.limits,
+      limits: options.limits === undefined ? undefined : ownOptions(options.limits, ["maxBytes", "maxDepth"]),
     };
     const layers = createLayers(pipelineParts, plugins);
     const invoker = composeInvoker(pipelineParts, layers);
@@ -188,6 +218,23 @@ export class AgentFrameworkBuilder {
     });
   }
 }
+
+/** Prints each warning once, as one line naming its id, unless the user turned printing off. */
+function printWarnings(
+  diagnostics: readonly BuildDiagnostic[],
+  print: boolean | ((line: string) => void) | undefined,
+): void {
+  if (print === false) return;
+  const write = typeof print === "function" ? print : (line: string) => console.warn(line);
+  for (const d of diagnostics) {
+    if (d.severity !== "warning") continue;
+    write(
+      `needlework ${d.id} (warning): ${d.message} [${DIAGNOSTICS_DOCS}; silence with buildAgentFactory({ printDiagnostics: false })]`,
+    );
+  }
+}
+
+const DIAGNOSTICS_DOCS = "https://github.com/needlework/needlework/blob/main/docs/build-diagnostics.md";
 
 /**
  * Starts the fluent bootstrap of needlework over a tsyringe container (a child of tsyringe's root

@@ -1,6 +1,6 @@
 import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
 import { container } from "tsyringe";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { usingAgentFramework } from "./agent-framework.builder.js";
 import { BUILD_DIAGNOSTIC_IDS } from "./build-diagnostics.js";
@@ -57,5 +57,53 @@ describe("plugins are found by what they offer, never by their name", () => {
     expect(factory.diagnostics.map((d) => d.id)).toContain("NW001");
     const outcome = await factory.tools.invoke({ name: "cancel", arguments: { bookingId: "b1" } });
     expect(factory.formatOutcome(outcome)).not.toContain('"status"'); // needlr style, not the envelope
+  });
+});
+
+describe("warnings are printed at buildAgentFactory(), once, and can be silenced", () => {
+  const wrongOrder = () =>
+    usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(ScheduleTools)
+      .usingToolResultMiddleware()
+      .usingResilience()
+      .usingResilience();
+
+  it("prints each warning once on console.warn, naming its id and how to silence it; info is not printed", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const factory = wrongOrder().buildAgentFactory();
+    const lines = warn.mock.calls.map(([line]) => String(line));
+    expect(lines.filter((l) => l.includes("NW001"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("NW005"))).toHaveLength(1);
+    expect(lines[0]).toMatch(/^needlework NW001 \(warning\): usingToolResultMiddleware\(\) is registered before/);
+    expect(lines[0]).toContain("printDiagnostics: false");
+    expect(lines.some((l) => l.includes("NW009"))).toBe(false); // info only
+    expect(factory.diagnostics.map((d) => d.id)).toEqual(expect.arrayContaining(["NW001", "NW005", "NW009"]));
+  });
+
+  it("printDiagnostics: false prints nothing; a function receives each line", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    wrongOrder().buildAgentFactory({ printDiagnostics: false });
+    expect(warn).not.toHaveBeenCalled();
+    const lines: string[] = [];
+    wrongOrder().buildAgentFactory({ printDiagnostics: (line) => lines.push(line) });
+    expect(lines.map((l) => l.split(" ")[1])).toEqual(["NW001", "NW005"]);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("a correct composition prints nothing", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    @AgentFunctionGroup()
+    class Clean {
+      @AgentFunction({ description: "Pings.", input: z.object({ id: z.string().describe("Id.") }) })
+      ping() {
+        return "pong";
+      }
+    }
+    usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(Clean)
+      .usingResilience()
+      .usingToolResultMiddleware()
+      .buildAgentFactory();
+    expect(warn).not.toHaveBeenCalled();
   });
 });

@@ -17,6 +17,7 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW007: "a declared agent names a function group (or tool class) that matches no tool of the factory",
   NW008: "two declared agents share a name",
   NW009: "a tool's schema is outside OpenAI's strict subset, so toOpenAITools sends it non-strict",
+  NW010: "an agent combines untrusted reads, sensitive reads and external effects with no injection policy",
 } as const;
 
 /** A diagnostic id. */

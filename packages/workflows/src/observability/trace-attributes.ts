@@ -38,6 +38,8 @@ export const TRACE_ATTRIBUTES = Object.freeze({
   runBlockingFailure: "needlework.run.blocking_failure",
   toolStatus: "needlework.tool.status",
   toolAttempts: "needlework.tool.attempts",
+  /** `"untrusted"` on a call whose result is third-party text (`@AgentFunction({ reads: "untrusted" })`). */
+  toolProvenance: "needlework.tool.provenance",
   chatToolCalls: "needlework.chat.tool_calls",
   retryAttempt: "needlework.retry.attempt",
   retryDelayMs: "needlework.retry.delay_ms",

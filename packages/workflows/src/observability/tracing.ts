@@ -1,6 +1,6 @@
 import { type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
-import { toToolOutcome } from "@needlework/core";
+import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { type Started, SpanFactory } from "./span-factory.js";
@@ -246,7 +246,8 @@ export class Tracing extends SpanFactory {
       // A result middleware inside this one turned a thrown error into an outcome: the span still records it.
       const exception = exceptionOf(value);
       if (exception !== undefined) this.exceptionEvent(span, exception);
-      this.endTool(span, outcome, call.attempt);
+      const untrusted = call.tool.options.reads === "untrusted" || isUntrustedOutcome(outcome);
+      this.endTool(span, outcome, call.attempt, untrusted);
       return value;
     } catch (error) {
       this.endThrown(span, error, call.callerSignal?.aborted === true, { [A.toolAttempts]: call.attempt });
@@ -263,7 +264,7 @@ export class Tracing extends SpanFactory {
       return;
     }
     const started = this.startTool(info.name, info.callId, info.runId, info.tool?.description);
-    if (started) this.endTool(started.span, outcome, outcome.metadata.attempts);
+    if (started) this.endTool(started.span, outcome, outcome.metadata.attempts, isUntrustedOutcome(outcome));
   }
 
   private startTool(name: string, callId: string, runId: string, description: string | undefined): Started | undefined {
@@ -279,7 +280,7 @@ export class Tracing extends SpanFactory {
     return this.start(`execute_tool ${String(attributes[A.toolName])}`, SPAN_KIND.INTERNAL, attributes);
   }
 
-  private endTool(span: DiagnosticsSpan, outcome: ToolOutcome | undefined, attempts: number): void {
+  private endTool(span: DiagnosticsSpan, outcome: ToolOutcome | undefined, attempts: number, untrusted = false): void {
     this.guard(() => {
       const status = outcome?.status ?? "ok";
       const failed = status !== "ok";
@@ -287,6 +288,7 @@ export class Tracing extends SpanFactory {
         this.clean({
           [A.toolStatus]: status,
           [A.toolAttempts]: attempts,
+          ...(untrusted ? { [A.toolProvenance]: "untrusted" } : {}),
           ...(failed ? { [A.errorType]: outcome?.errorCode ?? status.toUpperCase() } : {}),
         }),
       );

@@ -18,8 +18,11 @@ import { plural } from "../text/plural.js";
  * @internal
  */
 export function parseOptions<S extends z.ZodType>(owner: string, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
+  // Own properties only, in and out: zod reads a key through the prototype chain, so a polluted
+  // Object.prototype would supply (or, for a strict object, refuse) options nobody gave.
+  const handed = new Set<object>();
+  const parsed = schema.safeParse(ownSnapshot(value ?? {}, 0, handed));
+  if (parsed.success) return ownOutput(parsed.data, handed, 0) as z.output<S>;
   const { issue, path } = mostSpecific(parsed.error.issues[0]!, []);
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0]!;
@@ -37,6 +40,49 @@ export function parseOptions<S extends z.ZodType>(owner: string, schema: S, valu
   const where = option === "" ? "options" : `option '${option}'`;
   const message = `${owner}: ${where} ${issue.message} (got ${describe(given, option)}).`;
   throw new InvalidOptionError(option, keepable(given, option), message);
+}
+
+/** True for an object literal (or a null-prototype object): an options bag, not a value with a class. */
+function isPlain(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+const hasFunction = (value: object): boolean =>
+  Object.keys(value).some((key) => typeof (value as Record<string, unknown>)[key] === "function");
+
+/**
+ * The options as their own properties say: options bags (object literals, arrays) copied with own
+ * enumerable keys only, as null-prototype objects. A nested object with methods (a sink, a logger)
+ * is a value the caller keeps using: it passes as it is (its identity and `this` stay the
+ * caller's). Every object handed to the schema is remembered in `given`.
+ */
+function ownSnapshot(value: unknown, depth: number, given: Set<object>): unknown {
+  if (typeof value !== "object" || value === null || depth > 32) return value;
+  let copy: object;
+  if (Array.isArray(value)) copy = value.map((item) => ownSnapshot(item, depth + 1, given));
+  else if (!isPlain(value) || (depth > 0 && hasFunction(value))) copy = value;
+  else {
+    const own = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(value))
+      own[key] = ownSnapshot((value as Record<string, unknown>)[key], depth + 1, given);
+    copy = own;
+  }
+  given.add(copy);
+  return copy;
+}
+
+/**
+ * The schema's output with every object the schema made (not one it was given) as a null-prototype
+ * copy: reading an option nobody gave is `undefined`, never a prototype's value.
+ */
+function ownOutput(value: unknown, given: ReadonlySet<object>, depth: number): unknown {
+  if (typeof value !== "object" || value === null || given.has(value) || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => ownOutput(item, given, depth + 1));
+  if (!isPlain(value)) return value;
+  const own = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) own[key] = ownOutput((value as Record<string, unknown>)[key], given, depth + 1);
+  return own;
 }
 
 /**

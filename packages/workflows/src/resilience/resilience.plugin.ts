@@ -8,9 +8,10 @@ import { describeResilience, type ResilienceOptions, resolveResilienceOptions } 
  * per-attempt and a total timeout, a circuit breaker and an optional bulkhead per tool. Register it
  * before `usingToolResultMiddleware()` so it sees thrown errors and `ToolResult` values, not outcomes.
  *
- * - Retries a thrown error only when the tool is `idempotent` and `isTransient(error)` says so; retries
- *   `ToolResult.fail(..., { transient: true })` for any tool; never a non-transient failure or a
- *   cancellation. When attempts run out, the last error is rethrown or the last failed result returned.
+ * - Retries a thrown error that `isTransient(error)` says may pass when the tool is `idempotent`, or
+ *   for any tool when the error proves the request was not applied (`provesNotApplied`: HTTP 429 or
+ *   503, a refused connection...); retries `ToolResult.fail(..., { transient: true })` for any tool;
+ *   never a non-transient failure or a cancellation. When attempts run out, the last error is rethrown or the last failed result returned.
  * - Each attempt gets `call.attempt` (1, 2, ...) and its own `signal`, aborted when the caller aborts,
  *   the attempt times out (reason: a `TimeoutError`) or the total timeout passes. A timed-out attempt
  *   is not waited for: the call throws `TimeoutError` at once (retried only for idempotent tools).

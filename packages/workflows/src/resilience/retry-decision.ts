@@ -1,4 +1,4 @@
-import { type FailToolResult, retryAfterMsOf } from "@needlework/core";
+import { type FailToolResult, provesNotApplied, retryAfterMsOf } from "@needlework/core";
 import { type AttemptOutcome, type FailureReason, isTransientFailure } from "./attempt-outcome.js";
 import { backoffDelayMs } from "./backoff.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
@@ -34,12 +34,22 @@ function classify(isTransient: (error: unknown) => boolean, error: unknown): boo
   }
 }
 
+/**
+ * A thrown error may be retried for a tool not marked idempotent only when it proves the request
+ * was not applied (HTTP 429 or 503, a connection refused before sending...): another attempt cannot
+ * apply it twice.
+ */
+function safeToRepeat(idempotent: boolean, error: unknown): boolean {
+  return idempotent || provesNotApplied(error);
+}
+
 const give = (outcome: AttemptOutcome): RetryDecision =>
   outcome.kind === "value" ? { kind: "return", value: outcome.value } : { kind: "throw", error: outcome.error };
 
 /**
- * Decides what follows `outcome`. Retries a thrown error only for idempotent tools whose
- * `isTransient` says so, a transient failed `ToolResult` for any tool; never the end of the call.
+ * Decides what follows `outcome`. Retries a thrown error that `isTransient` says may pass, for an
+ * idempotent tool or when the error proves the request was not applied (`provesNotApplied`: 429,
+ * 503, a connection refused...); a transient failed `ToolResult` for any tool; never the end of the call.
  * A wait that would outlast the total timeout (or, without one, a retry-after above `maxDelayMs`)
  * is not started: the failure is reported instead.
  *
@@ -61,7 +71,7 @@ export function decideAfterAttempt(
     if (!isTransientFailure(outcome.value) || input.callerAborted) return { kind: "return", value: outcome.value };
     reason = { kind: "result", result: outcome.value };
   } else {
-    if (!input.idempotent || !classify(options.isTransient, outcome.error))
+    if (!classify(options.isTransient, outcome.error) || !safeToRepeat(input.idempotent, outcome.error))
       return { kind: "throw", error: outcome.error };
     reason = { kind: "thrown", error: outcome.error };
   }

@@ -238,7 +238,7 @@ describe("chaos", () => {
     );
     expect(await http.invoke({ name: "read", arguments: { id: "a" } })).toMatchObject({
       status: "error",
-      errorCode: "UPSTREAM_ERROR",
+      errorCode: "UPSTREAM_UNAVAILABLE",
     });
   });
 

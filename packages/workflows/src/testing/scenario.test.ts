@@ -115,7 +115,7 @@ describe("runScenario", () => {
         "  - health.blocking_failure: expected false, got true",
         '  - script: 1 of 3 steps were never played (the run ended "completed_with_failures" after 2 model turns)',
         "Calls made:",
-        '  1. lookupOrder {"orderId":"ORD-1"} -> error/UPSTREAM_ERROR (1 attempt)',
+        '  1. lookupOrder {"orderId":"ORD-1"} -> error/UPSTREAM_UNAVAILABLE (1 attempt)',
         'Status: completed_with_failures; final text: "ORD-1 has shipped."',
       ].join("\n"),
     );

@@ -38,6 +38,11 @@ class Tools {
     return returned;
   }
 
+  @AgentFunction({ description: "Reads; throws whatever the test sets.", input: z.object({}), readOnly: true })
+  readIt(): never {
+    throw thrown;
+  }
+
   @AgentFunction({
     description: "Has its own boundary rules.",
     input: z.object({}),
@@ -128,27 +133,41 @@ describe("toolResultMiddleware", () => {
 
   it("maps HTTP statuses at the boundary with its own words", async () => {
     const cases: Array<[number, string, boolean]> = [
-      [400, "BAD_REQUEST", false],
+      [400, "INVALID_REQUEST", false],
       [401, "UNAUTHORIZED", false],
       [403, "FORBIDDEN", false],
       [404, "NOT_FOUND", false],
       [409, "CONFLICT", false],
       [429, "RATE_LIMITED", true],
+      [422, "INVALID_REQUEST", false],
       [500, "UPSTREAM_ERROR", true],
-      [503, "UPSTREAM_ERROR", true],
+      [502, "UPSTREAM_UNAVAILABLE", true],
+      [503, "UPSTREAM_UNAVAILABLE", true],
     ];
     for (const [status, code, retriable] of cases) {
       const outcome = await throwing(new HttpError(status, `vendor body with token sk-live-123 (${status})`));
       expect(outcome, String(status)).toMatchObject({ status: "error", errorCode: code, retriable });
       expect(outcome.message).not.toContain("sk-live");
     }
-    for (const status of [408, 504]) {
-      expect(await throwing(new HttpError(status, "slow"))).toMatchObject({
-        status: "timeout",
-        errorCode: "TIMEOUT",
-        retriable: true,
-      });
-    }
+    expect(await throwing(new HttpError(408, "slow"))).toMatchObject({
+      status: "timeout",
+      errorCode: "TIMEOUT",
+      retriable: true,
+    });
+    // A gateway timeout may have landed: a write is told its outcome is unknown, a read may retry.
+    expect(await throwing(new HttpError(504, "slow"))).toMatchObject({
+      status: "error",
+      errorCode: "OUTCOME_UNKNOWN",
+      retriable: false,
+      message:
+        "The request may have reached the upstream service before it failed (UPSTREAM_UNAVAILABLE); it may or may not have taken effect.",
+    });
+    thrown = new HttpError(504, "slow");
+    expect(await invoker().invoke({ name: "readIt" })).toMatchObject({
+      status: "timeout",
+      errorCode: "UPSTREAM_UNAVAILABLE",
+      retriable: true,
+    });
   });
 
   it("reports retry-after on RATE_LIMITED", async () => {
@@ -160,9 +179,13 @@ describe("toolResultMiddleware", () => {
     );
   });
 
-  it("maps Node network codes to NETWORK_ERROR", async () => {
-    const error = Object.assign(new Error("connect ECONNRESET 10.0.0.1:443"), { code: "ECONNRESET" });
-    expect(await throwing(error)).toMatchObject({ status: "error", errorCode: "NETWORK_ERROR", retriable: true });
+  it("maps Node network codes to NETWORK_ERROR; a reset of a write that may have landed is OUTCOME_UNKNOWN", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:443"), { code: "ECONNREFUSED" });
+    expect(await throwing(refused)).toMatchObject({ status: "error", errorCode: "NETWORK_ERROR", retriable: true });
+    const reset = Object.assign(new Error("read ECONNRESET 10.0.0.1:443"), { code: "ECONNRESET" });
+    expect(await throwing(reset)).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false });
+    thrown = reset;
+    expect(await invoker().invoke({ name: "readIt" })).toMatchObject({ errorCode: "NETWORK_ERROR", retriable: true });
   });
 
   it("applies the tool's own errors rules before the global errorMap", async () => {

@@ -1,3 +1,4 @@
+import { ownOptions } from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
@@ -43,13 +44,47 @@ function safeMap(error: unknown, rules: readonly ErrorMapRule[]): MappedError {
   }
 }
 
-/** The outcome for a thrown value: mapped by the rules, or the formatter's words for unhandled ones. */
+/** The keys of {@link ToolResultMiddlewareOptions}, read as own properties only. @internal */
+export const TOOL_RESULT_KEYS = [
+  "style",
+  "formatter",
+  "errorMap",
+] as const satisfies readonly (keyof ToolResultMiddlewareOptions)[];
+
+/**
+ * What a client failure that may have landed (a timeout, a connection reset after sending, a
+ * gateway timeout) becomes for a tool neither `idempotent` nor `readOnly`: its effect may have
+ * happened, so the model must not repeat it blindly. The original code is named, never the text.
+ */
+function outcomeUnknown(mapped: MappedError): MappedError {
+  return {
+    status: "error",
+    code: "OUTCOME_UNKNOWN",
+    retriable: false,
+    message: `The request may have reached the upstream service before it failed (${mapped.code}); it may or may not have taken effect.`,
+    suggestion: "Do not call it again blindly: check whether the action took effect first.",
+  };
+}
+
+/**
+ * The outcome for a thrown value: mapped by the rules, or the formatter's words for unhandled ones.
+ * With `tool` given, a client failure that may have landed (`effect: "unknown"`: a timeout, a reset
+ * after sending) of a tool neither `idempotent` nor `readOnly` is `OUTCOME_UNKNOWN`, not retriable.
+ *
+ * @example
+ * ```ts
+ * const outcome = outcomeFromThrown(error, [], undefined, { idempotent: false, readOnly: false });
+ * ```
+ */
 export function outcomeFromThrown(
   error: unknown,
   rules: readonly ErrorMapRule[],
   formatter?: UnhandledFailureFormatter,
+  tool?: { readonly idempotent?: boolean | undefined; readonly readOnly?: boolean | undefined },
 ): ToolOutcome {
-  const mapped = safeMap(error, rules);
+  let mapped = safeMap(error, rules);
+  if (mapped.effect === "unknown" && tool && tool.idempotent !== true && tool.readOnly !== true)
+    mapped = outcomeUnknown(mapped);
   if (mapped.code === "UNHANDLED_ERROR" && formatter) {
     let result: ToolResult;
     try {
@@ -82,7 +117,8 @@ export function outcomeFromThrown(
  * const invoker = createToolInvoker(container, { functions: [OrderTools], middleware: [createToolResultMiddleware()] });
  * ```
  */
-export function createToolResultMiddleware(options: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = {}): ToolMiddleware {
+  const options = ownOptions(given, TOOL_RESULT_KEYS);
   const globalRules = options.errorMap ?? [];
   const { formatter } = options;
   // Written with then() rather than await in try/catch: a rejection then reaches `failed` without
@@ -91,7 +127,8 @@ export function createToolResultMiddleware(options: ToolResultMiddlewareOptions 
     const failed = (error: unknown): ToolOutcome => {
       if (call.callerSignal?.aborted) throw error;
       const toolRules = call.tool.options.errors;
-      return outcomeFromThrown(error, toolRules ? [...toolRules, ...globalRules] : globalRules, formatter);
+      const rules = toolRules ? [...toolRules, ...globalRules] : globalRules;
+      return outcomeFromThrown(error, rules, formatter, call.tool.options);
     };
     const succeeded = (value: unknown): ToolOutcome => {
       try {

@@ -1,9 +1,10 @@
 import type { ErrorMapRule, UnhandledFailureFormatter } from "@needlework/core";
 import { z } from "zod";
 import { functionOption } from "../options/option-schemas.js";
+import { ownOptions } from "@needlework/core/internal";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
-import { type ToolResultMiddlewareOptions, toolResultMiddleware } from "./tool-result.middleware.js";
+import { TOOL_RESULT_KEYS, type ToolResultMiddlewareOptions, toolResultMiddleware } from "./tool-result.middleware.js";
 
 const toolResultOptionsSchema = z.strictObject(
   {
@@ -40,12 +41,13 @@ export interface ToolResultPlugin extends AgentFrameworkPlugin {
  * usingAgentFramework(container).addAgentFunctions(OrderTools).usingResilience().usingToolResultMiddleware({ style: "needlr" });
  * ```
  */
-export function toolResultPlugin(options: ToolResultMiddlewareOptions = {}): ToolResultPlugin {
-  // Checked only: the middleware gets the caller's own options, so `formatter` keeps its `this`.
-  parseOptions("usingToolResultMiddleware", toolResultOptionsSchema, options);
+export function toolResultPlugin(given: ToolResultMiddlewareOptions = {}): ToolResultPlugin {
+  // Checked, then read from the caller's own properties only (a polluted Object.prototype adds nothing).
+  parseOptions("usingToolResultMiddleware", toolResultOptionsSchema, given);
+  const options = ownOptions(given, TOOL_RESULT_KEYS);
   return {
     name: "tool-result",
-    options,
+    options: given,
     outcomeStyle: options.style ?? "envelope",
     describe: () =>
       `tool-result(style: ${options.style ?? "envelope"}, ${options.errorMap?.length ?? 0} error rules${options.formatter ? ", custom formatter" : ""})`,

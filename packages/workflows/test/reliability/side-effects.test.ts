@@ -48,7 +48,8 @@ function agentOf(
 /** What one attempt of the non-idempotent tool does after its side effect. */
 const attemptFault = fc.constantFrom(
   "transient",
-  "http503",
+  "http500",
+  "http504",
   "reset",
   "hang",
   "hangIgnoringSignal",
@@ -64,8 +65,10 @@ describe("a non-idempotent tool never runs twice for one call", () => {
           switch (faults[ctx.attempt - 1] ?? "ok") {
             case "transient":
               throw new TransientError("blip");
-            case "http503":
-              throw Object.assign(new Error("Service Unavailable"), { status: 503 });
+            case "http500":
+              throw Object.assign(new Error("Internal Server Error"), { status: 500 });
+            case "http504":
+              throw Object.assign(new Error("Gateway Timeout"), { status: 504 });
             case "reset":
               throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
             case "timeoutError":
@@ -115,6 +118,26 @@ describe("a non-idempotent tool never runs twice for one call", () => {
     );
     await vi.runAllTimersAsync();
     expect((await Promise.all(idempotent)).some((o) => o.metadata.attempts > 1)).toBe(true);
+  });
+
+  it("a failure that proves the request was not applied (429, 503, refused) is retried for any tool", async () => {
+    const notApplied = [
+      Object.assign(new Error("Too Many Requests"), { status: 429 }),
+      Object.assign(new Error("Service Unavailable"), { status: 503 }),
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }),
+    ];
+    for (const error of notApplied) {
+      let n = 0;
+      // The body fails before its effect: the request never reached the service.
+      const world = new World().on("charge", () => {
+        if (++n === 1) throw error;
+        return { charged: true };
+      });
+      const factory = buildFactory(world, { resilience: RETRY, shaping: false });
+      const pending = factory.tools.invoke({ name: "charge", arguments: { id: "c", amount: 1 }, callId: "x" });
+      await vi.runAllTimersAsync();
+      expect(await pending).toMatchObject({ status: "ok", metadata: { attempts: 2 } });
+    }
   });
 
   it("a transient ToolResult.fail is the tool's own request to retry, and is honoured", async () => {

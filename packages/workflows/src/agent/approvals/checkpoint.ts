@@ -16,6 +16,10 @@ export interface PendingApproval {
   readonly tool: string;
   readonly arguments: string | Record<string, unknown>;
   readonly requiresApproval: boolean;
+  /** Why the call is put to a person, when a plugin's gate asked (the injection policy says what entered the run). */
+  readonly reason?: string;
+  /** The arguments whose values came from untrusted content (`usingInjectionPolicy({ afterUntrusted: "arguments" })`). */
+  readonly untrustedArguments?: readonly string[];
 }
 
 /**

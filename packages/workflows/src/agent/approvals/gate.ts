@@ -1,8 +1,12 @@
+import { checkApprovalArguments, type ToolOutcome } from "@needlework/core";
 import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./approval-options.js";
 import { parsedArguments } from "../canonical-json.js";
 import type { PendingApproval } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
+import { type ApprovalRecord, verifyDecision } from "./decision-record.js";
 import type { RoundCall } from "../loop/round-call.js";
+import type { RoundGate } from "../loop/run-state.js";
+import { approvalDenied, approvalMissing } from "../loop/synthetic-outcomes.js";
 
 /**
  * Which calls of a round need a human decision: tools declared with `requiresApproval`, and calls
@@ -61,4 +65,76 @@ export function checkDecisions(
       `The decisions do not match the checkpoint: ${problems.join("; ")}. Nothing ran; the checkpoint can still be resumed.`,
     );
   return result;
+}
+
+/**
+ * Checks the arguments of the gated calls before anyone is asked: a call whose arguments its tool's
+ * schema refuses gets `INVALID_ARGUMENTS`, one too long to show a person whole gets
+ * `APPROVAL_ARGUMENTS_TOO_LONG`; neither is put to a reviewer, and neither ever runs (their outcome
+ * is preset). A gated call of a tool the agent does not have stays gated (the invoker answers it
+ * `UNKNOWN_TOOL` whatever is decided). Returns the flags of the calls still to ask about.
+ * @internal
+ */
+export function refuseUnaskable(
+  calls: readonly RoundCall[],
+  gated: readonly boolean[],
+  refused: Map<string, ToolOutcome>,
+): boolean[] {
+  return calls.map((call, i) => {
+    if (gated[i] !== true) return false;
+    if (call.tool === undefined) return true;
+    const checked = checkApprovalArguments(call.tool, call.arguments, { callId: call.callId });
+    if (checked.ok) return true;
+    refused.set(call.callId, checked.outcome);
+    return false;
+  });
+}
+
+/**
+ * True when every gated call of the round has evidence of a decision: a journaled outcome, or a
+ * record that verifies for this run, call, tool and arguments. A journaled call start, or a record
+ * signed with another key or for other arguments, is no evidence: the round pauses again.
+ * @internal
+ */
+export function proven(key: Uint8Array, runId: string, calls: readonly RoundCall[], gate: RoundGate): boolean {
+  return calls.every((call, i) => {
+    if (gate.gated[i] !== true) return true;
+    const evidence = gate.evidence.get(call.callId);
+    if (evidence === "settled") return true;
+    return (
+      verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) !==
+      undefined
+    );
+  });
+}
+
+/**
+ * The one check before a round runs: a gated call runs only with a decision record that verifies
+ * as "approved" for its run, call, tool and arguments (or, replaying, is answered from its journaled
+ * outcome). A denied one gets `APPROVAL_DENIED`; one without a valid record `APPROVAL_REQUIRED`;
+ * both are added to `presets` (never run). Returns the approving records, for the journal.
+ * @internal
+ */
+export function enforceGate(
+  key: Uint8Array,
+  runId: string,
+  calls: readonly RoundCall[],
+  gate: RoundGate,
+  presets: Map<string, ToolOutcome>,
+): Map<string, ApprovalRecord> {
+  const approved = new Map<string, ApprovalRecord>();
+  calls.forEach((call, i) => {
+    if (gate.gated[i] !== true || presets.has(call.callId)) return;
+    const evidence = gate.evidence.get(call.callId);
+    if (evidence === "settled") return;
+    const decision = verifyDecision(key, evidence, {
+      runId,
+      callId: call.callId,
+      tool: call.name,
+      arguments: call.arguments,
+    });
+    if (decision === "approved") approved.set(call.callId, evidence as ApprovalRecord);
+    else presets.set(call.callId, decision === "denied" ? approvalDenied(call) : approvalMissing(call));
+  });
+  return approved;
 }

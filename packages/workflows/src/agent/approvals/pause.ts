@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { CallVerdict } from "../loop/call-gate.types.js";
 import type { RoundCall } from "../loop/round-call.js";
 import type { AgentRuntime, RunEnd, RunState } from "../loop/run-state.js";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
@@ -9,14 +10,22 @@ export function pauseForApproval(
   state: RunState,
   calls: readonly RoundCall[],
   gated: readonly boolean[],
+  verdicts?: ReadonlyMap<string, CallVerdict>,
 ): RunEnd {
   const { options, key } = runtime;
-  const pending: PendingApproval[] = calls.map((c, i) => ({
-    callId: c.callId,
-    tool: c.name,
-    arguments: c.arguments,
-    requiresApproval: gated[i] === true,
-  }));
+  const pending: PendingApproval[] = calls.map((c, i) => {
+    const verdict = verdicts?.get(c.callId);
+    return {
+      callId: c.callId,
+      tool: c.name,
+      arguments: c.arguments,
+      requiresApproval: gated[i] === true,
+      ...(verdict?.action === "approve" ? { reason: verdict.reason } : {}),
+      ...(verdict?.action === "approve" && verdict.untrustedArguments !== undefined
+        ? { untrustedArguments: [...verdict.untrustedArguments] }
+        : {}),
+    };
+  });
   const { runId, ...rest } = state;
   const checkpoint: AgentCheckpoint = signCheckpoint(
     {

@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
-import type { PayloadCodec } from "./payload-codec.js";
+import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
+import { RunStoreError } from "./run-store-error.js";
 import type {
+  JournaledCall,
   JournaledCallStart,
   JournaledOutcome,
   JournaledRun,
@@ -11,39 +14,65 @@ import type {
 } from "./run-journal.js";
 
 // A payload stored through a codec is `{ "$codec": "<encoded JSON>" }` where a JSON value goes, and
-// that object's JSON text where a string goes. A record written before the codec was configured
-// has no such wrapper and is read as it is, so turning a codec on needs no migration.
+// that object's JSON text where a string goes. Each is encoded with its place (PayloadContext): the
+// run, the field and the call id or turn index, so a codec that binds values to their place (as
+// aesGcmCodec does) refuses one moved elsewhere. With a codec, a payload stored without that wrapper
+// (in clear, where a sealed one belongs) is refused with PAYLOAD_UNSEALED, never read as it is.
 
 const MARK = "$codec";
+
+/** The journal's and the dead letters' store areas (PayloadContext.namespace). @internal */
+export const JOURNAL_NAMESPACE = "journal";
+const DEAD_LETTER_NAMESPACE = "dead-letter";
+
+function unsealedPayload(context: PayloadContext | undefined): RunStoreError {
+  const where = context === undefined ? "a payload" : `the ${context.kind} of run '${context.runId}'`;
+  return new RunStoreError(
+    "PAYLOAD_UNSEALED",
+    `The store has a codec, but ${where} is stored in clear, where a sealed value belongs: it was ` +
+      "written without the codec, or by someone without the key. It is not read.",
+  );
+}
 
 /** Encodes and decodes the payloads of journal records; everything else passes as it is. @internal */
 export class PayloadSealer {
   constructor(private readonly codec: PayloadCodec) {}
 
-  async value(value: unknown): Promise<JsonValue> {
-    return { [MARK]: await this.codec.encode(JSON.stringify(value ?? null)) };
+  async value(value: unknown, context?: PayloadContext): Promise<JsonValue> {
+    return { [MARK]: await this.codec.encode(JSON.stringify(value ?? null), context) };
   }
 
-  async text(text: string): Promise<string> {
-    return JSON.stringify(await this.value(text));
+  async text(text: string, context?: PayloadContext): Promise<string> {
+    return JSON.stringify(await this.value(text, context));
   }
 
-  async openValue<T>(stored: unknown): Promise<T> {
-    if (stored !== null && typeof stored === "object" && !Array.isArray(stored) && MARK in stored) {
+  /** The value `value()` sealed; `PAYLOAD_UNSEALED` for anything else. */
+  async openValue<T>(stored: unknown, context?: PayloadContext): Promise<T> {
+    if (stored !== null && typeof stored === "object" && !Array.isArray(stored) && Object.hasOwn(stored, MARK)) {
       const sealed = (stored as Record<string, unknown>)[MARK];
-      if (typeof sealed === "string") return JSON.parse(await this.codec.decode(sealed)) as T;
+      if (typeof sealed === "string" && Object.keys(stored).length === 1) {
+        const plain = await this.codec.decode(sealed, context);
+        try {
+          return JSON.parse(plain) as T;
+        } catch {
+          throw new RunStoreError("PAYLOAD_UNREADABLE", "A stored payload decoded to text that is not JSON.");
+        }
+      }
     }
-    return stored as T;
+    throw unsealedPayload(context);
   }
 
-  async openText(stored: string): Promise<string> {
-    if (!stored.startsWith(`{"${MARK}":`)) return stored;
+  /** The text `text()` sealed; `PAYLOAD_UNSEALED` for anything else. */
+  async openText(stored: string, context?: PayloadContext): Promise<string> {
+    let parsed: unknown;
     try {
-      return String(await this.openValue(JSON.parse(stored)));
-    } catch (error) {
-      if (error instanceof SyntaxError) return stored;
-      throw error;
+      parsed = typeof stored === "string" && stored.startsWith(`{"${MARK}":`) ? JSON.parse(stored) : undefined;
+    } catch {
+      parsed = undefined;
     }
+    const text = await this.openValue<unknown>(parsed, context);
+    if (typeof text !== "string") throw unsealedPayload(context);
+    return text;
   }
 }
 
@@ -54,37 +83,67 @@ export class PayloadSealer {
  * error codes and times stay readable. Stores wrap their journal in it when given a `codec`.
  * @internal
  */
-export function codecJournal(inner: RunJournal, codec: PayloadCodec): RunJournal {
+export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace = JOURNAL_NAMESPACE): RunJournal {
   const seal = new PayloadSealer(codec);
-  const sealOutcome = async (o: JournaledOutcome): Promise<JournaledOutcome> => {
+  // Call ids are the model's (or its provider's) to choose, so with a codec they never reach a clear
+  // column: a call is stored as `t<turn>c<position>`, its place in the (sealed) turn that asked for
+  // it, which any process holding the key derives again from the turns. A call no recorded turn
+  // names gets a random name; its own id is then kept in its sealed outcome.
+  const pseudonyms = new Map<string, Map<string, string>>();
+  const namesOf = (runId: string): Map<string, string> => {
+    let names = pseudonyms.get(runId);
+    if (names === undefined) pseudonyms.set(runId, (names = new Map()));
+    return names;
+  };
+  const learn = (runId: string, turn: JournaledTurn): void => {
+    const names = namesOf(runId);
+    for (const [i, call] of (turn.message.toolCalls ?? []).entries())
+      if (typeof call.id === "string") names.set(call.id, `t${turn.index}c${i}`);
+  };
+  const pseudonym = (runId: string, callId: string): string => {
+    const names = namesOf(runId);
+    let name = names.get(callId);
+    if (name === undefined) names.set(callId, (name = `x${randomUUID()}`));
+    return name;
+  };
+  const clearKey = (runId: string, name: string): string => `${runId}:${name}`;
+  const at = (runId: string, kind: string, ref?: string | number): PayloadContext => ({
+    namespace,
+    runId,
+    kind,
+    ...(ref === undefined ? {} : { ref: String(ref) }),
+  });
+  const sealOutcome = async (runId: string, o: JournaledOutcome): Promise<JournaledOutcome> => {
     const { status, retriable, errorCode, metadata, ...payload } = o.outcome;
+    const name = pseudonym(runId, o.callId);
     const readable = {
-      tool: metadata["tool"] ?? "",
-      callId: metadata["callId"] ?? "",
-      idempotencyKey: metadata["idempotencyKey"] ?? "",
+      // A tool the agent does not know: its name is the model's, kept sealed only.
+      tool: errorCode === "UNKNOWN_TOOL" ? "" : (metadata["tool"] ?? ""),
+      callId: name,
+      idempotencyKey: clearKey(runId, name),
     };
-    const sealed = await seal.value({ ...payload, metadata });
+    const sealed = await seal.value({ ...payload, metadata, callId: o.callId }, at(runId, "outcome", name));
     return {
-      callId: o.callId,
+      callId: name,
       outcome: {
         status,
         retriable,
         ...(errorCode === undefined ? {} : { errorCode }),
         metadata: { ...readable, [MARK]: sealed },
       },
-      formatted: await seal.text(o.formatted),
+      formatted: await seal.text(o.formatted, at(runId, "formatted", name)),
     };
   };
-  const openOutcome = async (o: JournaledOutcome): Promise<JournaledOutcome> => {
-    const sealed = o.outcome.metadata[MARK];
-    if (sealed === undefined) return o;
+  /** An outcome as sealOutcome was given it; `callId` is the call's own id when its payload names it. */
+  const openOutcome = async (runId: string, o: JournaledOutcome, callId: string): Promise<JournaledOutcome> => {
     const { status, retriable, errorCode } = o.outcome;
-    const payload =
-      await seal.openValue<Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode">>(sealed);
+    const { callId: own, ...payload } = await seal.openValue<
+      Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode"> & { callId?: string }
+    >(Object.hasOwn(o.outcome.metadata, MARK) ? o.outcome.metadata[MARK] : undefined, at(runId, "outcome", o.callId));
     return {
-      callId: o.callId,
+      callId: typeof own === "string" ? own : callId,
       outcome: { status, retriable, ...(errorCode === undefined ? {} : { errorCode }), ...payload },
-      formatted: await seal.openText(o.formatted),
+      formatted: await seal.openText(o.formatted, at(runId, "formatted", o.callId)),
     };
   };
   return {
@@ -94,85 +153,134 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec): RunJournal
     async runStarted(start: JournaledRunStart, owner: string) {
       const sealed = {
         ...start,
-        instructions: await seal.text(start.instructions),
-        input: await seal.text(start.input),
+        instructions: await seal.text(start.instructions, at(start.runId, "instructions")),
+        input: await seal.text(start.input, at(start.runId, "input")),
       };
       return inner.runStarted(sealed, owner);
     },
     lease: (runId, owner) => inner.lease(runId, owner),
+    renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
-      const message = (await seal.value(turn.message)) as unknown as JournaledTurn["message"];
+      learn(runId, turn);
+      const message = (await seal.value(
+        turn.message,
+        at(runId, "turn", turn.index),
+      )) as unknown as JournaledTurn["message"];
       return inner.turn(runId, { ...turn, message }, owner);
     },
     async callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string) {
-      const sealed = await Promise.all(calls.map(async (c) => ({ ...c, arguments: await seal.value(c.arguments) })));
+      const sealed = await Promise.all(
+        calls.map(async (c) => {
+          const name = pseudonym(runId, c.callId);
+          const args = await seal.value(c.arguments, at(runId, "arguments", name));
+          return { ...c, callId: name, idempotencyKey: clearKey(runId, name), arguments: args };
+        }),
+      );
       return inner.callsStarted(runId, sealed, owner);
     },
     async outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string) {
-      return inner.outcomes(runId, await Promise.all(outcomes.map(sealOutcome)), owner);
+      return inner.outcomes(runId, await Promise.all(outcomes.map((o) => sealOutcome(runId, o))), owner);
     },
     async runEnded(runId: string, end: JournaledRunEnd, owner: string) {
-      return inner.runEnded(runId, { ...end, result: await seal.value(end.result) }, owner);
+      await inner.runEnded(runId, { ...end, result: await seal.value(end.result, at(runId, "result")) }, owner);
+      pseudonyms.delete(runId); // a continuation reads the run again, and learns its names from the turns
     },
     // Summaries hold no payload: nothing to encode or decode.
     list: (query) => inner.list(query),
     async read(runId: string): Promise<JournaledRun | undefined> {
       const run = await inner.read(runId);
       if (run === undefined) return undefined;
+      const turns = await Promise.all(
+        run.turns.map(async (t) => ({
+          ...t,
+          message: await seal.openValue<JournaledTurn["message"]>(t.message, at(runId, "turn", t.index)),
+        })),
+      );
+      for (const turn of turns) learn(runId, turn);
+      const ownIds = new Map([...namesOf(runId)].map(([own, name]) => [name, own]));
       return {
         ...run,
-        instructions: await seal.openText(run.instructions),
-        input: await seal.openText(run.input),
-        turns: await Promise.all(
-          run.turns.map(async (t) => ({ ...t, message: await seal.openValue<JournaledTurn["message"]>(t.message) })),
-        ),
+        instructions: await seal.openText(run.instructions, at(runId, "instructions")),
+        input: await seal.openText(run.input, at(runId, "input")),
+        turns,
         calls: await Promise.all(
-          run.calls.map(async (c) => ({
-            ...c,
-            arguments: await seal.openValue<JsonValue>(c.arguments),
-            ...(c.outcome === undefined ? {} : { outcome: await openOutcome(c.outcome) }),
-          })),
+          run.calls.map(async (c): Promise<JournaledCall> => {
+            const outcome = c.outcome === undefined ? undefined : await openOutcome(runId, c.outcome, c.callId);
+            const callId = ownIds.get(c.callId) ?? outcome?.callId ?? c.callId;
+            if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
+            const idempotencyKey =
+              c.idempotencyKey === clearKey(runId, c.callId)
+                ? String(outcome?.outcome.metadata["idempotencyKey"] ?? `${runId}:${callId}`)
+                : c.idempotencyKey;
+            return {
+              ...c,
+              callId,
+              idempotencyKey,
+              // A call known by its outcome only (no start record) has no arguments.
+              arguments:
+                c.arguments === null
+                  ? null
+                  : await seal.openValue<JsonValue>(c.arguments, at(runId, "arguments", c.callId)),
+              tool: c.tool === "" && outcome !== undefined ? String(outcome.outcome.metadata["tool"] ?? "") : c.tool,
+              ...(outcome === undefined ? {} : { outcome: { ...outcome, callId } }),
+            };
+          }),
         ),
         ...(run.end === undefined
           ? {}
-          : { end: { ...run.end, result: await seal.openValue<JsonValue>(run.end.result) } }),
+          : { end: { ...run.end, result: await seal.openValue<JsonValue>(run.end.result, at(runId, "result")) } }),
       };
     },
   };
 }
 
 /** A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable. @internal */
-export async function sealDeadLetter<T extends { arguments: unknown; outcomes: readonly unknown[]; reason: string }>(
-  seal: PayloadSealer,
-  entry: T,
-): Promise<T> {
+export async function sealDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
+  // Names the model chose stay sealed: the calls' ids, and the name of a tool the agent does not know.
+  const tool = entry.errorCode === "UNKNOWN_TOOL" ? "" : entry.tool;
+  const at = (kind: string) => letterAt(entry.runId, tool, kind);
   return {
     ...entry,
-    arguments: await seal.value(entry.arguments),
-    outcomes: [await seal.value(entry.outcomes)],
-    reason: await seal.text(entry.reason),
+    tool,
+    callIds: [await seal.text(JSON.stringify({ tool: entry.tool, callIds: entry.callIds }), at("dead-letter.calls"))],
+    arguments: await seal.value(entry.arguments, at("dead-letter.arguments")),
+    outcomes: [await seal.value(entry.outcomes, at("dead-letter.outcomes"))],
+    reason: await seal.text(entry.reason, at("dead-letter.reason")),
   };
 }
 
-/** A dead-letter entry as `sealDeadLetter` was given it (an entry stored without a codec is returned as it is). @internal */
-export async function openDeadLetter<T extends { arguments: unknown; outcomes: readonly unknown[]; reason: string }>(
-  seal: PayloadSealer,
-  entry: T,
-): Promise<T> {
-  const [sealedOutcomes] = entry.outcomes;
-  const outcomes =
-    entry.outcomes.length === 1 &&
-    sealedOutcomes !== null &&
-    typeof sealedOutcomes === "object" &&
-    MARK in sealedOutcomes
-      ? await seal.openValue<unknown[]>(sealedOutcomes)
-      : entry.outcomes;
+/** What sealing a dead letter reads of it. */
+interface DeadLetterShape {
+  readonly runId: string;
+  readonly tool: string;
+  readonly errorCode: string;
+  readonly callIds: readonly string[];
+  readonly arguments: unknown;
+  readonly outcomes: readonly unknown[];
+  readonly reason: string;
+}
+
+/** A dead letter's field's place: its run and its tool (as stored, with the readable columns). */
+function letterAt(runId: string, tool: string, kind: string): PayloadContext {
+  return { namespace: DEAD_LETTER_NAMESPACE, runId: String(runId), kind, ref: String(tool) };
+}
+
+/** A dead-letter entry as `sealDeadLetter` was given it; `PAYLOAD_UNSEALED` when a payload is in clear. @internal */
+export async function openDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
+  const at = (kind: string) => letterAt(entry.runId, entry.tool, kind);
+  const one = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
+  const calls = JSON.parse(await seal.openText(one(entry.callIds) as string, at("dead-letter.calls"))) as {
+    tool: string;
+    callIds: string[];
+  };
   return {
     ...entry,
-    arguments: await seal.openValue(entry.arguments),
-    outcomes,
-    reason: typeof entry.reason === "string" ? await seal.openText(entry.reason) : entry.reason,
+    tool: calls.tool,
+    callIds: calls.callIds,
+    arguments: await seal.openValue(entry.arguments, at("dead-letter.arguments")),
+    outcomes: await seal.openValue<unknown[]>(one(entry.outcomes), at("dead-letter.outcomes")),
+    reason: await seal.openText(entry.reason, at("dead-letter.reason")),
   };
 }

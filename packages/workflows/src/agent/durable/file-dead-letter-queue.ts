@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { mkdir, open, readFile } from "node:fs/promises";
 import { openDeadLetter, PayloadSealer, sealDeadLetter } from "./codec-journal.js";
+import { ownOption } from "./own-options.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
@@ -116,7 +117,8 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
   ) {
     if (typeof path !== "string" || path === "")
       throw new TypeError("FileDeadLetterQueue: pass the path of the JSON-lines file.");
-    this.seal = options.codec === undefined ? undefined : new PayloadSealer(options.codec);
+    const codec = ownOption(options, "codec"); // an own property: a polluted prototype supplies none
+    this.seal = codec === undefined ? undefined : new PayloadSealer(codec);
   }
 
   async append(entry: DeadLetterEntry): Promise<void> {

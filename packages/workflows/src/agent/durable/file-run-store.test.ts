@@ -1,8 +1,14 @@
-import { appendFile, mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { NeedleworkError } from "@needlework/core";
+import { AgentHookError } from "../hooks.js";
+import { InMemoryRunStore } from "./in-memory-run-store.js";
+import { RunStoreError } from "./run-store-error.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
 import { FileRunJournal, FileRunStore } from "./file-run-store.js";
+import { aesGcmCodec } from "./payload-codec.js";
 import { contentionContract } from "../../../test/contention-contract.js";
 import { resumeContract } from "../../../test/resume-contract.js";
 
@@ -21,6 +27,13 @@ describe("FileRunStore", () => {
   resumeContract(async () => {
     const directory = await tempDir();
     return { first: new FileRunStore(directory), second: new FileRunStore(directory) };
+  });
+  describe("with a codec", () => {
+    const codec = aesGcmCodec(randomBytes(32));
+    resumeContract(async () => {
+      const directory = await tempDir();
+      return { first: new FileRunStore(directory, { codec }), second: new FileRunStore(directory, { codec }) };
+    });
   });
   contentionContract(async (leaseMs) => {
     const directory = await tempDir();
@@ -59,6 +72,37 @@ describe("FileRunStore", () => {
     await journal.turn("r1", { index: 0, message: { role: "assistant", content: "hello" } }, "owner-1");
     const run = await journal.read("r1");
     expect(run?.turns).toEqual([{ index: 0, message: { role: "assistant", content: "hello" } }]);
+  });
+
+  it("reads its options from their own properties: a polluted Object.prototype supplies no leaseMs or codec", async () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto["leaseMs"] = 1;
+    proto["codec"] = { encode: () => "forged", decode: () => "forged" };
+    try {
+      const directory = await tempDir();
+      const store = new FileRunStore(directory);
+      expect(store.journal.leaseMs).toBe(30_000);
+      expect(new FileRunJournal(directory).leaseMs).toBe(30_000);
+      expect(new InMemoryRunStore().journal.leaseMs).toBe(30_000);
+      await store.journal.runStarted(
+        { runId: "r_proto", agent: "a", instructions: "", input: "hi", startedAt: new Date().toISOString() },
+        "w1",
+      );
+      expect(await readFile(join(directory, "runs", "r_proto.jsonl"), "utf8")).toContain('"input":"hi"');
+    } finally {
+      delete proto["leaseMs"];
+      delete proto["codec"];
+    }
+  });
+
+  it("RunStoreError.isInstance is exact: another needlework error, or one named like it, is not one", () => {
+    expect(RunStoreError.isInstance(new RunStoreError("RUN_BUSY", "x"))).toBe(true);
+    expect(RunStoreError.isInstance(new NeedleworkError("RUN_BUSY", "secret"))).toBe(false);
+    expect(
+      RunStoreError.isInstance(new AgentHookError("onToolCall", { agent: "a", runId: "r", iteration: 0 }, "s")),
+    ).toBe(false);
+    const named = Object.assign(new NeedleworkError("RUN_BUSY", "secret"), { name: "RunStoreError" });
+    expect(RunStoreError.isInstance(named)).toBe(false);
   });
 
   it("refuses a run id that is not a safe file name", async () => {

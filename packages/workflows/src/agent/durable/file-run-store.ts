@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
 import { FileResumedCheckpointStore } from "../approvals/claims.js";
-import { foldJournal, type JournalRecord } from "./journal-records.js";
+import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { codecJournal } from "./codec-journal.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import { ownOption, ownOptions } from "./own-options.js";
+import { runBusy } from "./run-store-error.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
@@ -36,6 +38,8 @@ const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 export class FileRunJournal implements RunJournal {
   readonly leaseMs: number;
   private readonly tails = new Map<string, Promise<void>>();
+  /** Per run: how far its journal was folded for its lease, and the fold (only new bytes are read). */
+  private readonly folds = new Map<string, { offset: number; lease: LeaseFold }>();
 
   constructor(
     readonly directory: string,
@@ -43,7 +47,7 @@ export class FileRunJournal implements RunJournal {
   ) {
     if (typeof directory !== "string" || directory === "")
       throw new TypeError("FileRunJournal: pass a directory path.");
-    this.leaseMs = leaseMsOption("FileRunJournal", options.leaseMs);
+    this.leaseMs = leaseMsOption("FileRunJournal", ownOption(options, "leaseMs"));
   }
 
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
@@ -55,33 +59,59 @@ export class FileRunJournal implements RunJournal {
       if ((error as { code?: unknown }).code === "EEXIST") return false;
       throw error;
     }
+    const expires = Date.now() + this.leaseMs;
     try {
-      await handle.writeFile(`${JSON.stringify({ kind: "start", ...start })}\n`);
+      await handle.writeFile(`${JSON.stringify({ kind: "start", ...start, by: owner, expires })}\n`);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await this.writeLease(start.runId, { owner, expires: Date.now() + this.leaseMs });
+    await this.writeLease(start.runId, { owner, epoch: 1, expires });
     await this.index({ runId: start.runId, agent: start.agent, startedAt: start.startedAt });
     return true;
   }
 
   /**
-   * The lease is a file beside the run's (`<runId>.lease`: owner and expiry), replaced atomically
-   * (write, then rename). Two processes taking a free lease at the same instant can both see it
-   * theirs for a moment; the fence on every write then refuses the one whose name is not on it,
-   * before any of its tool calls starts.
+   * A take is a `lease` record appended to the run's journal (the next epoch, its owner and expiry):
+   * of two processes taking at the same instant, the record first in the file wins, and the other's
+   * records never count (see LeaseFold). Renewals go to a file beside the run's (`<runId>.lease`,
+   * replaced atomically), which counts for the current take only.
    */
-  async lease(runId: string, owner: string): Promise<boolean> {
-    const taken = leaseRules.take(await this.readLease(runId), owner, this.leaseMs);
-    if (taken === undefined) return false;
-    await this.writeLease(runId, taken);
-    return (await this.readLease(runId))?.owner === owner;
+  lease(runId: string, owner: string): Promise<boolean> {
+    return this.serialized(runId, async () => {
+      const fold = await this.fold(runId);
+      if (fold === undefined) return false;
+      const take = leaseRules.take(await this.current(runId, fold), owner, this.leaseMs);
+      if (!("taken" in take)) throw runBusy(runId, take.busyForMs);
+      const { taken } = take;
+      if (taken.epoch !== fold.epoch) {
+        const record: JournalRecord = { kind: "lease", by: owner, epoch: taken.epoch, expires: taken.expires };
+        await this.appendLines(runId, [record]);
+        const after = await this.fold(runId);
+        if (after?.holder !== owner || after.epoch !== taken.epoch)
+          throw runBusy(runId, after === undefined ? 0 : after.expires - Date.now());
+      }
+      await this.writeLease(runId, taken);
+      return true;
+    });
   }
 
-  async release(runId: string, owner: string): Promise<void> {
-    // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
-    if ((await this.readLease(runId))?.owner === owner) await this.writeLease(runId, { owner, expires: 0 });
+  renew(runId: string, owner: string): Promise<boolean> {
+    return this.serialized(runId, async () => {
+      const fold = await this.fold(runId);
+      const renewed = leaseRules.renew(fold && (await this.current(runId, fold)), owner, this.leaseMs);
+      if (renewed === undefined) return false;
+      await this.writeLease(runId, renewed);
+      return true;
+    });
+  }
+
+  release(runId: string, owner: string): Promise<void> {
+    return this.serialized(runId, async () => {
+      // The owner stays the holder, expired: anyone may take the run now, but no one else's late write lands.
+      const fold = await this.fold(runId);
+      if (fold?.holder === owner) await this.writeLease(runId, { owner, epoch: fold.epoch, expires: 0 });
+    });
   }
 
   turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
@@ -105,8 +135,8 @@ export class FileRunJournal implements RunJournal {
   }
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
+    // The end record leaves the run without a holder (see LeaseFold): no later write lands.
     await this.append(runId, owner, [{ kind: "end", end }]);
-    await this.release(runId, owner);
     await this.index({ runId, status: end.status, endedAt: end.endedAt });
   }
 
@@ -178,21 +208,34 @@ export class FileRunJournal implements RunJournal {
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
     const lease = await this.readLease(runId);
-    return lease && { owner: lease.owner, expiresAt: new Date(lease.expires).toISOString() };
+    // No owner: the run ended, or was never leased.
+    return lease?.owner === undefined
+      ? undefined
+      : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   private leaseFile(runId: string): string {
     return `${this.file(runId).slice(0, -".jsonl".length)}.lease`;
   }
 
+  /**
+   * The run's lease: its holder and epoch from the journal, its expiry from the lease file when that
+   * file speaks for the same take (a renewal or a release), else from the take's record.
+   */
+  private async current(runId: string, fold: LeaseFold): Promise<Lease> {
+    const renewed = await this.readLease(runId);
+    const same = renewed !== undefined && renewed.owner === fold.holder && renewed.epoch === fold.epoch;
+    return { owner: fold.holder, epoch: fold.epoch, expires: same ? renewed.expires : fold.expires };
+  }
+
   private async readLease(runId: string): Promise<Lease | undefined> {
     try {
       const lease = JSON.parse(await readFile(this.leaseFile(runId), "utf8")) as Partial<Lease>;
-      return typeof lease.owner === "string" && typeof lease.expires === "number"
-        ? { owner: lease.owner, expires: lease.expires }
+      return typeof lease.owner === "string" && typeof lease.expires === "number" && typeof lease.epoch === "number"
+        ? { owner: lease.owner, epoch: lease.epoch, expires: lease.expires }
         : undefined;
     } catch {
-      return undefined; // no lease (or a torn one: the run is free)
+      return undefined; // no lease file (or a torn one): the take's record says when it expires
     }
   }
 
@@ -201,6 +244,41 @@ export class FileRunJournal implements RunJournal {
     const temporary = `${path}.${randomUUID()}`;
     await writeFile(temporary, JSON.stringify(lease));
     await rename(temporary, path);
+  }
+
+  /**
+   * The lease as the run's journal says it is now: only the bytes written since the last call are
+   * read (whole lines; a line being written is left for the next call). `undefined`: no such run.
+   */
+  private async fold(runId: string): Promise<LeaseFold | undefined> {
+    let handle;
+    try {
+      handle = await open(this.file(runId), "r");
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+      throw error;
+    }
+    try {
+      let state = this.folds.get(runId);
+      if (state === undefined) this.folds.set(runId, (state = { offset: 0, lease: new LeaseFold() }));
+      const { size } = await handle.stat();
+      if (size <= state.offset) return state.lease;
+      const bytes = Buffer.alloc(size - state.offset);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, state.offset);
+      const whole = bytes.subarray(0, bytesRead).lastIndexOf(0x0a) + 1;
+      for (const line of bytes.subarray(0, whole).toString("utf8").split("\n")) {
+        if (line === "") continue;
+        try {
+          state.lease.admit(JSON.parse(line) as JournalRecord);
+        } catch {
+          // a torn line: never acknowledged
+        }
+      }
+      state.offset += whole;
+      return state.lease;
+    } finally {
+      await handle.close();
+    }
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
@@ -232,27 +310,48 @@ export class FileRunJournal implements RunJournal {
     return join(this.directory, `${runId}.jsonl`);
   }
 
-  /** Appends of one run are serialized, so its records stay in order; each is fenced by the lease. */
-  private append(runId: string, owner: string, records: readonly JournalRecord[]): Promise<void> {
-    const path = this.file(runId);
+  /** Runs `body` after every earlier operation of this process on the run (their records stay in order). */
+  private serialized<T>(runId: string, body: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(runId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      leaseRules.fence(runId, await this.readLease(runId), owner);
-      const handle = await open(path, "a");
-      try {
-        // A torn last line from a crash must not swallow this record: start it on a fresh line.
-        await handle.writeFile(`\n${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    });
-    const tail = next.catch(() => undefined);
+    const next = previous.then(body);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
     this.tails.set(runId, tail);
     void tail.then(() => {
       if (this.tails.get(runId) === tail) this.tails.delete(runId);
     });
     return next;
+  }
+
+  /**
+   * Appends records as `owner`'s, after checking that `owner` holds the run's current take (else
+   * `RUN_BUSY`, nothing written). A writer stopped between that check and its append lands records
+   * that never count (each names its take).
+   */
+  private append(runId: string, owner: string, records: readonly JournalRecord[]): Promise<void> {
+    this.file(runId);
+    return this.serialized(runId, async () => {
+      const fold = await this.fold(runId);
+      if (fold === undefined) throw new TypeError(`FileRunJournal: run '${runId}' was never started in this journal.`);
+      leaseRules.fence(runId, await this.current(runId, fold), owner);
+      await this.appendLines(
+        runId,
+        records.map((record) => ({ ...record, by: owner })),
+      );
+    });
+  }
+
+  private async appendLines(runId: string, records: readonly JournalRecord[]): Promise<void> {
+    const handle = await open(this.file(runId), "a");
+    try {
+      // A torn last line from a crash must not swallow this record: start it on a fresh line.
+      await handle.writeFile(`\n${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 }
 
@@ -310,9 +409,11 @@ export class FileRunStore implements AgentStore {
     options: FileRunStoreOptions = {},
   ) {
     if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunStore: pass a directory path.");
-    const journal = new FileRunJournal(join(directory, "runs"), options);
-    this.journal = options.codec === undefined ? journal : codecJournal(journal, options.codec);
-    const codec = options.codec === undefined ? {} : { codec: options.codec };
+    const own = ownOptions(options);
+    const journal = new FileRunJournal(join(directory, "runs"), own);
+    const given = ownOption(own, "codec");
+    this.journal = given === undefined ? journal : codecJournal(journal, given);
+    const codec = given === undefined ? {} : { codec: given };
     this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
     this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
   }

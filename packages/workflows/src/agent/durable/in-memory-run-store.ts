@@ -2,6 +2,8 @@ import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
 import { InMemoryResumedCheckpointStore } from "../approvals/claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import { ownOption } from "./own-options.js";
+import { runBusy } from "./run-store-error.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
   AgentStore,
@@ -31,25 +33,34 @@ export class InMemoryRunJournal implements RunJournal {
   private readonly leases = new Map<string, Lease>();
 
   constructor(options: InMemoryRunStoreOptions = {}) {
-    this.leaseMs = leaseMsOption("InMemoryRunJournal", options.leaseMs);
+    this.leaseMs = leaseMsOption("InMemoryRunJournal", ownOption(options, "leaseMs"));
   }
 
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     if (this.runs.has(start.runId)) return false;
     this.runs.set(start.runId, [structuredClone({ kind: "start", ...start })]);
-    this.leases.set(start.runId, { owner, expires: Date.now() + this.leaseMs });
+    this.leases.set(start.runId, { owner, epoch: 1, expires: Date.now() + this.leaseMs });
     return true;
   }
 
   async lease(runId: string, owner: string): Promise<boolean> {
-    const taken = leaseRules.take(this.leases.get(runId), owner, this.leaseMs);
-    if (taken !== undefined) this.leases.set(runId, taken);
-    return taken !== undefined;
+    if (!this.runs.has(runId)) return false;
+    const take = leaseRules.take(this.leases.get(runId), owner, this.leaseMs);
+    if (!("taken" in take)) throw runBusy(runId, take.busyForMs);
+    this.leases.set(runId, take.taken);
+    return true;
+  }
+
+  async renew(runId: string, owner: string): Promise<boolean> {
+    const renewed = leaseRules.renew(this.leases.get(runId), owner, this.leaseMs);
+    if (renewed !== undefined) this.leases.set(runId, renewed);
+    return renewed !== undefined;
   }
 
   async release(runId: string, owner: string): Promise<void> {
     // The owner's name stays, expired: anyone may take the run now, but no one else's late write lands.
-    if (this.leases.get(runId)?.owner === owner) this.leases.set(runId, { owner, expires: 0 });
+    const current = this.leases.get(runId);
+    if (current?.owner === owner) this.leases.set(runId, { ...current, expires: 0 });
   }
 
   async turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
@@ -74,12 +85,16 @@ export class InMemoryRunJournal implements RunJournal {
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
     this.append(runId, owner, [{ kind: "end", end }]);
-    await this.release(runId, owner);
+    // Ended: no holder, so no late write of this owner (or any other) lands until a new take.
+    this.leases.set(runId, { owner: undefined, epoch: this.leases.get(runId)?.epoch ?? 0, expires: 0 });
   }
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
     const lease = this.leases.get(runId);
-    return lease && { owner: lease.owner, expiresAt: new Date(lease.expires).toISOString() };
+    // No owner: the run ended, or was never leased.
+    return lease?.owner === undefined
+      ? undefined
+      : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {
@@ -111,8 +126,9 @@ export class InMemoryRunJournal implements RunJournal {
     const records = this.runs.get(runId);
     if (records === undefined)
       throw new TypeError(`InMemoryRunJournal: run '${runId}' was never started in this journal.`);
-    leaseRules.fence(runId, this.leases.get(runId), owner);
-    this.leases.set(runId, { owner, expires: Date.now() + this.leaseMs }); // a write renews the lease
+    const lease = this.leases.get(runId);
+    leaseRules.fence(runId, lease, owner);
+    this.leases.set(runId, { owner, epoch: lease?.epoch ?? 0, expires: Date.now() + this.leaseMs }); // a write renews it
     for (const record of added) records.push(structuredClone(record));
   }
 }

@@ -8,13 +8,61 @@ import type {
   JournaledTurn,
 } from "./run-journal.js";
 
-/** One line of a journal kept as a record stream (memory, file). @internal */
-export type JournalRecord =
-  | ({ readonly kind: "start" } & JournaledRunStart)
+/**
+ * One line of a journal kept as a record stream (memory, file). `by` names the take (lease owner)
+ * that wrote it, where the store fences at read time (the file store); a `lease` record is a take:
+ * its `epoch` is one more than the last. @internal
+ */
+export type JournalRecord = (
+  | ({ readonly kind: "start"; readonly expires?: number } & JournaledRunStart)
   | { readonly kind: "turn"; readonly turn: JournaledTurn }
   | { readonly kind: "call"; readonly call: JournaledCallStart }
   | { readonly kind: "outcome"; readonly outcome: JournaledOutcome }
-  | { readonly kind: "end"; readonly end: JournaledRunEnd };
+  | { readonly kind: "end"; readonly end: JournaledRunEnd }
+  | { readonly kind: "lease"; readonly epoch: number; readonly expires: number }
+) & { readonly by?: string };
+
+/**
+ * The lease as a record stream says it is, folded record by record: which take holds the run (the
+ * last `lease` record with a higher epoch than any before it, or the start's writer), and whether a
+ * record counts. Once a record names its take (`by`), a record counts only when its take is the
+ * current one and the run has not ended since: a stalled writer whose check passed just before
+ * another process took the run over still cannot land a record (fencing at read, for stores where
+ * checking and appending are not one step). Records of a journal written before fencing (no `by`)
+ * count as they are. @internal
+ */
+export class LeaseFold {
+  holder: string | undefined;
+  epoch = 0;
+  /** When the current take's lease expires unless renewed (epoch ms; 0 when unknown). */
+  expires = 0;
+  private fenced = false;
+
+  /** Whether `record` counts; updates the lease state. */
+  admit(record: JournalRecord): boolean {
+    if (record.kind === "lease") {
+      // Two takes of the same epoch (a race): the first in the stream wins, the other never counts.
+      if (record.by === undefined || record.epoch <= this.epoch) return false;
+      this.fenced = true;
+      this.holder = record.by;
+      this.epoch = record.epoch;
+      this.expires = record.expires;
+      return true;
+    }
+    if (record.kind === "start") {
+      if (record.by !== undefined) {
+        this.fenced = true;
+        this.holder = record.by;
+        this.epoch = 1;
+        this.expires = record.expires ?? 0;
+      }
+      return true;
+    }
+    if (this.fenced && (record.by === undefined || record.by !== this.holder)) return false;
+    if (record.kind === "end" && this.fenced) this.holder = undefined; // ended: nothing lands until a new take
+    return true;
+  }
+}
 
 /**
  * Folds a run's records, in the order written, into a {@link JournaledRun}; `undefined` without a
@@ -26,10 +74,12 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
   const turns = new Map<number, JournaledTurn>();
   const calls = new Map<string, JournaledCall>();
   let end: JournaledRunEnd | undefined;
+  const lease = new LeaseFold();
   for (const record of records) {
+    if (!lease.admit(record)) continue;
     switch (record.kind) {
       case "start": {
-        const { kind: _kind, ...rest } = record;
+        const { kind: _kind, by: _by, expires: _expires, ...rest } = record;
         start = rest;
         break;
       }
@@ -59,6 +109,8 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
       }
       case "end":
         end = record.end;
+        break;
+      case "lease":
         break;
     }
   }

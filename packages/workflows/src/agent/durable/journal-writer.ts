@@ -77,11 +77,23 @@ export class JournalWriter {
     await this.journal.runEnded(this.runId, end, this.owner);
   }
 
-  /** Renews the lease while the run is live (a tool call may outlast `leaseMs`). */
+  /**
+   * Renews the lease while the run is live (a tool call may outlast `leaseMs`). A renewal only
+   * extends this holder's own take: once another process took the run (this one stalled past
+   * `leaseMs`), or it ended, renewing stops and the next write is refused with `RUN_BUSY`.
+   */
   startRenewing(): void {
+    // A journal written before `renew` existed is not renewed (never through `lease`, which takes):
+    // its runs' leases expire after leaseMs, and fencing still stops a holder another process took over.
+    if (typeof (this.journal as Partial<RunJournal>).renew !== "function") return;
     const every = Math.max(1, Math.floor(this.journal.leaseMs / 3));
     this.renewal = setInterval(() => {
-      this.journal.lease(this.runId, this.owner).catch(() => undefined); // a lost lease fails the next write
+      this.journal.renew(this.runId, this.owner).then(
+        (held) => {
+          if (!held) clearInterval(this.renewal);
+        },
+        () => undefined, // the store is unreachable: the next renewal or write says more
+      );
     }, every);
     this.renewal.unref?.();
   }

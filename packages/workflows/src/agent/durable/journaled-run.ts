@@ -87,7 +87,7 @@ export async function resumeJournaled(
   if (found.agent !== options.name) throw wrongAgent(runId, found.agent, options.name);
   if (found.end !== undefined) return storedResult(runId, found.end.result);
   const owner = randomUUID();
-  if (!(await journal.lease(runId, owner))) throw runBusy(runId);
+  await take(journal, runId, owner);
   const writer = new JournalWriter(journal, runId, owner);
   // Read again as the holder: what the previous holder wrote up to losing the lease is all there is.
   const history = await journal.read(runId);
@@ -115,7 +115,7 @@ export async function continueJournaled(
   sink?: RunEventSink,
 ): Promise<AgentRunResult> {
   const { options } = runtime;
-  const { state, calls, preset } = approved;
+  const { state, calls, preset, gate } = approved;
   const { runId } = state;
   const owner = randomUUID();
   const history = await journal.read(runId);
@@ -128,14 +128,20 @@ export async function continueJournaled(
     );
   } else if (history.agent !== options.name) {
     throw wrongAgent(runId, history.agent, options.name);
-  } else if (!(await journal.lease(runId, owner))) {
-    throw runBusy(runId);
+  } else {
+    await take(journal, runId, owner);
   }
   const writer = new JournalWriter(journal, runId, owner);
   for (const [callId, outcome] of preset)
     writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
   const live = journaledRuntime(runtime, writer, runId, history, "continue");
-  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset));
+  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset, gate));
+}
+
+/** Takes the run's lease for `owner` (a new epoch), or throws `RUN_BUSY` with the time the holder has left. */
+async function take(journal: RunJournal, runId: string, owner: string): Promise<void> {
+  // A store that answers `false` says busy without saying until when.
+  if (!(await journal.lease(runId, owner))) throw runBusy(runId);
 }
 
 function notFound(runId: string): RunStoreError {

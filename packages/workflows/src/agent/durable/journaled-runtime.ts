@@ -9,7 +9,9 @@ import {
   type ToolOutcome,
   toJsonSafe,
 } from "@needlework/core";
+import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
+import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournalWriter } from "./journal-writer.js";
@@ -112,6 +114,8 @@ export function journaledRuntime(
   const calls = new Map<string, JournaledCall>((history?.calls ?? []).map((c) => [c.callId, c]));
   // Turn records are numbered in the run: a continued run goes on after the recorded ones.
   const firstIndex = mode === "replay" ? 0 : (history?.turns ?? []).reduce((n, t) => Math.max(n, t.index + 1), 0);
+  // The verified decision records of the rounds this process runs, kept with each call's start.
+  const approvals = new Map<string, ApprovalRecord>();
   let asked = 0;
   const replaying = (): boolean => asked < turns.length;
   const { chatClient } = runtime.options;
@@ -188,16 +192,25 @@ export function journaledRuntime(
         }
         // Runs again: its start is written again first, so the write is fenced by the lease before
         // the body runs (two processes that both took a free lease: the one not on it stops here).
-        const { outcome: _none, ...start } = recorded;
-        await writer.callStarted(start);
-      } else if (invoker.get(call.name)?.options.readOnly !== true) {
+        const { outcome: _none, approval: recordedApproval, ...start } = recorded;
+        const approval = approvals.get(callId) ?? recordedApproval;
+        await writer.callStarted(approval === undefined ? start : { ...start, approval });
+      } else if (
+        (invoker.get(call.name) !== undefined && invoker.get(call.name)?.options.readOnly !== true) ||
+        approvals.has(callId)
+      ) {
         // Durable before the body runs: a write whose start is lost could run twice. A read-only
-        // tool has no start record (running it again is harmless), only its outcome.
+        // tool has no start record (running it again is harmless), only its outcome, unless it was
+        // approved: its decision record is kept with its start. Nor has a tool the agent does not
+        // know (no body runs): the name the model made up is kept only in its outcome, which a
+        // store's codec seals.
+        const approval = approvals.get(callId);
         await writer.callStarted({
           callId,
           tool: call.name,
           arguments: toJsonSafe(call.arguments ?? {}),
           idempotencyKey,
+          ...(approval === undefined ? {} : { approval }),
         });
       }
       const outcome = await invoker.invoke(call, { ...options, runId });
@@ -213,8 +226,19 @@ export function journaledRuntime(
     invoker,
     runtimeInvoker: runtime.runtimeInvoker === runtime.invoker ? invoker : journaled(runtime.runtimeInvoker),
     replaying,
-    // A round the journal holds a call of was past its approval: the decisions were taken (the
-    // denied calls' outcomes are recorded when the run resumes), so replay must not pause there.
-    decided: (round) => round.some((call) => calls.has(call.callId)),
+    // What the journal holds for a round's calls. The loop verifies a record with the key against
+    // the call as replayed; a call start without one (or with a forged one) proves nothing.
+    journaledDecisions: (round) => {
+      const evidence = new Map<string, ApprovalEvidence>();
+      for (const call of round) {
+        const recorded = calls.get(call.callId);
+        if (recorded?.outcome !== undefined) evidence.set(call.callId, "settled");
+        else if (recorded?.approval !== undefined) evidence.set(call.callId, recorded.approval);
+      }
+      return evidence;
+    },
+    recordApprovals: (records) => {
+      for (const [callId, record] of records) approvals.set(callId, record);
+    },
   };
 }

@@ -3,10 +3,32 @@ import { z } from "zod";
 import { RunStoreError } from "./run-store-error.js";
 
 /**
+ * Where a payload belongs: the store area, the run, the field (`kind`) and the call id or turn index
+ * (`ref`). Stores pass it to `encode` and `decode`; a codec that binds its output to it (as
+ * `aesGcmCodec` does, as associated data) refuses a value moved to another run, row or field.
+ *
+ * @example
+ * ```ts
+ * const context: PayloadContext = { namespace: "journal", runId: "run_1", kind: "arguments", ref: "call_1" };
+ * const sealed = await codec.encode('{"to":"c1@example.com"}', context);
+ * ```
+ */
+export interface PayloadContext {
+  /** The store area: `journal` or `dead-letter`. */
+  readonly namespace: string;
+  readonly runId: string;
+  /** The field: `instructions`, `input`, `turn`, `arguments`, `outcome`, `formatted`, `result`, `dead-letter`. */
+  readonly kind: string;
+  /** The call id (arguments, outcome, formatted) or turn index (turn); absent for run-level fields. */
+  readonly ref?: string;
+}
+
+/**
  * Turns a payload into what a store keeps, and back: `codec` of `PostgresStore` and `FileRunStore`.
  * Every payload (input, instructions, messages, tool arguments, outcomes, formatted text, results,
  * dead-letter entries) goes through `encode` before it is stored and `decode` when it is read; ids,
- * agent and tool names, statuses, error codes and times stay readable for queries.
+ * agent and tool names, statuses, error codes and times stay readable for queries. Stores pass the
+ * payload's place (`context`); a codec written before it existed ignores it and keeps working.
  *
  * @example
  * ```ts
@@ -15,8 +37,8 @@ import { RunStoreError } from "./run-store-error.js";
  * ```
  */
 export interface PayloadCodec {
-  encode(plain: string): string | Promise<string>;
-  decode(stored: string): string | Promise<string>;
+  encode(plain: string, context?: PayloadContext): string | Promise<string>;
+  decode(stored: string, context?: PayloadContext): string | Promise<string>;
 }
 
 /** The `codec` option of a store or the inspector, checked: anything with `encode` and `decode` functions. @internal */
@@ -34,7 +56,9 @@ export interface AesKeyRing {
   readonly keys: Readonly<Record<string, AesKey>>;
 }
 
-const PREFIX = "nwc1";
+/** The stored form's version: `nwc2` binds the value to its place; `nwc1` (before it) did not. */
+const PREFIX = "nwc2";
+const UNBOUND = "nwc1";
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 function keyBytes(key: AesKey, name: string): Buffer {
@@ -52,12 +76,32 @@ function keyBytes(key: AesKey, name: string): Buffer {
 const unreadable = (why: string): RunStoreError =>
   new RunStoreError("PAYLOAD_UNREADABLE", `aesGcmCodec: a stored payload cannot be decoded: ${why}.`);
 
+/** Options of {@link aesGcmCodec}. */
+export interface AesGcmCodecOptions {
+  /**
+   * Also decode values in the stored form of earlier versions (`nwc1`), which are not bound to their
+   * place: a database writer could move such a value to another run or field. Only while old runs
+   * are read during an upgrade; default `false` (they are `PAYLOAD_UNREADABLE`).
+   */
+  readonly readUnbound?: boolean;
+}
+
+/** The associated data a value is bound to: the stored form's version and the value's place. */
+function associatedData(context: PayloadContext | undefined): Buffer {
+  const place =
+    context === undefined ? [] : [context.namespace, context.runId, context.kind, context.ref ?? ""].map(String);
+  return Buffer.from(JSON.stringify([PREFIX, ...place]), "utf8");
+}
+
 /**
- * AES-256-GCM with a random 96-bit IV per value, authenticated (an altered value is refused). The
- * stored form names its key: `nwc1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), so with a key ring
+ * AES-256-GCM with a random 96-bit IV per value, authenticated (an altered value is refused) and
+ * bound to its place: the context a store passes (namespace, run id, field, call id or turn index) is
+ * the associated data, so a value moved to another run, row or field is refused. The stored form
+ * names its version and key: `nwc2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), so with a key ring
  * `aesGcmCodec({ current: "k2", keys: { k1, k2 } })` encodes with `k2` and still decodes what `k1`
- * wrote. A value it cannot decode (an unknown key id, altered bytes, not its format) throws
- * `RunStoreError` `PAYLOAD_UNREADABLE`, naming no key material.
+ * wrote. A value it cannot decode (an unknown key id, altered bytes, another place, not its format)
+ * throws `RunStoreError` `PAYLOAD_UNREADABLE`, naming no key material. Values of the unbound `nwc1`
+ * form decode only with `{ readUnbound: true }`.
  *
  * @example
  * ```ts
@@ -65,10 +109,13 @@ const unreadable = (why: string): RunStoreError =>
  * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL, codec });
  * ```
  */
-export function aesGcmCodec(key: AesKey | AesKeyRing): PayloadCodec {
+export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOptions = {}): PayloadCodec {
+  const readUnbound = Object.hasOwn(options, "readUnbound") && options.readUnbound === true;
   const ring: AesKeyRing =
     typeof key === "object" && !(key instanceof Uint8Array) ? key : { current: "k", keys: { k: key } };
   const keys = new Map<string, Buffer>();
+  if (!Object.hasOwn(ring, "current") || !Object.hasOwn(ring, "keys"))
+    throw new TypeError("aesGcmCodec: pass a 32-byte key, or a key ring { current, keys }.");
   for (const [id, value] of Object.entries(ring.keys)) {
     if (!KEY_ID.test(id))
       throw new TypeError(`aesGcmCodec: key id ${JSON.stringify(id)} must be 1-32 letters, digits, _ or -.`);
@@ -78,25 +125,33 @@ export function aesGcmCodec(key: AesKey | AesKeyRing): PayloadCodec {
   if (current === undefined)
     throw new TypeError(`aesGcmCodec: current key ${JSON.stringify(ring.current)} is not in keys.`);
   return {
-    encode(plain) {
+    encode(plain, context) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", current, iv);
+      cipher.setAAD(associatedData(context));
       const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url"));
       return [PREFIX, ring.current, ...parts].join(".");
     },
-    decode(stored) {
-      const parts = stored.split(".");
-      if (parts.length !== 5 || parts[0] !== PREFIX) throw unreadable("it is not in the codec's format");
+    decode(stored, context) {
+      const parts = typeof stored === "string" ? stored.split(".") : [];
+      const version = parts[0];
+      if (parts.length !== 5 || (version !== PREFIX && version !== UNBOUND))
+        throw unreadable("it is not in the codec's format");
+      if (version === UNBOUND && !readUnbound)
+        throw unreadable("it is in the unbound nwc1 form of an earlier version (decode it with { readUnbound: true })");
       const [, id, iv, tag, data] = parts as [string, string, string, string, string];
       const secret = keys.get(id);
       if (secret === undefined) throw unreadable(`it was written with key ${JSON.stringify(id)}, which is not in keys`);
       try {
         const decipher = createDecipheriv("aes-256-gcm", secret, Buffer.from(iv, "base64url"));
+        if (version === PREFIX) decipher.setAAD(associatedData(context));
         decipher.setAuthTag(Buffer.from(tag, "base64url"));
         return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
       } catch {
-        throw unreadable("it was altered, or written with another key of the same id");
+        throw unreadable(
+          "it was altered, moved from another run, row or field, or written with another key of the same id",
+        );
       }
     },
   };

@@ -1,6 +1,7 @@
 import type { ChatAssistantMessage, ChatUsage, JsonValue, ToolOutcomeStatus } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "../approvals/claims.js";
+import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 
 /**
@@ -56,6 +57,11 @@ export interface JournaledCallStart {
   readonly arguments: JsonValue;
   /** What the tool saw as `ctx.idempotencyKey`. */
   readonly idempotencyKey: string;
+  /**
+   * The signed decision record of an approved call (see `ApprovalRecord`): what lets a resumed run
+   * run it again. A store keeps it as it is given; without it a gated call is asked about again.
+   */
+  readonly approval?: ApprovalRecord;
 }
 
 /**
@@ -146,24 +152,35 @@ export interface RunJournal {
    */
   readonly leaseMs: number;
   /**
-   * Records a new run, leased to `owner`; `false` (and nothing written) when a run with this id
-   * exists.
+   * Records a new run, leased to `owner` (its first epoch); `false` (and nothing written) when a run
+   * with this id exists.
    */
   runStarted(start: JournaledRunStart, owner: string): Promise<boolean>;
   /**
-   * Takes the run's lease for `owner`, or renews it: `false` when another owner holds a lease that
-   * has not expired. Every write below names its owner and is refused with `RunStoreError`
-   * `RUN_BUSY` once another owner took the lease (fencing: a stale process cannot write over a
-   * newer one's records).
+   * Takes the run's lease for `owner`: when no one holds it, its holder's lease expired, or the run
+   * ended (an approval's continuation), a take starts a new epoch (the fencing token), and every
+   * write of an earlier holder is refused from then on. When `owner` holds it already, it is
+   * extended. When another owner's lease is live, rejects with `RunStoreError` `RUN_BUSY` carrying
+   * `retryAfterMs` (a store may instead resolve `false`: busy, time unknown).
+   *
+   * `owner` names one take: pass a new id for each (the agent does). Every write below names it and
+   * is refused with `RUN_BUSY` unless that take is the run's current one and the run has not ended
+   * since (fencing: a stale process cannot write over, end or re-open a run another continued).
    */
   lease(runId: string, owner: string): Promise<boolean>;
-  /** Gives the lease up, if `owner` still holds it. */
+  /**
+   * Extends the lease `owner` holds; `false` when `owner` no longer holds it (another process took
+   * the run, or it ended). Never takes a run: a holder that lost its lease stays out.
+   */
+  renew(runId: string, owner: string): Promise<boolean>;
+  /** Gives the lease up, if `owner` still holds it: anyone may take the run now. */
   release(runId: string, owner: string): Promise<void>;
   turn(runId: string, turn: JournaledTurn, owner: string): Promise<void>;
   /** The starts of calls about to run: one write for a round's calls that start together. */
   callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void>;
   /** Outcomes that settled: one write for those that settle together. */
   outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void>;
+  /** Records the end; the run then has no holder, and accepts no write until a new take. */
   runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void>;
   /** The run, or `undefined` when this journal never saw it. */
   read(runId: string): Promise<JournaledRun | undefined>;
@@ -192,6 +209,8 @@ export interface RunJournal {
  */
 export interface RunLeaseInfo {
   readonly owner: string;
+  /** The take it is (the fencing token): every take by another owner adds one. */
+  readonly epoch?: number;
   /** ISO 8601. */
   readonly expiresAt: string;
 }

@@ -55,13 +55,22 @@ const storedResultSchema = z.discriminatedUnion("status", [
 ]);
 
 /**
- * A finished run's result as the journal holds it, checked: a row changed by hand, or written by a
- * broken store, is refused with `RunStoreError` `RESULT_INVALID` (naming the first bad field)
+ * A finished run's result as the journal holds it, checked: a row changed by hand (another run's
+ * result copied into it, a field removed), or written by a broken store, is refused with `RunStoreError` `RESULT_INVALID` (naming the first bad field)
  * rather than returned as if it were a result. @internal
  */
 export function storedResult(runId: string, stored: JsonValue): AgentRunResult {
   const parsed = storedResultSchema.safeParse(stored);
-  if (parsed.success) return stored as unknown as AgentRunResult;
+  if (parsed.success) {
+    // A result is its run's: one copied from another run's row is not returned for this one.
+    if (parsed.data.runId !== runId)
+      throw new RunStoreError(
+        "RESULT_INVALID",
+        `Run '${runId}' ended, but its stored result is another run's; it is not returned. ` +
+          "The row was changed outside needlework.",
+      );
+    return stored as unknown as AgentRunResult;
+  }
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? "the result" : `'${issue.path.join(".")}'`;
   throw new RunStoreError(

@@ -1,7 +1,13 @@
-import { abortReason, type ChatAssistantMessage, type ChatUsage, type ToolOutcome } from "@needlework/core";
+import {
+  abortReason,
+  type ChatAssistantMessage,
+  type ChatUsage,
+  isUntrustedOutcome,
+  type ToolOutcome,
+} from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
 import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
-import { callsNeedingApproval } from "../approvals/gate.js";
+import { callsNeedingApproval, enforceGate, proven, refuseUnaskable } from "../approvals/gate.js";
 import { pauseForApproval } from "../approvals/pause.js";
 import { callsNotRun, notRunOutcome, tokensSpent, toolsWithdrawn } from "../policies/budgets.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
@@ -12,11 +18,12 @@ import { askModel } from "../stream/collect-chat-stream.js";
 import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 import { plural } from "../../text/plural.js";
 import { raceAbort } from "./race-abort.js";
+import { refusals, reviewRound } from "./call-gate.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
-import { type AgentRuntime, callIdentities, type RunEnd, type RunState } from "./run-state.js";
+import { type AgentRuntime, callIdentities, type RoundGate, type RunEnd, type RunState } from "./run-state.js";
 
 export { type AgentRuntime, callIdentities, type RunState } from "./run-state.js";
 
@@ -51,11 +58,18 @@ export class AgentRun {
     return this.finish(() => this.turns());
   }
 
-  /** Continues a resumed run: the paused round first (denied calls preset), then the loop. */
-  resume(calls: readonly RoundCall[], preset: ReadonlyMap<string, ToolOutcome>): Promise<AgentRunResult> {
+  /**
+   * Continues a resumed run: the paused round first (denied calls preset, approved ones run only
+   * with their signed decision records, see `gate`), then the loop.
+   */
+  resume(
+    calls: readonly RoundCall[],
+    preset: ReadonlyMap<string, ToolOutcome>,
+    gate: RoundGate,
+  ): Promise<AgentRunResult> {
     return this.finish(async () => {
       const callsBefore = this.state.calls.length;
-      const end = await this.round(calls, preset);
+      const end = await this.round(calls, preset, gate);
       await this.iterationEnd(callsBefore, end);
       if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration });
       return end ?? this.turns();
@@ -167,10 +181,25 @@ export class AgentRun {
     const over = callsNotRun(calls, this.state.budget, options);
     const admitted = calls.filter((c) => !over.has(c.callId));
     const gatedAdmitted = await raceAbort(callsNeedingApproval(admitted, options.approvalPolicy), this.signal);
-    const gated = calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true);
-    if (gated.some(Boolean) && this.runtime.decided?.(calls) !== true)
-      return pauseForApproval(this.runtime, state, calls, gated);
-    return this.round(calls, new Map());
+    // The plugins' gates (the injection policy) read the run's content as it stands before the round:
+    // a call they refuse is answered so; one they put to a person is gated like requiresApproval.
+    const verdicts = await raceAbort(reviewRound(this.runtime.callGates, state, admitted), this.signal);
+    // Arguments are checked before anyone is asked: invalid or too long to show, a call is answered
+    // so and never put to a reviewer (nor run).
+    const refused = refusals(verdicts);
+    const gated = refuseUnaskable(
+      calls,
+      calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true || verdicts.get(c.callId)?.action === "approve"),
+      refused,
+    );
+    if (!gated.some(Boolean)) return this.round(calls, refused, { gated, evidence: new Map() });
+    // A replayed round runs only when the journal proves every gated call's decision (a signed
+    // record, or a recorded outcome); otherwise the run pauses and a person is asked again.
+    const evidence = this.runtime.journaledDecisions?.(calls);
+    const gate = { gated, evidence: evidence ?? new Map() };
+    if (evidence === undefined || !proven(this.runtime.key, state.runId, calls, gate))
+      return pauseForApproval(this.runtime, state, calls, gated, verdicts);
+    return this.round(calls, refused, gate);
   }
 
   /**
@@ -184,6 +213,8 @@ export class AgentRun {
     for (const { call, outcome } of settled) {
       const content = this.runtime.formatOutcome(outcome);
       this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
+      // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
+      if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
       if (this.events) {
         const { exception: _exception, ...seen } = outcome;
         await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
@@ -216,12 +247,17 @@ export class AgentRun {
   private async round(
     calls: readonly RoundCall[],
     preset: ReadonlyMap<string, ToolOutcome>,
+    gate: RoundGate,
   ): Promise<RunEnd | undefined> {
     const { invoker, runtimeInvoker, options } = this.runtime;
     const { state, events } = this;
     const turn = state.iteration;
     const over = callsNotRun(calls, this.state.budget, options);
     const presets = new Map([...preset, ...over]);
+    // The one gate every way of running a round passes: a gated call runs only with a decision
+    // record that verifies as approved for this run, call, tool and arguments.
+    const approved = enforceGate(this.runtime.key, state.runId, calls, gate, presets);
+    if (approved.size > 0) this.runtime.recordApprovals?.(approved);
     state.budget.toolCalls += calls.length - over.size;
     state.budget.roundsInIteration++;
     const context: RoundContext = {

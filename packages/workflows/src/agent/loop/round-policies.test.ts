@@ -100,7 +100,7 @@ describe("all-or-nothing rounds", () => {
     expect(rollback).toEqual({
       rolled_back: [],
       rollback_failed: [
-        { tool: "debit", call_id: "call_1_2", error_code: "UPSTREAM_ERROR" },
+        { tool: "debit", call_id: "call_1_2", error_code: "UPSTREAM_UNAVAILABLE" },
         { tool: "audit", call_id: "call_1_1", error_code: "NO_COMPENSATE_TOOL" },
       ],
     });

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolOutcome } from "@needlework/core";
+import { isUntrustedOutcome } from "@needlework/core";
 import type { AgentRunResult, CompletedRunResult, RunHealth, ToolCallRecord } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import {
@@ -67,6 +68,7 @@ export function recordCall(
     round,
     notCalled: wasNotCalled(outcome),
     ...(compensationFor === undefined ? {} : { compensationFor }),
+    ...(isUntrustedOutcome(outcome) ? { provenance: "untrusted" as const } : {}),
   };
   state.calls.push(record);
   return record;

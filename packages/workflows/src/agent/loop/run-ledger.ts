@@ -64,9 +64,11 @@ export function runHealth(ledger: LedgerState): RunHealth {
 }
 
 /**
- * Books a settled round, in the model's call order: successes clear blocking failures of the same
- * call (recording steps-to-recovery), failures block and count toward poison. Returns the round's
- * counts and the calls that reached `poisonThreshold` in this round.
+ * Books a settled round: failures block and count toward poison, then successes clear blocking
+ * failures of the same call (recording steps-to-recovery), so a call that succeeded anywhere in the
+ * round is not left blocking by a copy of it that failed in the same round, whatever order the
+ * model listed them in: its effect landed (no false alarm). Returns the round's counts and the
+ * calls that reached `poisonThreshold` in this round.
  * @internal
  */
 export function bookRound(
@@ -79,7 +81,11 @@ export function bookRound(
   let failed = 0;
   let notCalled = 0;
   const poisoned: PoisonCount[] = [];
-  for (const { call, outcome } of settled) {
+  const failuresFirst = [
+    ...settled.filter((s) => isFailedOutcome(s.outcome)),
+    ...settled.filter((s) => !isFailedOutcome(s.outcome)),
+  ];
+  for (const { call, outcome } of failuresFirst) {
     if (!isFailedOutcome(outcome)) {
       ok++;
       const cleared = ledger.blocking.find((b) => b.key === call.key);

@@ -1,6 +1,10 @@
+import { GATE_ITEM, GATED_BY_LOOP } from "./call-gate.types.js";
 import { abortReason, isFailedOutcome, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import type { RoundCall } from "./round-call.js";
 import { cancelledSibling, skippedCycle, skippedDependency, skippedSibling } from "./synthetic-outcomes.js";
+
+/** Every call the loop runs has passed its gates (or a person's approval): a gate's middleware lets it through. */
+const LOOP_ITEMS: ReadonlyMap<string, unknown> = new Map([[GATE_ITEM, GATED_BY_LOOP]]);
 
 /** What a round needs from the run. @internal */
 export interface RoundContext {
@@ -87,7 +91,7 @@ export function runRound(
       const controller = new AbortController();
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
-      const options = { signal: controller.signal, runId, idempotencyKey: call.idempotencyKey };
+      const options = { signal: controller.signal, runId, idempotencyKey: call.idempotencyKey, items: LOOP_ITEMS };
       invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;

@@ -10,6 +10,8 @@ import type { DeadLetterQueue } from "../durable/dead-letter-queue.js";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { ResilienceEvents } from "../../resilience/resilience-events.js";
+import type { ApprovalRecord } from "../approvals/decision-record.js";
+import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
 import type { LedgerState } from "./run-ledger.js";
 
@@ -26,10 +28,32 @@ export interface AgentRuntime {
   readonly key: Uint8Array;
   /** True while a resumed run replays its journal: hooks already fired for those turns. */
   readonly replaying?: () => boolean;
-  /** True for a round whose approvals were decided before (a journaled run replayed past its resume). */
-  readonly decided?: (round: readonly RoundCall[]) => boolean;
+  /**
+   * What the journal holds for a replayed round's calls: a call's decision record (checked by the
+   * loop with the key before anything runs), or `"settled"` when its outcome is recorded (it is
+   * answered from the journal, never run). A journaled call start alone proves nothing.
+   */
+  readonly journaledDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
+  /** Hands a round's verified decision records to the journal, kept with each call's start. */
+  readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
   readonly retryEvents?: readonly ResilienceEvents[];
+  /** The plugins' call gates (the injection policy), asked before every round. */
+  readonly callGates?: readonly CallGate[];
+}
+
+/** A call's evidence of a decision: a signed record, or "settled" (its outcome is journaled). @internal */
+export type ApprovalEvidence = ApprovalRecord | "settled";
+
+/**
+ * Which calls of a round need a decision, and the evidence there is for them. The loop runs a
+ * gated call only with a record that verifies as "approved" for that run, call, tool and
+ * arguments (or, replaying, a journaled outcome). @internal
+ */
+export interface RoundGate {
+  /** Per call of the round, in its order. */
+  readonly gated: readonly boolean[];
+  readonly evidence: ReadonlyMap<string, ApprovalEvidence>;
 }
 
 /** A run's state: plain JSON, so a checkpoint carries it whole. @internal */
@@ -50,6 +74,12 @@ export interface RunState {
    * in the run reuses it, so a write whose outcome was unknown is not done twice by a careful API.
    */
   idempotencyKeys?: Record<string, string>;
+  /**
+   * The message ids of tool results that were untrusted content (outcomes marked
+   * `provenance: "untrusted"`). Written as each outcome is booked, so a journal replay rebuilds it
+   * from the recorded outcomes and a checkpoint carries it, signed.
+   */
+  untrusted?: string[];
 }
 
 /**

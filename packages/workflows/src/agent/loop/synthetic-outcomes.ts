@@ -13,6 +13,8 @@ export const RUNTIME_CODES: ReadonlySet<string> = new Set([
   "ROLLED_BACK",
   "ROLLBACK_FAILED",
   "APPROVAL_DENIED",
+  "APPROVAL_REQUIRED",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** Codes of calls whose tool body never ran: the model is told "not called", not "failed". @internal */
@@ -21,6 +23,9 @@ const NOT_CALLED_CODES: ReadonlySet<string> = new Set([
   "INVALID_ARGUMENTS",
   "CIRCUIT_OPEN",
   "APPROVAL_DENIED",
+  "APPROVAL_REQUIRED",
+  "APPROVAL_ARGUMENTS_TOO_LONG",
+  "UNTRUSTED_CONTEXT",
 ]);
 
 /** True when the tool body never ran for this outcome (skipped, denied, unknown tool, bad arguments, open circuit). @internal */
@@ -87,6 +92,21 @@ export function approvalDenied(call: RoundCall): ToolOutcome {
     retriable: false,
     message: `Not called: a reviewer denied this call to '${call.name}'. Nothing was changed.`,
     suggestion: "Do not call it again; tell the user the action was not approved.",
+    metadata: meta(call),
+  });
+}
+
+/**
+ * A gated call about to run without a decision record that proves its approval (for this run, call,
+ * tool and arguments): it never runs. @internal
+ */
+export function approvalMissing(call: RoundCall): ToolOutcome {
+  return createToolOutcome({
+    status: "skipped",
+    errorCode: "APPROVAL_REQUIRED",
+    retriable: false,
+    message: `Not called: '${call.name}' needs a person's approval, and no valid approval of these arguments was found. Nothing was changed.`,
+    suggestion: "Do not call it again; tell the user the action needs their approval.",
     metadata: meta(call),
   });
 }

@@ -1,0 +1,3 @@
+import { runPromptInjectionExample } from "./main.js";
+
+await runPromptInjectionExample();

@@ -1,0 +1,80 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { argumentsHash } from "@needlework/core";
+import type { ApprovalDecision } from "./approval-options.js";
+
+/**
+ * A reviewer's decision on one call as the journal keeps it: the decision and an HMAC-SHA256 (hex)
+ * with a key derived from the agent's checkpoint secret over the run id, the call id, the tool, the hash
+ * of the call's canonical arguments ({@link argumentsHash}) and the decision. Ids and the hash are not
+ * stored: they are recomputed from the call being run, so a record proves nothing for another run,
+ * another call or other arguments, and a database writer without the secret cannot make one.
+ *
+ * @example
+ * ```ts
+ * const run = await store.journal.read(runId);
+ * const approved = run?.calls.filter((c) => c.approval?.decision === "approved");
+ * ```
+ */
+export interface ApprovalRecord {
+  readonly decision: ApprovalDecision;
+  /** Hex HMAC-SHA256. */
+  readonly signature: string;
+}
+
+/** What a decision record is about: the call, in its run, with the arguments it runs with. @internal */
+export interface DecidedCall {
+  readonly runId: string;
+  readonly callId: string;
+  readonly tool: string;
+  /** As the model sent them (text or object); hashed canonically. */
+  readonly arguments: unknown;
+}
+
+// Decision records are signed with a key of their own, derived from the checkpoint key, so a
+// checkpoint's signature can never pass for a decision's (and the other way round).
+const derived = new WeakMap<Uint8Array, Buffer>();
+function decisionKey(key: Uint8Array): Buffer {
+  let found = derived.get(key);
+  if (found === undefined) {
+    found = createHmac("sha256", key).update("needlework/approval-decision/v1").digest();
+    derived.set(key, found);
+  }
+  return found;
+}
+
+function mac(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): string {
+  // JSON of an array: unambiguous whatever the ids hold.
+  const payload = JSON.stringify([
+    "approval-decision-v1",
+    call.runId,
+    call.callId,
+    call.tool,
+    argumentsHash(call.arguments),
+    decision,
+  ]);
+  return createHmac("sha256", decisionKey(key)).update(payload).digest("hex");
+}
+
+/** Signs a reviewer's decision on `call`. @internal */
+export function signDecision(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): ApprovalRecord {
+  return { decision, signature: mac(key, call, decision) };
+}
+
+/**
+ * The decision `record` proves for `call`, or `undefined` when it proves nothing: malformed, signed
+ * with another key, or made for another run, call or arguments. @internal
+ */
+export function verifyDecision(key: Uint8Array, record: unknown, call: DecidedCall): ApprovalDecision | undefined {
+  if (typeof record !== "object" || record === null) return undefined;
+  const decision = Object.hasOwn(record, "decision") ? (record as { decision?: unknown }).decision : undefined;
+  const signature = Object.hasOwn(record, "signature") ? (record as { signature?: unknown }).signature : undefined;
+  if (decision !== "approved" && decision !== "denied") return undefined;
+  if (typeof signature !== "string" || !/^[0-9a-f]{64}$/.test(signature)) return undefined;
+  let expected: string;
+  try {
+    expected = mac(key, call, decision);
+  } catch {
+    return undefined;
+  }
+  return timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(signature, "hex")) ? decision : undefined;
+}

@@ -1,0 +1,229 @@
+import {
+  type AgentFunctionDescriptor,
+  createToolOutcome,
+  isToolOutcome,
+  isUntrustedOutcome,
+  toJsonSafe,
+  type ToolMiddleware,
+  type ToolOutcome,
+  toolEffects,
+} from "@needlework/core";
+import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/internal";
+import { z } from "zod";
+import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
+import { parseOptions } from "../options/parse-options.js";
+import type { AgentFrameworkPlugin } from "../plugin.js";
+import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
+
+/**
+ * What happens to a call with effects (`effects: "internal"` or `"external"`, or undeclared) once
+ * untrusted content entered the run: `approve` pauses the run for a person's decision; `deny`
+ * answers `UNTRUSTED_CONTEXT`; `arguments` runs it when none of its argument values came from
+ * untrusted content and asks for approval otherwise; `allow` runs it (the mark stays visible).
+ *
+ * @example
+ * ```ts
+ * const mode: AfterUntrusted = "arguments";
+ * ```
+ */
+export type AfterUntrusted = "approve" | "deny" | "arguments" | "allow";
+
+/**
+ * Options of `usingInjectionPolicy()`.
+ *
+ * @example
+ * ```ts
+ * usingAgentFramework().addAgentFunctions(MailTools).usingInjectionPolicy({ afterUntrusted: "arguments" });
+ * ```
+ */
+export interface InjectionPolicyOptions {
+  /** What a call with effects needs once untrusted content entered the run. Default `"approve"`. */
+  readonly afterUntrusted?: AfterUntrusted;
+  /**
+   * Runs whose content the middleware remembers, for calls made without an agent loop (MCP, AI
+   * SDK tools), by `runId`; the least recently used is forgotten first. Default 10 000.
+   */
+  readonly maxTrackedRuns?: number;
+}
+
+const optionsSchema = z.strictObject({
+  afterUntrusted: z.enum(["approve", "deny", "arguments", "allow"]).optional(),
+  maxTrackedRuns: z.int().min(1).max(10_000_000).optional(),
+});
+
+/** What one run (by `runId`) has read, for calls without a loop. Bounded: past it, every argument counts as untrusted. */
+interface TrackedRun {
+  untrusted: boolean;
+  sources: string[];
+  trusted: unknown[];
+  untrustedResults: unknown[];
+  size: number;
+  overflow: boolean;
+}
+
+/** The most content remembered per run for calls without a loop (JSON characters). */
+const MAX_TRACKED_CHARS = 1_000_000;
+
+const UNTRUSTED_CONTEXT_MESSAGE =
+  "Not called: text a third party wrote entered this conversation, and this action has effects, so the injection policy did not run it. Nothing was changed.";
+const UNTRUSTED_CONTEXT_SUGGESTION =
+  "Do not retry. Tell the user what you meant to do and why; they can approve it or do it themselves.";
+
+/**
+ * The outcome of a call the policy did not run: `UNTRUSTED_CONTEXT`, not retriable, with a fixed
+ * text (never the untrusted content, never the arguments). `approvalRequired` marks a call that a
+ * person could have approved had the caller a way to ask (an adapter without a pause). @internal
+ */
+export function untrustedContextOutcome(
+  tool: string,
+  callId: string,
+  detail: { readonly approvalRequired?: boolean; readonly untrustedArguments?: readonly string[] } = {},
+): ToolOutcome {
+  return createToolOutcome({
+    status: "error",
+    errorCode: "UNTRUSTED_CONTEXT",
+    retriable: false,
+    message: UNTRUSTED_CONTEXT_MESSAGE,
+    suggestion: UNTRUSTED_CONTEXT_SUGGESTION,
+    metadata: {
+      tool,
+      callId,
+      attempts: 0,
+      latencyMs: 0,
+      ...(detail.approvalRequired === true ? { approvalRequired: true } : {}),
+      ...(detail.untrustedArguments === undefined ? {} : { untrustedArguments: [...detail.untrustedArguments] }),
+    },
+  });
+}
+
+const quoteList = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(", ");
+
+/** The policy's verdict on one call, given what entered the run. */
+function decide(
+  mode: AfterUntrusted,
+  call: { readonly tool: string; readonly callId: string; readonly arguments: unknown },
+  descriptor: AgentFunctionDescriptor | undefined,
+  sources: readonly string[],
+  provenance: () => ValueProvenance | undefined,
+): CallVerdict {
+  // An unknown tool runs nothing (the invoker answers UNKNOWN_TOOL); a read-only one changes nothing.
+  if (descriptor === undefined || mode === "allow") return { action: "run" };
+  const effects = toolEffects(descriptor.options);
+  if (effects === "none") return { action: "run" };
+  if (mode === "deny") return { action: "deny", outcome: untrustedContextOutcome(call.tool, call.callId) };
+  const why = `Untrusted content (from ${quoteList(sources)}) entered this run before '${call.tool}', a tool with ${effects} effects`;
+  if (mode === "approve") return { action: "approve", reason: `${why}.` };
+  const lookup = provenance();
+  const flagged =
+    lookup === undefined
+      ? Object.keys(typeof call.arguments === "object" && call.arguments !== null ? call.arguments : {})
+      : untrustedArguments(call.arguments, lookup);
+  if (flagged.length === 0) return { action: "run" };
+  const which = flagged.length === 1 ? `its argument ${quoteList(flagged)}` : `its arguments ${quoteList(flagged)}`;
+  return {
+    action: "approve",
+    reason: `${why}, and ${which} came from that content.`,
+    untrustedArguments: flagged,
+  };
+}
+
+/** What a value that passed the pipeline says to a reader (an outcome's data and texts, or the raw value). */
+function readable(value: unknown): unknown {
+  if (isToolOutcome(value)) {
+    const { data, message, suggestion } = value;
+    return toJsonSafe([data, message, suggestion].filter((v) => v !== undefined));
+  }
+  return toJsonSafe(value);
+}
+
+/**
+ * The injection policy as a plugin (what `usingInjectionPolicy()` registers). In an agent's loop
+ * it gates each round through `gateCalls`, on the run's content rebuilt from its recorded turns
+ * (every start, resumes and journal replays included). Calls made without a loop (MCP servers, AI
+ * SDK tools, `factory.tools.invoke`) pass its middleware instead: it remembers per `runId` what
+ * was read and refuses, with `UNTRUSTED_CONTEXT`, the calls the policy would put to a person or
+ * deny (no pause exists there; `metadata.approvalRequired` says a person could have approved).
+ *
+ * @example
+ * ```ts
+ * usingAgentFramework().addAgentFunctions(MailTools).usingPlugin(injectionPolicyPlugin({ afterUntrusted: "deny" }));
+ * ```
+ */
+export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): AgentFrameworkPlugin {
+  const parsed = parseOptions("usingInjectionPolicy", optionsSchema, options);
+  const mode: AfterUntrusted = parsed.afterUntrusted ?? "approve";
+  const maxRuns = parsed.maxTrackedRuns ?? 10_000;
+  const runs = new Map<string, TrackedRun>();
+
+  const tracked = (runId: string): TrackedRun | undefined => {
+    const run = runs.get(runId);
+    if (run !== undefined) {
+      runs.delete(runId); // most recently used last
+      runs.set(runId, run);
+    }
+    return run;
+  };
+  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown): void => {
+    let run = tracked(runId);
+    if (run === undefined) {
+      run = { untrusted: false, sources: [], trusted: [], untrustedResults: [], size: 0, overflow: false };
+      runs.set(runId, run);
+      if (runs.size > maxRuns) runs.delete(runs.keys().next().value!);
+    }
+    if (untrusted) {
+      run.untrusted = true;
+      if (!run.sources.includes(tool)) run.sources.push(tool);
+    }
+    if (run.overflow) return;
+    const content = readable(value);
+    run.size += JSON.stringify(content)?.length ?? 0;
+    if (run.size > MAX_TRACKED_CHARS) {
+      run.overflow = true;
+      run.trusted = [];
+      run.untrustedResults = [];
+      return;
+    }
+    (untrusted ? run.untrustedResults : run.trusted).push(content);
+  };
+
+  const middleware: ToolMiddleware = async (call, next) => {
+    // The agent loop gated this call already (and may have had it approved): nothing more to decide.
+    if (call.items.get(GATE_ITEM) === GATED_BY_LOOP) return next();
+    // A person approved this very call through the adapter (MCP elicitation): it runs.
+    const approved = call.items.get(APPROVED_ITEM) === APPROVED_BY_PERSON;
+    const run = tracked(call.runId);
+    if (run?.untrusted === true && !approved) {
+      const provenance = () =>
+        run.overflow ? undefined : new ValueProvenance({ trusted: run.trusted, untrusted: run.untrustedResults });
+      const request = { tool: call.name, callId: call.callId, arguments: call.arguments };
+      const verdict = decide(mode, request, call.tool, run.sources, provenance);
+      if (verdict.action === "deny") return verdict.outcome;
+      if (verdict.action === "approve")
+        return untrustedContextOutcome(call.name, call.callId, {
+          approvalRequired: true,
+          ...(verdict.untrustedArguments === undefined ? {} : { untrustedArguments: verdict.untrustedArguments }),
+        });
+    }
+    const value = await next();
+    const untrusted = call.tool.options.reads === "untrusted" || (isToolOutcome(value) && isUntrustedOutcome(value));
+    remember(call.runId, call.name, untrusted, value);
+    return value;
+  };
+
+  return {
+    name: "injection-policy",
+    describe: () => `injection-policy(afterUntrusted: ${mode})`,
+    gateCalls(request: CallGateRequest): CallVerdict[] {
+      const { context } = request;
+      if (!context.untrusted || mode === "allow") return request.calls.map(() => ({ action: "run" }));
+      let lookup: ValueProvenance | undefined;
+      const provenance = () =>
+        (lookup ??= new ValueProvenance({
+          trusted: [...context.userInput, ...context.trustedResults],
+          untrusted: context.untrustedResults,
+        }));
+      return request.calls.map((call) => decide(mode, call, call.descriptor, context.untrustedSources, provenance));
+    },
+    createMiddleware: () => middleware,
+  };
+}
