@@ -58,6 +58,85 @@ async function fillJournal(journal: RunJournal): Promise<void> {
 
 let goalFigures: { pgFirstPageMs?: number; fileFirstPageMs?: number } = {};
 
+/** Sizes of the big runs: a view and a push update should cost twice as much at twice the calls. */
+const BIG = [5_000, 10_000] as const;
+
+/** A run of `calls` settled calls, 10 per round, written through the journal as an agent would. */
+async function bigRun(journal: RunJournal, runId: string, calls: number): Promise<void> {
+  const owner = "bench-big";
+  await journal.runStarted(
+    // Older than the 10,000 runs, so the list's first page is theirs (these two never end).
+    { runId, agent: "crm-sync", instructions: "Sync.", input: "Sync all.", startedAt: "2026-10-01T00:00:00.000Z" },
+    owner,
+  );
+  for (let round = 0; round < calls / 10; round++) {
+    const toolCalls = Array.from({ length: 10 }, (_, i) => ({
+      id: `c${round}_${i}`,
+      name: "crm_upsert",
+      arguments: { contactId: `C-${round * 10 + i}`, fields: { stage: "customer" } },
+    }));
+    await journal.turn(runId, { index: round, message: { role: "assistant", content: "", toolCalls } }, owner);
+    await journal.callsStarted(
+      runId,
+      toolCalls.map((c) => ({
+        callId: c.id,
+        tool: c.name,
+        arguments: c.arguments,
+        idempotencyKey: `${runId}:${c.id}`,
+      })),
+      owner,
+    );
+    await journal.outcomes(
+      runId,
+      toolCalls.map((c, i) => ({
+        callId: c.id,
+        outcome:
+          i === 0
+            ? {
+                status: "error" as const,
+                retriable: false,
+                errorCode: "CONFLICT",
+                metadata: { attempts: 3, latencyMs: 40 },
+              }
+            : { status: "ok" as const, retriable: false, data: { id: c.id }, metadata: { attempts: 1, latencyMs: 12 } },
+        formatted: i === 0 ? '{"status":"error","error_code":"CONFLICT"}' : '{"status":"ok"}',
+      })),
+      owner,
+    );
+  }
+}
+
+/**
+ * One push update as a page lives it: subscribe to the run's stream (its first event is the state
+ * now), `change()` the run, wait for the pushed event, then read the view again.
+ */
+async function pushUpdate(inspector: Inspector, runId: string, change: () => Promise<void>): Promise<unknown> {
+  const controller = new AbortController();
+  try {
+    const response = await fetch(new URL(`/api/events?run=${runId}`, inspector.url), { signal: controller.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let events = 0;
+    let changed = false;
+    while (events < 2) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("inspector bench: the push stream ended");
+      buffer += value;
+      for (let at = buffer.indexOf("\n\n"); at >= 0; at = buffer.indexOf("\n\n")) {
+        buffer = buffer.slice(at + 2);
+        events++;
+      }
+      if (events >= 1 && !changed) {
+        changed = true;
+        await change();
+      }
+    }
+  } finally {
+    controller.abort();
+  }
+  return api(inspector, `/api/runs/${runId}`);
+}
+
 export default defineBenchmark({
   name: "inspector",
   description:
@@ -87,6 +166,31 @@ export default defineBenchmark({
       let cursor = deep.next;
       for (let i = 0; i < 9; i++)
         cursor = (await store.journal.list({ limit: 500, ...(cursor ? { cursor } : {}) })).next;
+      // Big runs: a view (the page's GET) and a push update (a write, the pushed event, the view again).
+      const pushInspector = await startInspector({ store, port: 0, watchMs: 10 });
+      opened.push({ inspector: pushInspector });
+      for (const calls of BIG) {
+        const runId = `run_big_${calls}`;
+        await bigRun(store.journal, runId, calls);
+        let turn = calls / 10;
+        cases.push(
+          {
+            name: `PostgreSQL: a ${calls.toLocaleString("en")}-call run's view`,
+            fn: () => api(inspector, `/api/runs/${runId}`),
+          },
+          {
+            name: `PostgreSQL: a push update of a ${calls.toLocaleString("en")}-call run`,
+            fn: () =>
+              pushUpdate(pushInspector, runId, () =>
+                store.journal.turn(
+                  runId,
+                  { index: turn++, message: { role: "assistant", content: "More." } },
+                  "bench-big",
+                ),
+              ),
+          },
+        );
+      }
       cases.push(
         { name: "PostgreSQL: first page (50 newest)", fn: () => api(inspector, "/api/runs") },
         { name: "PostgreSQL: status filter", fn: () => api(inspector, "/api/runs?status=completed_with_failures") },
@@ -137,7 +241,21 @@ export default defineBenchmark({
       measured: `${goalFigures.fileFirstPageMs?.toFixed(1)} ms`,
       met: (goalFigures.fileFirstPageMs ?? Number.POSITIVE_INFINITY) < 500,
     });
+    for (const kind of ["view", "push update"] as const) {
+      const name = (calls: number) =>
+        kind === "view"
+          ? `PostgreSQL: a ${calls.toLocaleString("en")}-call run's view`
+          : `PostgreSQL: a push update of a ${calls.toLocaleString("en")}-call run`;
+      const small = results.get(name(BIG[0]));
+      const large = results.get(name(BIG[1]));
+      if (small && large)
+        goals.push({
+          goal: `a ${kind} grows linearly: twice the calls, at most 2.6x the time (quadratic would be 4x)`,
+          measured: `${BIG[0].toLocaleString("en")} calls ${small.medianMs.toFixed(1)} ms, ${BIG[1].toLocaleString("en")} calls ${large.medianMs.toFixed(1)} ms (${(large.medianMs / small.medianMs).toFixed(2)}x)`,
+          met: large.medianMs / small.medianMs <= 2.6,
+        });
+    }
     return goals;
   },
-  notes: () => ({ runs: RUNS, pageSize: 50 }),
+  notes: () => ({ runs: RUNS, pageSize: 50, bigRuns: BIG.join(", ") }),
 });

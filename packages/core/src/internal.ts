@@ -12,6 +12,7 @@
 export { callKey, canonicalJson, parsedArguments } from "./canonical-json.js";
 export { keyedIdempotent } from "./keyed-idempotent.js";
 export { ownAbortAsTimeout } from "./own-abort.js";
+export { closest } from "./closest-name.js";
 export { ownOptions } from "./own-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";

@@ -1,9 +1,9 @@
-// The run inspector's page: routes #/runs, #/runs/<id>, #/dead-letters (or the same paths) over the JSON API.
-// Every value is written as text (textContent), never as HTML.
+// The run inspector's page: routes #/runs, #/runs/<id>, #/dead-letters, #/health (or the same paths)
+// over the JSON API, and redraws when the server pushes a change (no polling). Every value is written
+// as text (textContent), never as HTML.
 import { createTimeline, el } from "/timeline.js";
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 1000;
 
 // The printed URL carries a token in its fragment (never sent to a server or a log): keep it for this tab.
 if (location.hash.startsWith("#token=")) {
@@ -11,13 +11,37 @@ if (location.hash.startsWith("#token=")) {
   history.replaceState(null, "", "#/runs");
 }
 const token = sessionStorage.getItem("needlework-inspector-token");
+const auth = () => (token ? { authorization: `Bearer ${token}` } : {});
+
+// Who acts: a name this browser remembers, sent with every action and journaled with it.
+$("operator").value = localStorage.getItem("needlework-inspector-operator") ?? "";
+$("operator").addEventListener("change", () =>
+  localStorage.setItem("needlework-inspector-operator", $("operator").value.trim()),
+);
 
 async function api(path, init = {}) {
-  const headers = { ...(init.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const response = await fetch(path, { ...init, headers });
+  const response = await fetch(path, { ...init, headers: { ...(init.headers ?? {}), ...auth() } });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(body.error ?? `HTTP ${response.status}`);
+    error.code = body.code;
+    error.status = response.status;
+    throw error;
+  }
   return body;
+}
+
+/** An action: only from this page (the custom header), as JSON, with who acts. */
+function act(path, body) {
+  return api(path, {
+    method: "POST",
+    headers: {
+      "x-needlework-inspector": "1",
+      "content-type": "application/json",
+      "x-needlework-operator": $("operator").value.trim(),
+    },
+    body: JSON.stringify(body ?? {}),
+  });
 }
 
 function link(href, text) {
@@ -27,32 +51,103 @@ function link(href, text) {
 }
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : "");
+const pretty = (value) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
+function duration(ms) {
+  if (typeof ms !== "number") return "";
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}
+
+/** A <pre> of JSON, pretty, with a Copy button. */
+function jsonBlock(pre, value) {
+  pre.textContent = pretty(value);
+  const holder = pre.parentElement;
+  if (holder && !holder.querySelector(":scope > button.copy")) {
+    const copy = el("button", "copy", "Copy");
+    copy.type = "button";
+    copy.onclick = () => navigator.clipboard?.writeText(pre.textContent).then(() => (copy.textContent = "Copied"));
+    holder.append(copy);
+  }
+}
 
 function showProblem(error) {
-  $("problem").textContent = error ? `Could not load: ${error.message}` : "";
+  const migrate = error?.code === "STORE_NOT_MIGRATED";
+  $("problem").textContent = error ? (migrate ? error.message : `Could not load: ${error.message}`) : "";
   $("problem").hidden = !error;
 }
 
+const VIEWS = ["runs-view", "run-view", "letters-view", "health-view"];
 function show(view) {
-  for (const id of ["runs-view", "run-view", "letters-view"]) $(id).hidden = id !== view;
-  $("nav-runs").classList.toggle("active", view !== "letters-view");
+  for (const id of VIEWS) $(id).hidden = id !== view;
+  $("nav-runs").classList.toggle("active", view === "runs-view" || view === "run-view");
   $("nav-letters").classList.toggle("active", view === "letters-view");
+  $("nav-health").classList.toggle("active", view === "health-view");
 }
 
-let poll;
-function stopPolling() {
-  clearTimeout(poll);
-  poll = undefined;
+// ---------------------------------------------------------------- server push
+// EventSource cannot send the bearer token: the stream is read with fetch.
+let live;
+function subscribe(query, onChange) {
+  live?.abort();
+  const controller = new AbortController();
+  live = controller;
+  let first = true;
+  const connect = async () => {
+    const response = await fetch(`/api/events?${query}`, { headers: auth(), signal: controller.signal });
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    $("live").classList.add("on");
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (let at = buffer.indexOf("\n\n"); at >= 0; at = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const event = /^event: ?(.*)$/m.exec(block)?.[1];
+        if (event === "problem") continue;
+        // The first event says what is there now: already drawn.
+        if (first) first = false;
+        else onChange(event);
+      }
+    }
+  };
+  const loop = () =>
+    connect()
+      .catch(() => undefined)
+      .finally(() => {
+        $("live").classList.remove("on");
+        if (!controller.signal.aborted) setTimeout(loop, 2000);
+      });
+  loop();
+}
+function unsubscribe() {
+  live?.abort();
+  live = undefined;
+  $("live").classList.remove("on");
 }
 
-// Runs: newest first, filtered, paged by the store's cursor.
+/** Marks a redraw done (tests and scripts wait for `data-drawn` to change). */
+let draws = 0;
+const drawn = () => {
+  document.body.dataset.drawn = String(++draws);
+};
+
+// ---------------------------------------------------------------- runs
 const cursors = [];
+const FILTERS = ["q", "agent", "status", "code", "from", "to"];
 async function showRuns(params, stale) {
   show("runs-view");
-  $("filter-status").value = params.get("status") ?? "";
-  $("filter-agent").value = params.get("agent") ?? "";
+  for (const key of FILTERS) $(`filter-${key}`).value = params.get(key) ?? "";
   const query = new URLSearchParams();
-  for (const key of ["status", "agent", "cursor"]) if (params.get(key)) query.set(key, params.get(key));
+  for (const key of [...FILTERS, "cursor"]) {
+    const value = params.get(key);
+    if (!value) continue;
+    query.set(key, key === "from" || key === "to" ? new Date(value).toISOString() : value);
+  }
   const page = await api(`/api/runs?${query}`);
   if (stale()) return;
   const body = $("runs").tBodies[0];
@@ -60,13 +155,20 @@ async function showRuns(params, stale) {
     ...page.runs.map((run) => {
       const row = el("tr");
       row.dataset.runId = run.runId;
-      const status = el("span", `status ${run.status}`, run.status);
+      const stats = run.stats ?? {};
+      const codes = el("span", "codes", (stats.codes ?? []).join(", "));
       const cells = [
         when(run.startedAt),
         link(`#/runs/${encodeURIComponent(run.runId)}`, run.runId),
         run.agent,
-        status,
-        when(run.endedAt),
+        el("span", `status ${run.status}`, run.status),
+        duration(stats.durationMs),
+        stats.turns ?? "",
+        stats.calls ?? "",
+        stats.failures ?? "",
+        codes,
+        // A paused run has not ended: it waits for a person.
+        run.status === "awaiting_approval" ? "" : when(run.endedAt),
       ];
       for (const cell of cells) {
         const td = el("td");
@@ -84,9 +186,12 @@ async function showRuns(params, stale) {
   };
   $("runs-newer").hidden = !params.get("cursor");
   $("runs-newer").onclick = () => go("runs", { ...Object.fromEntries(params), cursor: cursors.pop() ?? "" });
+  return params.get("cursor")
+    ? undefined
+    : `list=${encodeURIComponent(new URLSearchParams({ status: params.get("status") ?? "" }))}`;
 }
 
-// One run: its timeline, redrawn while it is still running.
+// ---------------------------------------------------------------- one run
 const timeline = createTimeline(
   {
     turns: $("turns"),
@@ -97,63 +202,195 @@ const timeline = createTimeline(
     $("status").className = `status ${className}`;
   },
 );
-let drawn = "";
-async function showRun(runId, stale) {
-  show("run-view");
-  const view = await api(`/api/runs/${encodeURIComponent(runId)}`);
-  if (stale()) return;
-  const text = JSON.stringify(view);
-  if (text !== drawn) {
-    drawn = text;
-    const { run, events } = view;
-    $("run-id").textContent = run.runId;
-    $("run-agent").textContent = run.agent;
-    $("run-started").textContent = when(run.startedAt);
-    const ended = run.status === "awaiting_approval" ? "paused" : "ended";
-    $("run-ended").textContent = run.endedAt ? `· ${ended} ${when(run.endedAt)}` : "";
-    $("run-input").textContent = typeof run.input === "string" ? run.input : JSON.stringify(run.input);
-    timeline.reset();
-    for (const event of events) timeline.handle(event);
-    $("status").textContent = run.status;
-    $("status").className = `status ${run.status}`;
-  }
-  if (view.run.status === "running") poll = setTimeout(() => route().catch(showProblem), POLL_MS);
+
+function drawApprovals(runId, pending, actable) {
+  const box = $("act-approve");
+  box.hidden = pending.length === 0;
+  const list = $("approvals");
+  list.replaceChildren(
+    ...pending.map((call) => {
+      const item = el("li", "approval");
+      item.dataset.callId = call.callId;
+      const args = el("pre", "json");
+      args.textContent = pretty(call.arguments);
+      const choice = el("p", "choice");
+      for (const decision of ["approved", "denied"]) {
+        const label = el("label");
+        const radio = el("input");
+        radio.type = "radio";
+        radio.name = `decision-${call.callId}`;
+        radio.value = decision;
+        radio.disabled = !actable;
+        label.append(radio, ` ${decision === "approved" ? "Approve" : "Deny"}`);
+        choice.append(label);
+      }
+      item.append(el("strong", "tool", call.tool), el("span", "call-id", ` (${call.callId})`), args, choice);
+      return item;
+    }),
+  );
+  $("approve-submit").disabled = !actable;
+  $("approve-submit").title = actable
+    ? ""
+    : "Start the inspector with this run's agent (startInspector({ agents })) to act.";
+  $("approve-submit").onclick = async () => {
+    const decisions = {};
+    for (const call of pending) {
+      const chosen = list.querySelector(`input[name="decision-${CSS.escape(call.callId)}"]:checked`);
+      if (!chosen) {
+        showProblem(new Error(`Decide ${call.tool} (${call.callId}) first.`));
+        return;
+      }
+      decisions[call.callId] = chosen.value;
+    }
+    $("approve-submit").disabled = true;
+    try {
+      await act(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decisions });
+      await refresh();
+    } catch (error) {
+      $("approve-submit").disabled = false;
+      showProblem(error);
+    }
+  };
 }
 
-// Dead letters, with acknowledge (the inspector's only write).
+function drawActions(records) {
+  $("run-actions").hidden = records.length === 0;
+  $("actions").tBodies[0].replaceChildren(
+    ...records.map((r) => {
+      const row = el("tr", `action ${r.action}`);
+      for (const cell of [when(r.at), r.by, r.action, r.callId ?? "", r.result]) row.append(el("td", "", cell));
+      return row;
+    }),
+  );
+}
+
+async function showRun(runId, stale) {
+  show("run-view");
+  let view;
+  try {
+    view = await api(`/api/runs/${encodeURIComponent(runId)}`);
+  } catch (error) {
+    // An unknown id: the error alone, never above an empty header.
+    if (!stale()) $("run-view").hidden = true;
+    throw error;
+  }
+  if (stale()) return;
+  const { run, events, stats } = view;
+  $("run-id").textContent = run.runId;
+  $("run-agent").textContent = run.agent;
+  $("run-started").textContent = when(run.startedAt);
+  const paused = run.status === "awaiting_approval";
+  $("run-ended").textContent = run.endedAt ? `· ${paused ? "paused" : "ended"} ${when(run.endedAt)}` : "";
+  $("run-figures").textContent =
+    `· ${duration(stats.durationMs)} · ${stats.turns} turns · ${stats.calls} calls · ${stats.failures} failed`;
+  jsonBlock($("run-instructions"), run.instructions);
+  jsonBlock($("run-input"), run.input);
+  const reason = $("run-reason");
+  reason.replaceChildren();
+  if (run.reason) {
+    reason.append(el("span", "", `Stopped: ${run.reason}`));
+    for (const letter of view.deadLetters ?? []) {
+      reason.append(" ");
+      reason.append(
+        link(
+          `#/dead-letters?run=${encodeURIComponent(run.runId)}`,
+          `dead letter ${letter.id} (${letter.tool}, ${letter.errorCode})`,
+        ),
+      );
+    }
+  }
+  reason.hidden = !run.reason;
+  timeline.reset();
+  for (const event of events) timeline.handle(event);
+  $("status").textContent = run.status;
+  $("status").className = `status ${run.status}`;
+  // An interrupted run's unsettled call is not running: its process is gone.
+  if (run.status === "interrupted")
+    for (const state of document.querySelectorAll("#turns .call.running .state"))
+      state.textContent = "no outcome (interrupted)";
+  // A paused run has no result yet: the approval panel says what it waits for.
+  if (paused) $("final").hidden = true;
+  const pending = events.find((e) => e.type === "approval-required")?.pending ?? [];
+  drawApprovals(run.runId, paused ? pending : [], view.actable);
+  $("act-resume").hidden = run.status !== "interrupted";
+  $("resume-run").disabled = !view.actable;
+  $("resume-run").onclick = async () => {
+    $("resume-run").disabled = true;
+    try {
+      await act(`/api/runs/${encodeURIComponent(run.runId)}/resume`);
+      await refresh();
+    } catch (error) {
+      $("resume-run").disabled = false;
+      showProblem(error);
+    }
+  };
+  $("run-export").onclick = async () => {
+    const response = await fetch(`/api/runs/${encodeURIComponent(run.runId)}/export`, { headers: auth() });
+    const a = el("a");
+    a.href = URL.createObjectURL(await response.blob());
+    a.download = `run-${run.runId}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  };
+  drawActions(view.actions ?? []);
+  // The text each call's model read, exactly as sent, with a Copy button.
+  for (const details of document.querySelectorAll("#turns details.formatted")) {
+    const pre = details.querySelector("pre");
+    const copy = el("button", "copy", "Copy");
+    copy.type = "button";
+    copy.onclick = () => navigator.clipboard?.writeText(pre.textContent).then(() => (copy.textContent = "Copied"));
+    details.append(copy);
+  }
+  // Each decision beside its call: who approved or denied it, and when.
+  for (const record of view.actions ?? []) {
+    if (!record.callId || (record.action !== "approve" && record.action !== "deny")) continue;
+    const call = document.querySelector(`#turns .call[data-call-id="${CSS.escape(record.callId)}"]`);
+    const verb = record.action === "approve" ? "approved" : "denied";
+    call?.append(el("span", `decision ${record.action}`, `${verb} by ${record.by}, ${when(record.at)}`));
+  }
+  return `run=${encodeURIComponent(run.runId)}`;
+}
+
+// ---------------------------------------------------------------- dead letters
 async function showLetters(params, stale) {
   show("letters-view");
   const acknowledged = params.get("acknowledged") === "true";
   const offset = Number(params.get("offset") ?? 0);
+  const run = params.get("run");
   $("letters-acknowledged").checked = acknowledged;
-  const page = await api(`/api/dead-letters?acknowledged=${acknowledged}&offset=${offset}`);
+  const query = new URLSearchParams({ acknowledged: String(acknowledged), offset: String(offset) });
+  if (run) query.set("run", run);
+  const page = await api(`/api/dead-letters?${query}`);
   if (stale()) return;
   const body = $("letters").tBodies[0];
+  const button = (className, text, path) => {
+    const b = el("button", className, text);
+    b.type = "button";
+    b.onclick = async () => {
+      b.disabled = true;
+      try {
+        await act(path);
+        await refresh();
+      } catch (error) {
+        b.disabled = false;
+        showProblem(error);
+      }
+    };
+    return b;
+  };
   body.replaceChildren(
     ...page.letters.map((letter) => {
       const row = el("tr", letter.acknowledgedAt ? "acknowledged" : "");
       row.dataset.letterId = letter.id;
-      const reason = el("td");
-      reason.append(el("div", "", letter.reason), el("pre", "args", JSON.stringify(letter.arguments)));
-      const action = el("td");
+      const reason = el("td", "reason");
+      reason.append(el("div", "", letter.reason), el("pre", "args json", pretty(letter.arguments)));
+      const action = el("td", "actions");
       if (letter.acknowledgedAt) action.append(el("span", "done", `acknowledged ${when(letter.acknowledgedAt)}`));
-      else if (page.acknowledgeable) {
-        const button = el("button", "acknowledge", "Acknowledge");
-        button.type = "button";
-        button.onclick = async () => {
-          button.disabled = true;
-          try {
-            await api(`/api/dead-letters/${encodeURIComponent(letter.id)}/acknowledge`, {
-              method: "POST",
-              headers: { "x-needlework-inspector": "1" },
-            });
-            await route();
-          } catch (error) {
-            button.disabled = false;
-            showProblem(error);
-          }
-        };
-        action.append(button);
+      else {
+        const id = encodeURIComponent(letter.id);
+        if (letter.replayable) action.append(button("replay", "Replay", `/api/dead-letters/${id}/replay`));
+        if (page.acknowledgeable)
+          action.append(button("acknowledge", "Acknowledge", `/api/dead-letters/${id}/acknowledge`));
       }
       const cells = [
         when(letter.time),
@@ -175,6 +412,31 @@ async function showLetters(params, stale) {
   $("letters-more").hidden = page.next === undefined;
   $("letters-more").onclick = () =>
     go("dead-letters", { acknowledged: String(acknowledged), offset: String(page.next) });
+  return "list=";
+}
+
+// ---------------------------------------------------------------- tool health
+async function showHealth(params, stale) {
+  show("health-view");
+  const minutes = params.get("minutes") ?? "60";
+  $("health-minutes").value = minutes;
+  const health = await api(`/api/health?minutes=${encodeURIComponent(minutes)}`);
+  if (stale()) return;
+  $("health-runs").textContent = `${health.runs} runs`;
+  $("health").tBodies[0].replaceChildren(
+    ...health.tools.map((t) => {
+      const row = el("tr");
+      row.dataset.tool = t.tool;
+      const codes = Object.entries(t.byCode)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(", ");
+      for (const cell of [t.tool, t.calls, t.failures, codes, duration(t.p50Ms), duration(t.p95Ms)])
+        row.append(el("td", "", cell));
+      return row;
+    }),
+  );
+  $("health-empty").hidden = health.tools.length > 0;
+  return "list=";
 }
 
 function go(view, params = {}) {
@@ -185,38 +447,61 @@ function go(view, params = {}) {
 // A route's answer that arrives after the user moved on is dropped, so the page always shows the
 // address it is at; `data-route` on <body> says which address is drawn (tests and scripts wait for it).
 let generation = 0;
-async function route() {
-  stopPolling();
-  const mine = ++generation;
-  const stale = () => mine !== generation;
+function parse() {
   // The page's own links are hash routes (#/runs/<id>); a path (/runs/<id>, from a bookmark or a script)
   // is read the same way.
   const hash = location.hash.startsWith("#/") ? location.hash : `#${location.pathname}${location.search}`;
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
-  const params = new URLSearchParams(search);
+  return { hash, path, params: new URLSearchParams(search) };
+}
+
+async function draw(stale) {
+  const { path, params } = parse();
   const runMatch = /^runs\/(.+)$/.exec(path);
-  delete document.body.dataset.route;
-  if (runMatch) await showRun(decodeURIComponent(runMatch[1]), stale);
-  else if (path === "dead-letters") await showLetters(params, stale);
-  else {
-    drawn = "";
-    await showRuns(params, stale);
+  if (runMatch) return showRun(decodeURIComponent(runMatch[1]), stale);
+  if (path === "dead-letters") return showLetters(params, stale);
+  if (path === "health") return showHealth(params, stale);
+  return showRuns(params, stale);
+}
+
+/** Redraws the address shown (after a push or an action), keeping the subscription. */
+async function refresh() {
+  const mine = generation;
+  try {
+    await draw(() => mine !== generation);
+    if (mine === generation) {
+      showProblem(undefined);
+      drawn();
+    }
+  } catch (error) {
+    showProblem(error);
   }
+}
+
+async function route() {
+  unsubscribe();
+  const mine = ++generation;
+  const stale = () => mine !== generation;
+  const { hash } = parse();
+  delete document.body.dataset.route;
+  const query = await draw(stale);
   if (stale()) return;
   showProblem(undefined);
   document.body.dataset.route = hash === "#/" ? "#/runs" : hash;
+  drawn();
+  if (query !== undefined) subscribe(query, () => refresh());
 }
 
 $("run-filter").addEventListener("submit", (event) => {
   event.preventDefault();
   cursors.length = 0;
-  go("runs", { status: $("filter-status").value, agent: $("filter-agent").value.trim() });
+  const params = {};
+  for (const key of FILTERS) params[key] = $(`filter-${key}`).value.trim();
+  go("runs", params);
 });
 $("letters-acknowledged").addEventListener("change", (event) =>
   go("dead-letters", { acknowledged: String(event.target.checked) }),
 );
-window.addEventListener("hashchange", () => {
-  drawn = "";
-  route().catch(showProblem);
-});
+$("health-minutes").addEventListener("change", (event) => go("health", { minutes: event.target.value }));
+window.addEventListener("hashchange", () => route().catch(showProblem));
 route().catch(showProblem);

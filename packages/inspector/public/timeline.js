@@ -94,8 +94,13 @@ export function createTimeline(parts, onStatus = () => {}) {
       if (outcome.status === "ok" && retries > 0) {
         call.item.className = "call retried";
         call.state.textContent = `ok after ${plural(retries, "retry", "retries")}`;
+        // Live, the retries' codes; from the journal, the attempt count (on the timing line when known).
         call.detail.textContent =
-          call.retries.length > 0 ? `retried after ${call.retries.join(", ")}` : `${outcome.attempts} attempts`;
+          call.retries.length > 0
+            ? `retried after ${call.retries.join(", ")}`
+            : typeof outcome.latencyMs === "number"
+              ? ""
+              : `${outcome.attempts} attempts`;
       } else if (outcome.status === "ok" || outcome.status === "partial") {
         call.item.className = "call ok";
         call.state.textContent = outcome.status;
@@ -103,7 +108,25 @@ export function createTimeline(parts, onStatus = () => {}) {
         call.item.className = "call error";
         call.item.dataset.errorCode = outcome.errorCode ?? "";
         call.state.textContent = `${outcome.status} ${outcome.errorCode ?? ""}`.trim();
-        call.detail.textContent = [outcome.message, outcome.suggestion].filter(Boolean).join(" ");
+        // The tool's message and its suggestion: two lines, never run together.
+        call.detail.replaceChildren();
+        if (outcome.message) call.detail.append(el("span", "message", outcome.message));
+        if (outcome.suggestion) call.detail.append(el("span", "suggestion", `Suggestion: ${outcome.suggestion}`));
+        if ((outcome.attempts ?? 1) > 1)
+          call.detail.append(
+            el(
+              "span",
+              "attempts",
+              `${outcome.attempts} attempts, the last failed with ${outcome.errorCode ?? outcome.status}`,
+            ),
+          );
+      }
+      // Latency and attempts, from the journal's metadata (absent live until the call settles).
+      if (typeof outcome.latencyMs === "number") {
+        call.item.dataset.latencyMs = String(outcome.latencyMs);
+        call.item.append(
+          el("span", "timing", `${outcome.latencyMs} ms · ${plural(outcome.attempts ?? 1, "attempt", "attempts")}`),
+        );
       }
       if (typeof e.formatted === "string") {
         const details = el("details", "formatted");

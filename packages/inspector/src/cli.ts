@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // needlework-inspector: the run inspector over a PostgreSQL store (or a FileRunStore directory).
 import "reflect-metadata";
+import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { closest } from "@needlework/core/internal";
 import { FileRunStore } from "@needlework/workflows";
 import type { AgentStore } from "@needlework/workflows/durable";
 import { startInspector } from "./inspector.js";
@@ -11,8 +13,19 @@ const USAGE = `Usage: needlework-inspector --database-url <url> [--schema needle
 
 Serves a page over a needlework store's run journal and dead letters, on 127.0.0.1 unless --host says
 otherwise (then --token, or NEEDLEWORK_INSPECTOR_TOKEN, is required). DATABASE_URL is read when
---database-url is not given. Payloads stored through a codec are shown encoded: start the inspector
-from your own code with startInspector({ store, codec }) to read them.`;
+--database-url is not given. Payloads stored through a codec are shown encoded, and runs can be read
+but not acted on: start the inspector from your own code with startInspector({ store, codec, agents })
+to read them and to approve, resume or replay.`;
+
+const OPTIONS = {
+  "database-url": { type: "string" },
+  schema: { type: "string" },
+  directory: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  token: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** A failure worth one line: the code of a store or network error, never its message (it may hold the URL). */
 function describe(error: unknown): string {
@@ -22,23 +35,21 @@ function describe(error: unknown): string {
   return typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? `failed with ${code}` : "failed";
 }
 
+/** `Unknown option '--databse-url'` → "did you mean --database-url?" (node's message never suggests). */
+function suggestion(message: string): string {
+  const given = /option '(--?[^'\s]+)'/.exec(message)?.[1];
+  if (!given?.startsWith("--")) return "";
+  const near = closest(given.slice(2).split("=")[0]!, Object.keys(OPTIONS));
+  return near === undefined ? "" : ` Did you mean --${near}?`;
+}
+
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        "database-url": { type: "string" },
-        schema: { type: "string" },
-        directory: { type: "string" },
-        port: { type: "string" },
-        host: { type: "string" },
-        token: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
+    ({ values } = parseArgs({ options: OPTIONS, strict: true }));
   } catch (error) {
-    console.error(`needlework-inspector: ${(error as Error).message}\n\n${USAGE}`);
+    const message = (error as Error).message;
+    console.error(`needlework-inspector: ${message.replace(/\.?$/, ".")}${suggestion(message)}\n\n${USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -55,6 +66,20 @@ async function main(): Promise<number> {
     console.error(`needlework-inspector: pass --database-url (or set DATABASE_URL), or --directory.\n\n${USAGE}`);
     return 2;
   }
+  if (values.directory !== undefined) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(values.directory).isDirectory();
+    } catch {
+      // missing: said below
+    }
+    if (!isDirectory) {
+      console.error(
+        `needlework-inspector: --directory ${JSON.stringify(values.directory)} is not a directory. Pass the folder your FileRunStore writes to (new FileRunStore("<folder>")).`,
+      );
+      return 2;
+    }
+  }
   let store: AgentStore & { close?(): Promise<void> };
   if (values.directory !== undefined) store = new FileRunStore(values.directory);
   else {
@@ -65,8 +90,11 @@ async function main(): Promise<number> {
     // Fail now, with one line, rather than on the first page load.
     await store.journal.list({ limit: 1 });
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
     console.error(
-      `needlework-inspector: reading the store ${describe(error)}. Check the URL and that the schema exists (your app's store.migrate() creates it).`,
+      code === "STORE_NOT_MIGRATED"
+        ? `needlework-inspector: the store's tables do not exist in schema "${values.schema ?? "needlework"}" (STORE_NOT_MIGRATED). Run your app's \`await store.migrate()\` once, or check --schema.`
+        : `needlework-inspector: reading the store ${describe(error)}. Check the URL and that the schema exists (your app's store.migrate() creates it).`,
     );
     await store.close?.();
     return 1;
@@ -81,7 +109,14 @@ async function main(): Promise<number> {
       ...(token ? { token } : {}),
     });
   } catch (error) {
-    console.error(`needlework-inspector: ${describe(error)}`);
+    const code = (error as { code?: unknown }).code;
+    console.error(
+      code === "EADDRINUSE"
+        ? `needlework-inspector: port ${port} is already in use (another inspector or program listens there). Pass --port <n> for another, or --port 0 for any free one.`
+        : code === "EACCES"
+          ? `needlework-inspector: not allowed to listen on port ${port}. Pass --port <n> above 1023, or --port 0.`
+          : `needlework-inspector: ${describe(error)}`,
+    );
     await store.close?.();
     return 1;
   }

@@ -4,11 +4,16 @@
  * `approval-required`, `turn-end`, `run-end`), rebuilt from the journal, so both pages share one
  * renderer (public/timeline.js). What reaches the browser is chosen here: ids, names, statuses,
  * codes, the text the model read and wrote. Never a checkpoint (it is a signed capability to resume).
+ *
+ * Every step is one pass over the run's turns and calls with Map lookups: a view costs time linear
+ * in the run's size (a 20,000-call run was quadratic before, 4-7 s).
  */
 import type { JournaledCall, JournaledRun, RunSummary } from "@needlework/workflows/durable";
 
 /** A payload stored through a codec, shown without one. */
 export const ENCODED = "[encoded: start the inspector with the store's codec to read it]";
+/** A payload this inspector's codec could not open (another key, or a corrupt record). */
+export const UNREADABLE = "[unreadable: the store's codec could not open this value]";
 
 const MARK = "$codec";
 
@@ -17,7 +22,7 @@ export function unsealed(value: unknown): unknown {
   if (typeof value === "string") return value.startsWith(`{"${MARK}":`) ? ENCODED : value;
   if (Array.isArray(value)) return value.map(unsealed);
   if (value !== null && typeof value === "object") {
-    if (MARK in value) return ENCODED;
+    if (Object.hasOwn(value, MARK)) return ENCODED;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unsealed(v)]));
   }
   return value;
@@ -26,10 +31,50 @@ export function unsealed(value: unknown): unknown {
 /** One event of the page's timeline: the shape of an `AgentEvent` the live page renders. */
 export type TimelineEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
 
-/** A run for the page: its header and its timeline. */
+/**
+ * What the inspector did to a run (approve, deny, resume, replay, acknowledge), by whom and when.
+ *
+ * @example
+ * ```ts
+ * const record: ActionRecord = { id: "a1", action: "approve", runId: "run_1", callId: "call_1", by: "Ada", at: new Date().toISOString(), result: "done" };
+ * ```
+ */
+export interface ActionRecord {
+  readonly id: string;
+  /** `approve`, `deny`, `resume`, `replay` or `acknowledge`. */
+  readonly action: string;
+  readonly runId?: string;
+  readonly callId?: string;
+  readonly letterId?: string;
+  /** Who: the name the person gave the page (or `anonymous`) and, with a token, `token holder`. */
+  readonly by: string;
+  /** ISO 8601. */
+  readonly at: string;
+  /** `done`, or the code it failed with. */
+  readonly result: string;
+}
+
+/** A run for the page: its header, its timeline, and the figures of its list row. */
 export interface RunView {
-  readonly run: RunSummary & { readonly input: unknown };
+  readonly run: RunSummary & {
+    readonly input: unknown;
+    readonly instructions: unknown;
+    readonly reason?: unknown;
+    readonly interrupted?: boolean;
+  };
+  readonly stats: RunStats;
   readonly events: readonly TimelineEvent[];
+}
+
+/** A run's figures: what the runs list shows in its columns. */
+export interface RunStats {
+  /** Milliseconds from start to end (or to now while it runs). */
+  readonly durationMs: number | undefined;
+  readonly turns: number;
+  readonly calls: number;
+  readonly failures: number;
+  /** The error codes its calls failed with, each once, in the order first seen. */
+  readonly codes: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -75,6 +120,9 @@ function healthSoFar(calls: readonly (JournaledCall | undefined)[]): Json {
   return { tools_ok: ok, tools_failed: failed, tools_not_called: 0, blocking_failure: failed > 0, so_far: true };
 }
 
+const isFailure = (status: string | undefined): boolean =>
+  status !== undefined && status !== "ok" && status !== "partial";
+
 function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefined {
   const settled = call.outcome;
   if (!settled) return undefined;
@@ -89,25 +137,99 @@ function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefin
       ...(message === undefined ? {} : { message: unsealed(message) }),
       ...(suggestion === undefined ? {} : { suggestion: unsealed(suggestion) }),
       ...(typeof metadata?.attempts === "number" ? { attempts: metadata.attempts } : {}),
+      ...(typeof metadata?.latencyMs === "number" ? { latencyMs: metadata.latencyMs } : {}),
     },
     formatted: unsealed(settled.formatted),
   };
 }
 
-/** The page's view of a journaled run (read through the codec when the inspector has it). */
-export function runView(run: JournaledRun): RunView {
+/**
+ * The journal's calls by the keys a model's tool call can name them by: its id, or `<id>_t<turn>`
+ * when a model reused an id. Each key lists its calls in start order; a cursor skips claimed ones.
+ */
+class CallIndex {
+  private readonly byKey = new Map<string, { calls: JournaledCall[]; next: number }>();
+  readonly claimed = new Set<string>();
+
+  constructor(calls: readonly JournaledCall[]) {
+    for (const call of calls) {
+      this.add(call.tool, call.callId, call);
+      // Every prefix before a `_t`: `id_t2` is found by `id` (a handful of positions per id at most).
+      for (let at = call.callId.indexOf("_t"); at > 0; at = call.callId.indexOf("_t", at + 1))
+        this.add(call.tool, call.callId.slice(0, at), call);
+    }
+  }
+
+  private add(tool: string, key: string, call: JournaledCall): void {
+    const k = `${tool}\u0000${key}`;
+    const entry = this.byKey.get(k);
+    if (entry) entry.calls.push(call);
+    else this.byKey.set(k, { calls: [call], next: 0 });
+  }
+
+  /** The first unclaimed call of `tool` named `id` (or `id_t<n>`). */
+  take(tool: string, id: string): JournaledCall | undefined {
+    const entry = this.byKey.get(`${tool}\u0000${id}`);
+    if (!entry) return undefined;
+    while (entry.next < entry.calls.length) {
+      const call = entry.calls[entry.next]!;
+      if (!this.claimed.has(call.callId)) return call;
+      entry.next++;
+    }
+    return undefined;
+  }
+}
+
+/** Arguments worth showing: a read-only tool has no start record, so its journaled arguments are empty. */
+const shownArguments = (fromCall: unknown, fromTurn: unknown): unknown =>
+  fromCall === null || fromCall === undefined ? fromTurn : fromCall;
+
+/** The figures of a run's list row, in one pass over its calls. */
+export function runStats(run: JournaledRun, now = Date.now()): RunStats {
+  let failures = 0;
+  const codes = new Set<string>();
+  for (const call of run.calls) {
+    const outcome = call.outcome?.outcome;
+    if (isFailure(outcome?.status)) {
+      failures++;
+      if (outcome?.errorCode) codes.add(outcome.errorCode);
+    }
+  }
+  const started = Date.parse(run.startedAt);
+  const ended = run.end ? Date.parse(run.end.endedAt) : now;
+  return {
+    durationMs: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, ended - started) : undefined,
+    turns: run.turns.length,
+    calls: run.calls.length,
+    failures,
+    codes: [...codes],
+  };
+}
+
+/**
+ * The page's view of a journaled run (read through the codec when the inspector has it).
+ * `interrupted`: the run has not ended and no live process holds its lease.
+ */
+export function runView(run: JournaledRun, options: { interrupted?: boolean; now?: number } = {}): RunView {
   const end = run.end;
   // Without the codec, a stored result is one sealed value: its text, health and notes stay unread.
-  const result = end && isObject(end.result) && !(MARK in end.result) ? end.result : undefined;
+  const result = end && isObject(end.result) && !Object.hasOwn(end.result, MARK) ? end.result : undefined;
   const notes = notesByTurn(result?.messages);
   const pending: Json[] = Array.isArray(result?.pendingApprovals)
     ? (result.pendingApprovals as unknown[]).filter(isObject)
     : [];
-  const claimed = new Set<string>();
+  const pendingByTool = new Map<string, Json[]>();
+  for (const p of pending) {
+    const list = pendingByTool.get(text(p.tool));
+    if (list) list.push(p);
+    else pendingByTool.set(text(p.tool), [p]);
+  }
+  const index = new CallIndex(run.calls);
+  const { claimed } = index;
   const events: TimelineEvent[] = [{ type: "run-start", runId: run.runId }];
 
-  run.turns.forEach((turn, index) => {
-    const number = index + 1;
+  run.turns.forEach((turn, position) => {
+    const number = position + 1;
     const message: Json = isObject(turn.message) ? turn.message : {};
     events.push({ type: "turn-start", turn: number });
     const content = unsealed(message.content);
@@ -118,11 +240,13 @@ export function runView(run: JournaledRun): RunView {
     for (const toolCall of toolCalls) {
       const id = text(toolCall.id);
       const name = text(toolCall.name);
-      // The journal's call id is the provider's, or `<id>_t<turn>` when a model reused an id.
-      const call = run.calls.find(
-        (c) => !claimed.has(c.callId) && c.tool === name && (c.callId === id || c.callId.startsWith(`${id}_t`)),
-      );
-      const waiting = call ? undefined : pending.find((p) => p.tool === name && !claimed.has(text(p.callId)));
+      const call = index.take(name, id);
+      let waiting: Json | undefined;
+      if (!call) {
+        const queue = pendingByTool.get(name);
+        while (queue && queue.length > 0 && claimed.has(text(queue[0]!.callId))) queue.shift();
+        waiting = queue?.shift();
+      }
       const callId = call?.callId ?? (text(waiting?.callId) || id);
       claimed.add(callId);
       matched.push(call);
@@ -131,7 +255,7 @@ export function runView(run: JournaledRun): RunView {
         turn: number,
         callId,
         tool: name,
-        arguments: unsealed(call ? call.arguments : toolCall.arguments),
+        arguments: unsealed(shownArguments(call?.arguments, toolCall.arguments)),
       });
       const settled = call && resultEvent(number, call);
       if (settled) events.push(settled);
@@ -158,8 +282,9 @@ export function runView(run: JournaledRun): RunView {
     if (settled) events.push(settled);
   }
 
+  const paused = end?.status === "awaiting_approval";
   if (end) {
-    if (end.status === "awaiting_approval")
+    if (paused)
       events.push({
         type: "approval-required",
         runId: run.runId,
@@ -170,19 +295,39 @@ export function runView(run: JournaledRun): RunView {
       runId: run.runId,
       status: end.status,
       text: result ? unsealed(result.text) : ENCODED,
-      ...(result && isObject(result.health) ? { health: result.health } : {}),
+      ...(result && isObject(result.health) && !paused ? { health: result.health } : {}),
       ...(result && isObject(result.usage) ? { usage: result.usage } : {}),
+      ...(result && typeof result.reason === "string" ? { reason: unsealed(result.reason) } : {}),
     });
   }
+  const interrupted = !end && options.interrupted === true;
   return {
     run: {
       runId: run.runId,
       agent: run.agent,
       startedAt: run.startedAt,
-      status: end?.status ?? "running",
+      status: end?.status ?? (interrupted ? "interrupted" : "running"),
       ...(end ? { endedAt: end.endedAt } : {}),
+      ...(interrupted ? { interrupted: true } : {}),
       input: unsealed(run.input),
+      instructions: unsealed(run.instructions),
+      ...(result && typeof result.reason === "string" ? { reason: unsealed(result.reason) } : {}),
     },
+    stats: runStats(run, options.now),
     events,
+  };
+}
+
+/** The pending calls of a paused run, with the checkpoint to resume it (never sent to the page). */
+export function pausedRun(
+  run: JournaledRun,
+): { checkpoint: unknown; pending: readonly { callId: string; tool: string }[] } | undefined {
+  const result = run.end?.status === "awaiting_approval" && isObject(run.end.result) ? run.end.result : undefined;
+  if (!result || !isObject(result.checkpoint) || !Array.isArray(result.pendingApprovals)) return undefined;
+  return {
+    checkpoint: result.checkpoint,
+    pending: (result.pendingApprovals as unknown[])
+      .filter(isObject)
+      .map((p) => ({ callId: text(p.callId), tool: text(p.tool) })),
   };
 }

@@ -104,6 +104,19 @@ if (browserRuns)
       expect(await page.locator('.call.retried[data-call-id="w2"] .state').textContent()).toBe("ok after 1 retry");
       expect(await page.locator(".note.health").textContent()).toContain("1 ok, 1 failed");
       expect(await page.locator(".note.correction").textContent()).toContain("claims success");
+      // The correction keeps its line breaks; the tool's message and suggestion are two lines.
+      expect(
+        await page
+          .locator(".note.correction")
+          .evaluate((e) =>
+            (e as unknown as { computedStyleMap(): { get(p: string): { toString(): string } } })
+              .computedStyleMap()
+              .get("white-space")
+              .toString(),
+          ),
+      ).toBe("pre-wrap");
+      expect(await refused.locator(".detail .message").textContent()).toContain("HTTP 403");
+      expect(await refused.locator(".detail .suggestion").textContent()).toMatch(/^Suggestion: Do not retry/);
       expect(await page.locator("#final-status").textContent()).toBe("completed_with_failures");
       expect(await page.locator("#final-answer").textContent()).toMatch(/failed with FORBIDDEN/);
       await refused.locator("summary").click();
@@ -125,6 +138,8 @@ if (browserRuns)
       await open(`#/runs/${runs.hostile}`);
       await page.locator("#final-status[data-status]").waitFor();
       expect(await page.locator("#run-agent").textContent()).toContain("<img src=x onerror=");
+      // A read-only tool has no journaled start: its arguments come from the turn, never "null".
+      expect(await page.locator('.call[data-call-id="n1"] .args').textContent()).toContain("contactId");
       expect(await page.locator("#final-answer").textContent()).toContain("<script>");
       expect(await page.locator("main img, main script, #final img").count()).toBe(0);
       expect(await page.locator("body").getAttribute("data-pwned")).toBeNull();
@@ -133,7 +148,8 @@ if (browserRuns)
     it("updates a run that is still running as it goes", async () => {
       await open(`#/runs/${runs.running}`);
       await page.locator('.call.running[data-call-id="t1"]').waitFor();
-      expect(await page.locator("#status").textContent()).toBe("running");
+      // Its process died (the abort gave the lease up): interrupted, until another process takes it.
+      expect(await page.locator("#status").textContent()).toBe("interrupted");
       // Another process resumes it: takes the lease, records the outcome and the end.
       const owner = "resumer";
       expect(await store.journal.lease(runs.running, owner)).toBe(true);
@@ -170,11 +186,23 @@ if (browserRuns)
       const row = page.locator("#letters tbody tr");
       await row.first().waitFor();
       expect(await row.locator("td").nth(3).textContent()).toBe("CONFLICT");
-      await page.screenshot({ path: `${OUTPUT}inspector-dead-letters.png`, fullPage: true });
+      await page.screenshot({ path: `${OUTPUT}inspector-dead-letters-read-only.png`, fullPage: true });
       await row.locator("button.acknowledge").click();
       await page.locator("#letters-empty:not([hidden])").waitFor();
       const { rows } = await store.pool.query(`SELECT acknowledged_at FROM "${schema}".dead_letters`);
       expect(rows[0].acknowledged_at).toBeInstanceOf(Date);
+    });
+
+    it("shows an unknown run's error alone, with no empty header", async () => {
+      const before = problems.length;
+      await page.goto(`${page.url().split("#")[0]}#/runs/run_no_such_run`);
+      await page.locator("#problem:not([hidden])").waitFor();
+      expect(await page.locator("#problem").textContent()).toContain("No run with this id");
+      expect(await page.locator("#run-view").isHidden()).toBe(true);
+      // The browser logs the 404 answer itself; nothing else may be logged.
+      problems.push(...problems.splice(before).filter((p) => !/status of 404/.test(p)));
+      // Back to a page that exists, so the problem line is cleared for the next test.
+      await open("#/runs");
     });
 
     it("logged no console error or warning, and opened no dialog", () => {

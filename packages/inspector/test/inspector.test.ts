@@ -4,15 +4,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRunStore, InMemoryRunStore } from "@needlework/workflows";
+import { PostgresStore } from "@needlework/postgres";
 import {
   aesGcmCodec,
   type AgentStore,
   type DeadLetterEntry,
   type DeadLetterQueue,
+  type JournaledCall,
+  type JournaledRun,
+  type JournaledTurn,
 } from "@needlework/workflows/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../src/index.js";
-import { ENCODED } from "../src/run-view.js";
+import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
+import { ENCODED, runView, UNREADABLE } from "../src/run-view.js";
 import { HOSTILE, type WrittenRuns, writeRuns } from "./runs.js";
 
 const opened: Inspector[] = [];
@@ -92,6 +97,31 @@ describe("startInspector over an in-memory store", () => {
     const pending = body.events.find((e: { type: string }) => e.type === "approval-required");
     expect(pending.pending).toEqual([{ callId: "r1", tool: "refund", arguments: { orderId: "ORD-9" } }]);
     expect(JSON.stringify(body)).not.toMatch(/checkpoint|signature/i);
+  });
+
+  it("finds runs by interrupted status, time range, agent prefix in any case, error code and id", async () => {
+    const ids = async (query: string) =>
+      (await get(inspector, `/api/runs?${query}`)).body.runs.map((r: { runId: string }) => r.runId);
+    expect(await ids("status=interrupted")).toEqual([runs.running]);
+    expect(await ids("agent=SUPP")).toEqual([runs.paused]);
+    expect(await ids("code=CONFLICT")).toEqual([runs.poisoned]);
+    expect(await ids(`q=${runs.failed}`)).toEqual([runs.failed]);
+    expect(await ids("to=2000-01-01T00:00:00Z")).toEqual([]);
+    expect(await ids("from=2999-01-01T00:00:00Z")).toEqual([]);
+    expect((await ids("from=2000-01-01T00:00:00Z&limit=2")).length).toBe(2);
+    expect((await get(inspector, "/api/runs?from=yesterday-ish")).status).toBe(400);
+    const failed = (await get(inspector, "/api/runs?agent=crm")).body.runs.find(
+      (r: { runId: string }) => r.runId === runs.failed,
+    );
+    expect(failed.stats).toMatchObject({ turns: 3, calls: 2, failures: 1, codes: ["FORBIDDEN"] });
+  });
+
+  it("shows each tool's health over a window: calls, failures by code, p50 and p95 latency", async () => {
+    const { body } = await get(inspector, "/api/health?minutes=60");
+    const merge = body.tools.find((t: { tool: string }) => t.tool === "mergeContacts");
+    expect(merge).toMatchObject({ calls: 2, failures: 2, byCode: { CONFLICT: 2 } });
+    expect(typeof merge.p50Ms).toBe("number");
+    expect(merge.p95Ms).toBeGreaterThanOrEqual(merge.p50Ms);
   });
 
   it("answers 404 for a run it does not have", async () => {
@@ -258,5 +288,210 @@ describe("startInspector over a FileRunStore that encodes its payloads", () => {
     expect((await get(decoding, "/api/dead-letters")).body.letters[0].arguments).toEqual({ contactId: "C-7" });
     const listed = await get(decoding, "/api/runs?status=awaiting_approval");
     expect(listed.body.runs.map((r: { runId: string }) => r.runId)).toEqual([runs.paused]);
+  });
+});
+
+describe("startInspector's answers to bad input (issue 34)", () => {
+  it("answers 400 for a malformed run id and 404 for an unknown one, never 500", async () => {
+    const inspector = await start({ store: new InMemoryRunStore() });
+    for (const path of ["/api/runs/%E0%A4%A", "/api/runs/a%00b", `/api/runs/${"x".repeat(501)}`])
+      expect((await get(inspector, path)).status, path).toBe(400);
+    expect((await get(inspector, "/api/runs/run_unknown")).status).toBe(404);
+    expect((await get(inspector, "/api/runs/run_unknown/export")).status).toBe(404);
+    const post = await fetch(new URL("/api/runs/%E0%A4%A/resume", inspector.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1" },
+    });
+    expect(post.status).toBe(400);
+  });
+
+  it("never quotes a refused token back, in the message or the error's value", async () => {
+    const secret = "short-secret-1";
+    const error = await startInspector({ store: new InMemoryRunStore(), port: 0, token: secret }).catch((e) => e);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "token" });
+    expect(`${error.message} ${JSON.stringify(error)} ${String(error.value)}`).not.toContain(secret);
+  });
+
+  it("reads its options' own properties only: a polluted Object.prototype gives it no host, token or route", async () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.host = "0.0.0.0";
+    proto.token = "polluted-token-polluted-token";
+    try {
+      const inspector = await start({ store: new InMemoryRunStore() });
+      expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect((await fetch(new URL("/api/runs", inspector.url))).status).toBe(200); // no token asked
+    } finally {
+      delete proto.host;
+      delete proto.token;
+    }
+    // The old static table was a Record: an inherited key was a route to any file.
+    proto["/etc/passwd"] = { file: "../../../../../etc/passwd", type: "text/plain" };
+    try {
+      const inspector = await start({ store: new InMemoryRunStore() });
+      const passwd = await fetch(new URL("/etc/passwd", inspector.url));
+      expect(passwd.status).not.toBe(200);
+      expect(await passwd.text()).not.toContain("root:");
+    } finally {
+      delete proto["/etc/passwd"];
+    }
+  });
+
+  it("shows a dead letter its codec cannot open as unreadable, and the rest of the list as usual", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "nw-inspector-bad-"));
+    try {
+      const codec = aesGcmCodec({ current: "k1", keys: { k1: randomBytes(32) } });
+      const sealed = new FileRunStore(directory, { codec });
+      await writeRuns(sealed);
+      const letter: DeadLetterEntry = {
+        runId: "run_corrupt",
+        agent: "crm-sync",
+        tool: "mergeContacts",
+        arguments: { $codec: "v1:k1:not-a-sealed-value" },
+        errorCode: "CONFLICT",
+        callIds: [],
+        outcomes: [],
+        time: new Date().toISOString(),
+        reason: "Failed 3 times.",
+      };
+      await new FileRunStore(directory).deadLetters.append(letter); // written around the codec: corrupt
+      const inspector = await start({ store: new FileRunStore(directory), codec });
+      const { status, body } = await get(inspector, "/api/dead-letters");
+      expect(status).toBe(200);
+      expect(body.letters.map((l: { arguments: unknown }) => l.arguments)).toEqual([{ contactId: "C-7" }, UNREADABLE]);
+      // Another key altogether: every letter unreadable, the list still answers, with ids and codes.
+      const wrong = aesGcmCodec({ current: "k1", keys: { k1: randomBytes(32) } });
+      const other = await start({ store: new FileRunStore(directory), codec: wrong });
+      const listed = await get(other, "/api/dead-letters");
+      expect(listed.status).toBe(200);
+      expect(listed.body.letters[0]).toMatchObject({ errorCode: "CONFLICT", arguments: UNREADABLE });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("builds a run's view in time linear in its size (4x the calls, about 4x the time)", () => {
+    const big = (calls: number): JournaledRun => {
+      const turns: JournaledTurn[] = [];
+      const journaled: JournaledCall[] = [];
+      for (let t = 0; t < calls / 10; t++) {
+        const toolCalls = Array.from({ length: 10 }, (_, i) => ({
+          id: `c${t}_${i}`,
+          name: "lookup",
+          arguments: { n: i },
+        }));
+        turns.push({ index: t, message: { role: "assistant", content: "", toolCalls } });
+        for (const call of toolCalls)
+          journaled.push({
+            callId: call.id,
+            tool: "lookup",
+            arguments: call.arguments,
+            idempotencyKey: call.id,
+            outcome: {
+              callId: call.id,
+              outcome: { status: "ok", retriable: false, metadata: { attempts: 1, latencyMs: 2 } },
+              formatted: "{}",
+            },
+          });
+      }
+      return {
+        runId: "run_big",
+        agent: "a",
+        instructions: "",
+        input: "",
+        startedAt: new Date().toISOString(),
+        turns,
+        calls: journaled,
+      };
+    };
+    const time = (run: JournaledRun): number => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const view = runView(run);
+        best = Math.min(best, performance.now() - started);
+        expect(view.stats.calls).toBe(run.calls.length);
+      }
+      return best;
+    };
+    const small = time(big(5_000));
+    const large = time(big(20_000));
+    // Best of three, on a machine that may be busy: 4x the calls is about 4x the time (quadratic, as
+    // it was, would be 16x, and 4-7 s for 20,000 calls).
+    expect(large).toBeLessThan(2_500);
+    expect(large / small).toBeLessThan(10);
+  });
+});
+
+describePostgres("startInspector over a PostgreSQL store never migrated", () => {
+  it("says STORE_NOT_MIGRATED and names migrate(), not 'could not be read'", async () => {
+    const store = new PostgresStore({
+      connectionString: DATABASE_URL,
+      schema: `nw_never_${randomBytes(4).toString("hex")}`,
+    });
+    try {
+      await expect(store.journal.list({ limit: 1 })).rejects.toMatchObject({ code: "STORE_NOT_MIGRATED" });
+      const inspector = await start({ store });
+      const { status, body } = await get(inspector, "/api/runs");
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ code: "STORE_NOT_MIGRATED", error: expect.stringContaining("store.migrate()") });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("startInspector's actions through the API", () => {
+  const store = new InMemoryRunStore();
+  let runs: WrittenRuns;
+  let inspector: Inspector;
+  const act = (path: string, body: unknown = {}) =>
+    fetch(new URL(path, inspector.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  beforeAll(async () => {
+    runs = await writeRuns(store, { denial: true });
+    inspector = await start({ store, agents: runs.agents });
+  });
+
+  it("refuses decisions that do not cover the pending calls, and a run that is not paused", async () => {
+    expect((await act(`/api/runs/${runs.paused}/decisions`, { decisions: {} })).status).toBe(400);
+    expect((await act(`/api/runs/${runs.paused}/decisions`, { decisions: { r1: "maybe" } })).status).toBe(400);
+    const notPaused = await act(`/api/runs/${runs.failed}/decisions`, { decisions: { w1: "approved" } });
+    expect(notPaused.status).toBe(409);
+    expect(await notPaused.json()).toMatchObject({ code: "NOT_PAUSED" });
+    const ended = await act(`/api/runs/${runs.failed}/resume`);
+    expect(await ended.json()).toMatchObject({ code: "RUN_ENDED" });
+    expect(runs.world.refunds).toEqual([]);
+  });
+
+  it("answers AGENT_NOT_GIVEN when it was not given the run's agent, and runs nothing", async () => {
+    const readOnly = await start({ store });
+    const response = await fetch(new URL(`/api/runs/${runs.pausedToDeny}/decisions`, readOnly.url), {
+      method: "POST",
+      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      body: JSON.stringify({ decisions: { r2: "approved" } }),
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: "AGENT_NOT_GIVEN" });
+    expect(runs.world.refunds).toEqual([]);
+  });
+
+  it("a replay that fails again leaves the letter open; two at once run the call once", async () => {
+    const { body } = await get(inspector, "/api/dead-letters?acknowledged=false");
+    const id = body.letters[0].id as string;
+    const failed = await act(`/api/dead-letters/${id}/replay`);
+    expect(failed.status).toBe(409);
+    expect(await failed.json()).toEqual({ replayed: false, outcome: { status: "error", errorCode: "CONFLICT" } });
+    expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toHaveLength(1);
+    runs.world.locked = false;
+    const both = await Promise.all([act(`/api/dead-letters/${id}/replay`), act(`/api/dead-letters/${id}/replay`)]);
+    // One runs it; the other is refused while it runs (409) or finds the letter closed after (404).
+    const statuses = both.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([404, 409]).toContain(statuses[1]);
+    expect(runs.world.merges).toBe(1);
+    expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toEqual([]);
   });
 });

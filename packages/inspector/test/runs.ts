@@ -3,7 +3,7 @@
 // that returns hostile markup; a call dead-lettered as poison; a run cut off mid-call (still running).
 import "reflect-metadata";
 import { AgentFunction, AgentFunctionGroup, ToolResult } from "@needlework/core";
-import { ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
+import { type Agent, ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
 import type { AgentStore } from "@needlework/workflows/durable";
 import { container } from "tsyringe";
 import { z } from "zod";
@@ -18,6 +18,11 @@ type ContactInput = z.infer<typeof Contact>;
 export class CrmWorld {
   readonly flaky = new Map<string, number>();
   hang?: Promise<void>;
+  /** Orders refunded, in order (the refund tool's side effect). */
+  readonly refunds: string[] = [];
+  /** Merges done (the merge tool succeeds once `locked` is false). */
+  merges = 0;
+  locked = true;
 }
 
 @AgentFunctionGroup({ groups: ["crm"], inject: [CrmWorld] })
@@ -52,12 +57,16 @@ class CrmTools {
     requiresApproval: true,
   })
   refund({ orderId }: { orderId: string }) {
+    this.world.refunds.push(orderId);
     return { refunded: orderId };
   }
 
   @AgentFunction({ description: "Merges two contacts.", input: Contact })
   mergeContacts({ contactId }: ContactInput) {
-    return ToolResult.fail(`Contact ${contactId} is locked by another merge.`, { code: "CONFLICT" });
+    if (this.world.locked)
+      return ToolResult.fail(`Contact ${contactId} is locked by another merge.`, { code: "CONFLICT" });
+    this.world.merges++;
+    return { merged: contactId };
   }
 }
 
@@ -68,10 +77,18 @@ export interface WrittenRuns {
   readonly hostile: string;
   readonly poisoned: string;
   readonly running: string;
+  /** A second paused refund (agent `billing`), for a denial. */
+  readonly pausedToDeny: string;
+  /** The agents that wrote them, to hand to `startInspector({ agents })` (the last of each name). */
+  readonly agents: readonly Agent[];
+  readonly world: CrmWorld;
 }
 
-/** Writes the five runs into `store`, oldest first (`running` is the newest). */
-export async function writeRuns(store: AgentStore): Promise<WrittenRuns> {
+/**
+ * Writes the runs into `store`, oldest first (`running` is the newest of the five the list test
+ * names; with `denial`, a sixth, `pausedToDeny`, is written first).
+ */
+export async function writeRuns(store: AgentStore, options: { denial?: boolean } = {}): Promise<WrittenRuns> {
   const world = new CrmWorld();
   const scope = container.createChildContainer();
   scope.registerInstance(CrmWorld, world);
@@ -90,6 +107,12 @@ export async function writeRuns(store: AgentStore): Promise<WrittenRuns> {
       checkpointSecret: "inspector-test-secret-0123456789abcdef",
     });
 
+  const billing = agent("billing", [
+    { toolCalls: [{ id: "r2", name: "refund", arguments: { orderId: "ORD-10" } }] },
+    { text: "Not refunded." },
+  ]);
+  const pausedToDeny = options.denial ? (await billing.run("Refund ORD-10.")).runId : "";
+
   const failed = await agent("crm-sync", [
     {
       text: "Writing both changes.",
@@ -103,10 +126,11 @@ export async function writeRuns(store: AgentStore): Promise<WrittenRuns> {
     { text: "The HubSpot update failed with FORBIDDEN; the Salesforce task was created after one retry." },
   ]).run("Sync contact 24290 to HubSpot and Salesforce.");
 
-  const paused = await agent("support", [
+  const support = agent("support", [
     { toolCalls: [{ id: "r1", name: "refund", arguments: { orderId: "ORD-9" } }] },
     { text: "Refunded." },
-  ]).run("Refund ORD-9.");
+  ]);
+  const paused = await support.run("Refund ORD-9.");
 
   const hostile = await agent(`notes-${HOSTILE}`, [
     { toolCalls: [{ id: "n1", name: "readNotes", arguments: { contactId: HOSTILE } }] },
@@ -125,15 +149,25 @@ export async function writeRuns(store: AgentStore): Promise<WrittenRuns> {
   world.hang = new Promise<void>((resolve) => (unblock = resolve));
   world.flaky.set("99", 1);
   const kill = new AbortController();
-  const cut = agent("crm-sync", [
+  const crm = agent("crm-sync", [
     { text: "Creating the task.", toolCalls: [{ id: "t1", name: "createTask", arguments: { contactId: "99" } }] },
-    { text: "never" },
-  ]).run("Create a task for 99.", { signal: kill.signal, runId: `run_running_${Date.now()}` });
+    { text: "Task created after the restart." },
+  ]);
+  const cut = crm.run("Create a task for 99.", { signal: kill.signal, runId: `run_running_${Date.now()}` });
   await new Promise((resolve) => setTimeout(resolve, 50));
   kill.abort(new DOMException("process killed", "AbortError"));
   await cut.catch(() => undefined);
   unblock();
   const running = (await store.journal.list({ status: "running", limit: 1 })).runs[0]!.runId;
 
-  return { failed: failed.runId, paused: paused.runId, hostile: hostile.runId, poisoned: poisoned.runId, running };
+  return {
+    failed: failed.runId,
+    paused: paused.runId,
+    hostile: hostile.runId,
+    poisoned: poisoned.runId,
+    running,
+    pausedToDeny,
+    agents: [support, billing, crm],
+    world,
+  };
 }

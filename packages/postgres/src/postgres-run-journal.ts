@@ -7,6 +7,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
+  RunLeaseInfo,
   RunListPage,
   RunListQuery,
   RunSummary,
@@ -276,6 +277,20 @@ export class PostgresRunJournal implements RunJournal {
       }),
     );
     return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]!) } : { runs };
+  }
+
+  async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
+    const { rows } = await withStoreRetry("reading a run's lease", true, () =>
+      this.pool.query<{ lease_owner: string | null; lease_epoch: string | number; lease_expires: Date | null }>(
+        `SELECT lease_owner, lease_epoch, lease_expires FROM ${this.schema}.runs WHERE run_id = $1 AND ${HELD}`,
+        [runId],
+      ),
+    );
+    const row = rows[0];
+    // No owner (or an ended run's lease): nobody holds it.
+    return row?.lease_owner && row.lease_expires
+      ? { owner: row.lease_owner, epoch: Number(row.lease_epoch), expiresAt: row.lease_expires.toISOString() }
+      : undefined;
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {

@@ -54,4 +54,15 @@ describe("withStoreRetry", () => {
     expect((failed as Error).message).not.toContain("secret-canary");
     expect(attempts()).toBe(1);
   });
+
+  it("a missing table or schema (42P01, 3F000) is STORE_NOT_MIGRATED naming migrate(), not retried", async () => {
+    for (const code of ["42P01", "3F000"]) {
+      const { statement, attempts } = flaky(pgError(code));
+      const failed = await withStoreRetry("listing runs", true, statement, noWait).catch((e: unknown) => e);
+      expect(failed).toMatchObject({ name: "RunStoreError", code: "STORE_NOT_MIGRATED" });
+      expect((failed as Error).message).toContain("store.migrate()");
+      expect((failed as Error).message).not.toContain("driver says");
+      expect(attempts()).toBe(1);
+    }
+  });
 });

@@ -20,6 +20,8 @@ const NEVER_APPLIED = new Set([
 /** The connection broke while a statement ran: it may have committed, so only idempotent statements are retried. */
 const MAYBE_APPLIED = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "08000", "08003", "08006"]);
 const CONFLICTS = new Set(["40001", "40P01"]);
+/** undefined_table, invalid_schema_name: the schema was never migrated. */
+const NOT_MIGRATED = new Set(["42P01", "3F000"]);
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -61,6 +63,14 @@ export async function withStoreRetry<T>(
         "STORE_UNAVAILABLE",
         `PostgresStore: ${what} failed: the database could not be reached (${code}). ` +
           "Check DATABASE_URL and that the server is up.",
+        { cause: error },
+      );
+    }
+    if (NOT_MIGRATED.has(code)) {
+      throw new RunStoreError(
+        "STORE_NOT_MIGRATED",
+        `PostgresStore: ${what} failed: the store's tables do not exist (SQLSTATE ${code}). ` +
+          "Run `await store.migrate()` once (at your app's start) before using the store.",
         { cause: error },
       );
     }

@@ -161,6 +161,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     lease: (runId, owner) => inner.lease(runId, owner),
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
+    ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       learn(runId, turn);
       const message = (await seal.value(

@@ -20,6 +20,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
+  RunLeaseInfo,
 } from "./run-journal.js";
 
 const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
@@ -203,6 +204,14 @@ export class FileRunJournal implements RunJournal {
       }
     }
     return runs;
+  }
+
+  async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
+    const lease = await this.readLease(runId);
+    // No owner: the run ended, or was never leased.
+    return lease?.owner === undefined
+      ? undefined
+      : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   private leaseFile(runId: string): string {

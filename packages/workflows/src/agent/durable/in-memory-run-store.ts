@@ -14,6 +14,7 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
+  RunLeaseInfo,
 } from "./run-journal.js";
 
 /**
@@ -86,6 +87,14 @@ export class InMemoryRunJournal implements RunJournal {
     this.append(runId, owner, [{ kind: "end", end }]);
     // Ended: no holder, so no late write of this owner (or any other) lands until a new take.
     this.leases.set(runId, { owner: undefined, epoch: this.leases.get(runId)?.epoch ?? 0, expires: 0 });
+  }
+
+  async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
+    const lease = this.leases.get(runId);
+    // No owner: the run ended, or was never leased.
+    return lease?.owner === undefined
+      ? undefined
+      : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
   async read(runId: string): Promise<JournaledRun | undefined> {

@@ -192,6 +192,29 @@ export interface RunJournal {
    * throws `RunStoreError` `INVALID_QUERY`.
    */
   list(query?: RunListQuery): Promise<RunListPage>;
+  /**
+   * Who holds the run's lease and until when (`expiresAt`, ISO 8601), or `undefined` when no one
+   * ever did: a read, it takes nothing. A run not ended whose lease expired was interrupted (its
+   * process died). Optional: the built-in stores have it; the run inspector uses it.
+   */
+  leaseOf?(runId: string): Promise<RunLeaseInfo | undefined>;
+}
+
+/**
+ * A run's lease as {@link RunJournal.leaseOf} reads it.
+ *
+ * @example
+ * ```ts
+ * const lease = await store.journal.leaseOf?.(runId);
+ * const interrupted = lease !== undefined && Date.parse(lease.expiresAt) <= Date.now();
+ * ```
+ */
+export interface RunLeaseInfo {
+  readonly owner: string;
+  /** The take it is (the fencing token): every take by another owner adds one. */
+  readonly epoch?: number;
+  /** ISO 8601. */
+  readonly expiresAt: string;
 }
 
 /** `leaseMs` when a store's options give none. */

@@ -12,6 +12,7 @@ import { NeedleworkError } from "@needlework/core";
  *   `retryAfterMs` says when the lease expires;
  * - `STORE_FAILED`: the store refused a statement for another reason (its SQLSTATE is in the message);
  * - `SCHEMA_TOO_NEW`: `migrate()` found a schema written by a newer version of the package;
+ * - `STORE_NOT_MIGRATED`: the store's tables (or schema) do not exist yet: run `store.migrate()` once;
  * - `RESULT_INVALID`: a stored result is not a well-formed `AgentRunResult` (an altered row);
  * - `PAYLOAD_UNREADABLE`: the store's codec cannot decode a stored payload (a key missing from its
  *   ring, an altered value, a value moved from another run, row or field);
@@ -28,6 +29,7 @@ export type RunStoreErrorCode =
   | "RUN_BUSY"
   | "STORE_FAILED"
   | "SCHEMA_TOO_NEW"
+  | "STORE_NOT_MIGRATED"
   | "RESULT_INVALID"
   | "PAYLOAD_UNREADABLE"
   | "PAYLOAD_UNSEALED"
