@@ -260,3 +260,13 @@ describe("provesNotApplied", () => {
       expect(isTransientError(e)).toBe(true);
   });
 });
+
+describe("Stripe's connection failure without a detail", () => {
+  it("is a transport failure of unknown effect, not an unhandled error", async () => {
+    const { default: Stripe } = await import("stripe");
+    const error = new Stripe.errors.StripeConnectionError({ message: "Request aborted due to timeout (80000ms)" });
+    const mapped = mapThrownError(error);
+    expect(mapped).toMatchObject({ code: "NETWORK_ERROR", retriable: true, effect: "unknown" });
+    expect(mapped.message).not.toContain("80000");
+  });
+});

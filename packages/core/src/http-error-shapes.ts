@@ -279,6 +279,9 @@ function recognize(chain: readonly unknown[], error: unknown, now: () => number)
     const transport = transportFailure(candidate);
     if (transport) return mapTransport(transport);
   }
+  // Stripe's connection failure says no response came, when its `detail` (read above) said no more.
+  if (read(error, "type") === "StripeConnectionError")
+    return mapTransport({ kind: "lost", code: "StripeConnectionError" });
   for (const candidate of chain) {
     const stated = statedStatus(candidate);
     const mapped = stated && mapHttpStatus(stated.status, stated.headers, now);
@@ -305,6 +308,9 @@ export function httpStatusOf(error: unknown): number | undefined {
     const received = receivedStatus(candidate);
     if (received) return received.status;
   }
+  // Stripe's connection failure says no response came, when its `detail` (read above) said no more.
+  if (read(error, "type") === "StripeConnectionError")
+    return mapTransport({ kind: "lost", code: "StripeConnectionError" });
   for (const candidate of chain) {
     const stated = statedStatus(candidate);
     if (stated) return stated.status;
