@@ -308,9 +308,6 @@ export function httpStatusOf(error: unknown): number | undefined {
     const received = receivedStatus(candidate);
     if (received) return received.status;
   }
-  // Stripe's connection failure says no response came, when its `detail` (read above) said no more.
-  if (read(error, "type") === "StripeConnectionError")
-    return mapTransport({ kind: "lost", code: "StripeConnectionError" });
   for (const candidate of chain) {
     const stated = statedStatus(candidate);
     if (stated) return stated.status;
