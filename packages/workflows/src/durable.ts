@@ -37,6 +37,7 @@ export {
   type SkippedDeadLetterLine,
 } from "./agent/index.js";
 export { DEFAULT_LEASE_MS } from "./agent/durable/run-journal.js";
+export type { JournalCommit } from "./agent/durable/run-journal.js";
 export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
 export type {
   DeadLetterFilter,
