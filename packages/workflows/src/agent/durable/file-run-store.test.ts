@@ -73,7 +73,7 @@ describe("FileRunStore", () => {
       vi.useRealTimers();
     }
     expect(writes).toEqual(["commit", "commit"]);
-    const lines = (await readFile(join(dir, "run_two_appends.jsonl"), "utf8"))
+    const lines = (await readFile(join(dir, "runs", "run_two_appends.jsonl"), "utf8"))
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => (JSON.parse(line) as { kind: string }).kind);
