@@ -51,7 +51,7 @@ export function runExists(runId: string): RunStoreError {
  *
  * A journal with `commit` gets few commits: a new run's start, its turns and outcomes wait (at most
  * {@link COMMIT_WINDOW_MS}) for the next write that must be durable, and go with it: a round's call
- * starts (before any tool body runs) or the end (with the lease given up); after the window they are
+ * starts (before any of their bodies runs) or the end (with the lease given up); after the window they are
  * written on their own (a model that thinks longer finds them durable meanwhile). Commits are chained, so
  * the journal never holds a turn without the outcomes before it.
  *

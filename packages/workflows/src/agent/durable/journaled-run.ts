@@ -54,7 +54,7 @@ export async function runJournaled(
   const startedAt = new Date(options.clock()).toISOString();
   const start = { runId, agent: options.name, instructions: options.instructions, input, startedAt };
   // A journal that commits records together writes the start with the first turn (and the round's
-  // call starts): RUN_EXISTS then comes with that commit, before any tool body runs.
+  // call starts): RUN_EXISTS then comes with that commit, before any tool that is not readOnly runs.
   const writer = new JournalWriter(journal, runId, owner, start);
   if (!(await writer.begin(start))) throw runExists(runId);
   return asHolder(runtime, writer, () =>
