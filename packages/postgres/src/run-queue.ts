@@ -275,14 +275,17 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
    * Works one attempt of a job and settles it: completed with `{ status }`, failed with a fixed
    * `{ code, message }`, or left alone when it was deferred (its lease busy; no attempt spent).
    */
-  const settle = async (job: PgBoss.Job<RunJob>): Promise<void> => {
+  const settle = async (job: PgBoss.Job<RunJob>, slotFree: () => void): Promise<void> => {
     let outcome: { status: string } | { deferred: number };
     try {
       outcome = await runOnce(job.id, job.data);
     } catch (failure) {
+      slotFree();
       await boss.fail(queue, job.id, failure as RunFailure).catch(() => undefined);
       return;
     }
+    // The run is over (its end is in the journal): its slot takes the next job while the job is marked.
+    slotFree();
     if ("status" in outcome) await boss.complete(queue, job.id, outcome).catch(() => undefined);
   };
 
@@ -294,7 +297,9 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
    */
   const fetchLoop = async (concurrency: number): Promise<void> => {
     const pollMs = (parsed.pollingIntervalSeconds ?? 2) * 1000;
-    const running = new Set<Promise<void>>();
+    // Slots taken by a run, and every job not yet marked completed or failed.
+    const running = new Set<object>();
+    const settling = new Set<Promise<void>>();
     let wake: (() => void) | undefined;
     const sleep = (ms: number): Promise<void> =>
       new Promise<void>((resolve) => {
@@ -320,17 +325,22 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
           // The database is unreachable: wait an interval, as a poll that found nothing.
         }
         for (const job of jobs) {
-          const run = settle(job).finally(() => {
-            running.delete(run);
-            wake?.();
+          const slot = {};
+          running.add(slot);
+          const free = (): void => {
+            if (running.delete(slot)) wake?.();
+          };
+          const settled = settle(job, free).finally(() => {
+            free();
+            settling.delete(settled);
           });
-          running.add(run);
+          settling.add(settled);
         }
         if (jobs.length === 0 && !stopped.signal.aborted) await sleep(pollMs);
       }
     } finally {
       stopped.signal.removeEventListener("abort", onStop);
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...settling]);
     }
   };
 
