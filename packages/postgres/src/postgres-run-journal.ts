@@ -6,6 +6,7 @@ import type {
   JournaledRunEnd,
   JournaledRunStart,
   JournaledTurn,
+  JournalCommit,
   RunJournal,
   RunLeaseInfo,
   RunListPage,
@@ -135,72 +136,21 @@ export class PostgresRunJournal implements RunJournal {
   }
 
   turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
-    return this.fenced(
-      "recording a model turn",
-      runId,
-      owner,
-      `INSERT INTO ${this.schema}.run_turns (run_id, turn, message, usage, finish_reason)
-       SELECT run_id, $4, $5, $6, $7 FROM lease
-       ON CONFLICT (run_id, turn) DO UPDATE
-       SET message = EXCLUDED.message, usage = EXCLUDED.usage, finish_reason = EXCLUDED.finish_reason`,
-      [
-        turn.index,
-        jsonParam(turn.message),
-        turn.usage === undefined ? null : JSON.stringify(turn.usage),
-        turn.finishReason === undefined ? null : escapeText(turn.finishReason),
-      ],
-    );
+    return this.fenced("recording a model turn", runId, owner, turnsInsert(this.schema, "$4"), [
+      jsonParam([turnRow(turn)]),
+    ]);
   }
 
   callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
-    return this.fenced(
-      "recording tool call starts",
-      runId,
-      owner,
-      `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key)
-       SELECT lease.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key
-       FROM lease, ROWS FROM (jsonb_to_recordset($4::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text))
-         WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, n)
-       ORDER BY n
-       ON CONFLICT (run_id, call_id) DO NOTHING`,
-      [
-        jsonParam(
-          calls.map((c) => ({
-            call_id: c.callId,
-            tool: c.tool,
-            arguments: unescapeJson(c.arguments),
-            idempotency_key: c.idempotencyKey,
-          })),
-        ),
-      ],
-    );
+    return this.fenced("recording tool call starts", runId, owner, callsInsert(this.schema, "$4"), [
+      jsonParam(calls.map(callRow)),
+    ]);
   }
 
   outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void> {
-    return this.fenced(
-      "recording tool outcomes",
-      runId,
-      owner,
-      `INSERT INTO ${this.schema}.run_calls (run_id, call_id, tool, idempotency_key, outcome, formatted, settled_at)
-       SELECT lease.run_id, o.call_id, o.tool, o.idempotency_key, o.outcome, o.formatted, now()
-       FROM lease, ROWS FROM (
-         jsonb_to_recordset($4::jsonb) AS (call_id text, tool text, idempotency_key text, outcome jsonb, formatted text)
-       ) WITH ORDINALITY AS o(call_id, tool, idempotency_key, outcome, formatted, n)
-       ORDER BY n
-       ON CONFLICT (run_id, call_id) DO UPDATE
-       SET outcome = EXCLUDED.outcome, formatted = EXCLUDED.formatted, settled_at = EXCLUDED.settled_at`,
-      [
-        jsonParam(
-          outcomes.map((o) => ({
-            call_id: o.callId,
-            tool: String(o.outcome.metadata["tool"] ?? ""),
-            idempotency_key: String(o.outcome.metadata["idempotencyKey"] ?? `${runId}:${o.callId}`),
-            outcome: o.outcome,
-            formatted: o.formatted,
-          })),
-        ),
-      ],
-    );
+    return this.fenced("recording tool outcomes", runId, owner, outcomesInsert(this.schema, "$4"), [
+      jsonParam(outcomeRows(runId, outcomes)),
+    ]);
   }
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
@@ -242,6 +192,113 @@ export class PostgresRunJournal implements RunJournal {
       ),
     );
     if (rows[0]?.leased !== 1) throw runBusy(runId, Number(rows[0]?.busy_ms ?? 0));
+  }
+
+  /**
+   * Every record of `records` in one statement (one commit). With `start`, the run row is inserted
+   * leased to `owner` (nothing is written, `false`, when the run exists) and the other records hang
+   * off that insert; otherwise they hang off the fenced lease update, which also writes the end and
+   * the lease's new expiry (renewed; now, when released; ENDED, when ended), so the run row is updated
+   * once. Outcomes, turns and call starts are written in that order.
+   */
+  async commit(runId: string, records: JournalCommit, owner: string): Promise<boolean> {
+    const { start, end } = records;
+    const values: unknown[] = [runId, owner, this.leaseMs];
+    const param = (value: unknown): string => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    const expires =
+      end !== undefined ? ENDED : records.release === true ? "now()" : "now() + $3 * interval '1 millisecond'";
+    const endParams =
+      end === undefined
+        ? undefined
+        : { status: param(end.status), endedAt: param(end.endedAt), result: param(jsonParam(end.result)) };
+    let head: string;
+    if (start !== undefined) {
+      head = `source AS (
+        INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at, lease_owner, lease_epoch,
+          lease_expires${endParams ? ", status, ended_at, result" : ""})
+        VALUES ($1, ${param(start.agent)}, ${param(escapeText(start.instructions))}, ${param(escapeText(start.input))},
+          ${param(start.startedAt)}, $2, 1, ${expires}${endParams ? `, ${endParams.status}, ${endParams.endedAt}, ${endParams.result}` : ""})
+        ON CONFLICT (run_id) DO NOTHING RETURNING run_id)`;
+    } else {
+      // The same end again by the same owner (a retry after a connection lost past the commit) is accepted.
+      const again = endParams
+        ? ` OR (status = ${endParams.status} AND ended_at = ${endParams.endedAt}::timestamptz)`
+        : "";
+      head = `source AS (
+        UPDATE ${this.schema}.runs SET lease_expires = ${expires}${
+          endParams
+            ? `, status = ${endParams.status}, ended_at = ${endParams.endedAt}, result = ${endParams.result}`
+            : ""
+        }
+        WHERE run_id = $1 AND lease_owner = $2 AND (${HELD}${again}) RETURNING run_id)`;
+    }
+    const parts = [head];
+    if (records.outcomes !== undefined && records.outcomes.length > 0)
+      parts.push(
+        `outcomes AS (${outcomesInsert(this.schema, param(jsonParam(outcomeRows(runId, records.outcomes))), "source")} RETURNING 1)`,
+      );
+    if (records.turns !== undefined && records.turns.length > 0)
+      parts.push(
+        `turns AS (${turnsInsert(this.schema, param(jsonParam(records.turns.map(turnRow))), "source")} RETURNING 1)`,
+      );
+    if (records.calls !== undefined && records.calls.length > 0)
+      parts.push(
+        `calls AS (${callsInsert(this.schema, param(jsonParam(records.calls.map(callRow))), "source")} RETURNING 1)`,
+      );
+    // Each write is named in the final select, in order, so they run in the order written.
+    const counts = ["outcomes", "turns", "calls"]
+      .filter((name) => parts.some((part) => part.startsWith(`${name} AS`)))
+      .map((name) => `(SELECT count(*) FROM ${name}) AS ${name}`);
+    const sql = `WITH ${parts.join(",\n")}
+      SELECT (SELECT count(*) FROM source)::int AS leased, $3::int AS lease_ms${counts.map((c) => `, ${c}`).join("")},
+             (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`;
+    const { rows } = await withStoreRetry(
+      start === undefined ? "recording a run's progress" : "recording a run start",
+      start === undefined,
+      () => this.pool.query<{ leased: number; busy_ms: number | null }>(sql, values),
+    );
+    if (rows[0]?.leased === 1) return true;
+    if (start !== undefined) return false;
+    throw runBusy(runId, Number(rows[0]?.busy_ms ?? 0));
+  }
+
+  /**
+   * One statement: the run is read (one snapshot), and when it is `agent`'s and has not ended, its
+   * lease taken for `owner` under the rules of {@link PostgresRunJournal.lease}. A write the previous
+   * holder committed after the snapshot renewed the lease, so the take then fails (`RUN_BUSY`) rather
+   * than continue from a read that misses it.
+   */
+  async takeAndRead(runId: string, owner: string, agent: string): Promise<JournaledRun | undefined> {
+    const { rows } = await withStoreRetry("taking and reading a run", true, () =>
+      this.pool.query<RunRow & { taken: boolean; busy_ms: number | null; turns: TurnRow[]; calls: CallRow[] }>(
+        `WITH taken AS (
+           UPDATE ${this.schema}.runs SET lease_owner = $2,
+             lease_epoch = CASE WHEN lease_owner = $2 AND ${HELD} THEN lease_epoch ELSE lease_epoch + 1 END,
+             lease_expires = now() + $3 * interval '1 millisecond'
+           WHERE run_id = $1 AND agent = $4 AND ended_at IS NULL
+             AND (lease_owner IS NULL OR (lease_owner = $2 AND ${HELD}) OR lease_expires IS NULL OR lease_expires <= now())
+           RETURNING 1
+         )
+         SELECT r.run_id, r.agent, r.instructions, r.input, r.started_at, r.status, r.ended_at, r.result,
+           EXISTS (SELECT 1 FROM taken) AS taken, ${BUSY_MS.replaceAll("lease_", "r.lease_")} AS busy_ms,
+           (SELECT coalesce(json_agg(json_build_object('turn', t.turn, 'message', t.message, 'usage', t.usage,
+              'finish_reason', t.finish_reason) ORDER BY t.turn), '[]'::json)
+            FROM ${this.schema}.run_turns t WHERE t.run_id = $1) AS turns,
+           (SELECT coalesce(json_agg(json_build_object('call_id', c.call_id, 'tool', c.tool, 'arguments', c.arguments,
+              'idempotency_key', c.idempotency_key, 'outcome', c.outcome, 'formatted', c.formatted) ORDER BY c.seq), '[]'::json)
+            FROM ${this.schema}.run_calls c WHERE c.run_id = $1) AS calls
+         FROM ${this.schema}.runs r WHERE r.run_id = $1`,
+        [runId, owner, this.leaseMs, agent],
+      ),
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    if (row.agent === agent && row.ended_at === null && row.taken !== true)
+      throw runBusy(runId, Number(row.busy_ms ?? 0) || this.leaseMs);
+    return toRun(row, row.turns, row.calls);
   }
 
   /**
@@ -333,6 +390,66 @@ const HELD = `lease_expires IS DISTINCT FROM ${ENDED}`;
 /** How long the run's current lease has left, in ms (0: none, or expired): what `RUN_BUSY` carries. */
 const BUSY_MS = `CASE WHEN lease_owner IS NULL OR lease_expires IS NULL OR lease_expires <= now() THEN 0
   ELSE ceil(extract(epoch FROM lease_expires - now()) * 1000)::int END`;
+
+/** Turns from a JSON array of {@link turnRow}s, off the `source`/`lease` row (fenced: none without it). */
+function turnsInsert(schema: string, rows: string, source = "lease"): string {
+  return `INSERT INTO ${schema}.run_turns (run_id, turn, message, usage, finish_reason)
+    SELECT ${source}.run_id, t.turn, t.message, t.usage, t.finish_reason
+    FROM ${source}, jsonb_to_recordset(${rows}::jsonb) AS t(turn int, message jsonb, usage jsonb, finish_reason text)
+    ON CONFLICT (run_id, turn) DO UPDATE
+    SET message = EXCLUDED.message, usage = EXCLUDED.usage, finish_reason = EXCLUDED.finish_reason`;
+}
+
+/** Call starts from a JSON array of {@link callRow}s, in order; a call already recorded is kept. */
+function callsInsert(schema: string, rows: string, source = "lease"): string {
+  return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key)
+    SELECT ${source}.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key
+    FROM ${source}, ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text))
+      WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, n)
+    ORDER BY n
+    ON CONFLICT (run_id, call_id) DO NOTHING`;
+}
+
+/** Outcomes from a JSON array of {@link outcomeRows}, in order. */
+function outcomesInsert(schema: string, rows: string, source = "lease"): string {
+  return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, idempotency_key, outcome, formatted, settled_at)
+    SELECT ${source}.run_id, o.call_id, o.tool, o.idempotency_key, o.outcome, o.formatted, now()
+    FROM ${source}, ROWS FROM (
+      jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, idempotency_key text, outcome jsonb, formatted text)
+    ) WITH ORDINALITY AS o(call_id, tool, idempotency_key, outcome, formatted, n)
+    ORDER BY n
+    ON CONFLICT (run_id, call_id) DO UPDATE
+    SET outcome = EXCLUDED.outcome, formatted = EXCLUDED.formatted, settled_at = EXCLUDED.settled_at`;
+}
+
+function turnRow(turn: JournaledTurn): Record<string, unknown> {
+  // A key left out is SQL NULL (jsonParam escapes every string once).
+  return {
+    turn: turn.index,
+    message: turn.message,
+    ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+    ...(turn.finishReason === undefined ? {} : { finish_reason: turn.finishReason }),
+  };
+}
+
+function callRow(c: JournaledCallStart): Record<string, unknown> {
+  return {
+    call_id: c.callId,
+    tool: c.tool,
+    arguments: unescapeJson(c.arguments),
+    idempotency_key: c.idempotencyKey,
+  };
+}
+
+function outcomeRows(runId: string, outcomes: readonly JournaledOutcome[]): Record<string, unknown>[] {
+  return outcomes.map((o) => ({
+    call_id: o.callId,
+    tool: String(o.outcome.metadata["tool"] ?? ""),
+    idempotency_key: String(o.outcome.metadata["idempotencyKey"] ?? `${runId}:${o.callId}`),
+    outcome: o.outcome,
+    formatted: o.formatted,
+  }));
+}
 
 interface SummaryRow {
   run_id: string;

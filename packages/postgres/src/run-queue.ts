@@ -34,7 +34,10 @@ export interface RunQueueOptions {
   readonly runTimeoutSeconds?: number;
   /** Attempts after the first before a run is given up (`RUN_FAILED`). Default 10. */
   readonly retryLimit?: number;
-  /** How often a worker polls for runs. Default 2. */
+  /**
+   * How long a worker waits before fetching again after a fetch that found no run. A fetch that found
+   * runs is followed by another as soon as a slot frees, without waiting. Default 2.
+   */
   readonly pollingIntervalSeconds?: number;
   /** How often pg-boss looks for runs whose worker died. Default 30. */
   readonly maintenanceIntervalSeconds?: number;
@@ -218,6 +221,9 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   // listener they would crash the process.
   boss.on("error", () => undefined);
   const stopping = new AbortController();
+  // Fetching stops at once on stop(); `stopping` aborts runs still going at its deadline.
+  const stopped = new AbortController();
+  const loops = new Set<Promise<void>>();
   let started: Promise<void> | undefined;
   const start = (): Promise<void> =>
     (started ??= (async () => {
@@ -265,6 +271,79 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     }
   };
 
+  /**
+   * Works one attempt of a job and settles it: completed with `{ status }`, failed with a fixed
+   * `{ code, message }`, or left alone when it was deferred (its lease busy; no attempt spent).
+   */
+  const settle = async (job: PgBoss.Job<RunJob>, slotFree: () => void): Promise<void> => {
+    let outcome: { status: string } | { deferred: number };
+    try {
+      outcome = await runOnce(job.id, job.data);
+    } catch (failure) {
+      slotFree();
+      await boss.fail(queue, job.id, failure as RunFailure).catch(() => undefined);
+      return;
+    }
+    // The run is over (its end is in the journal): its slot takes the next job while the job is marked.
+    slotFree();
+    if ("status" in outcome) await boss.complete(queue, job.id, outcome).catch(() => undefined);
+  };
+
+  /**
+   * One worker's loop: one fetch for every free slot, again as soon as a slot frees while fetches
+   * find work, and a wait of `pollingIntervalSeconds` only after a fetch that found none (pg-boss's
+   * `work` sleeps the interval after every fetch, which capped a worker at about a slot per
+   * interval). Ends when the queue stops, once its runs settled.
+   */
+  const fetchLoop = async (concurrency: number): Promise<void> => {
+    const pollMs = (parsed.pollingIntervalSeconds ?? 2) * 1000;
+    // Slots taken by a run, and every job not yet marked completed or failed.
+    const running = new Set<object>();
+    const settling = new Set<Promise<void>>();
+    let wake: (() => void) | undefined;
+    const sleep = (ms: number): Promise<void> =>
+      new Promise<void>((resolve) => {
+        const timer = ms === Number.POSITIVE_INFINITY ? undefined : setTimeout(resolve, ms);
+        wake = () => {
+          if (timer !== undefined) clearTimeout(timer);
+          resolve();
+        };
+      });
+    const onStop = (): void => wake?.();
+    stopped.signal.addEventListener("abort", onStop, { once: true });
+    try {
+      while (!stopped.signal.aborted) {
+        const free = concurrency - running.size;
+        if (free === 0) {
+          await sleep(Number.POSITIVE_INFINITY); // a run settles, or the queue stops
+          continue;
+        }
+        let jobs: PgBoss.Job<RunJob>[] = [];
+        try {
+          jobs = await boss.fetch<RunJob>(queue, { batchSize: free });
+        } catch {
+          // The database is unreachable: wait an interval, as a poll that found nothing.
+        }
+        for (const job of jobs) {
+          const slot = {};
+          running.add(slot);
+          const free = (): void => {
+            if (running.delete(slot)) wake?.();
+          };
+          const settled = settle(job, free).finally(() => {
+            free();
+            settling.delete(settled);
+          });
+          settling.add(settled);
+        }
+        if (jobs.length === 0 && !stopped.signal.aborted) await sleep(pollMs);
+      }
+    } finally {
+      stopped.signal.removeEventListener("abort", onStop);
+      await Promise.allSettled([...settling]);
+    }
+  };
+
   return {
     async enqueue(agentName, input) {
       if (!agents.has(agentName))
@@ -280,11 +359,14 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       // The run starts in the journal (its input stays there), then its job is queued.
       const owner = randomUUID();
       const startedAt = new Date().toISOString();
-      await store.journal.runStarted(
-        { runId, agent: agentName, instructions: agent.instructions, input, startedAt },
-        owner,
-      );
-      await store.journal.release(runId, owner);
+      const runStart = { runId, agent: agentName, instructions: agent.instructions, input, startedAt };
+      // Started and given up in one statement where the journal commits records together.
+      if (store.journal.commit !== undefined)
+        await store.journal.commit(runId, { start: runStart, release: true }, owner);
+      else {
+        await store.journal.runStarted(runStart, owner);
+        await store.journal.release(runId, owner);
+      }
       const job: RunJob = { runId, agent: agentName };
       await boss.send(queue, job, { id: runId, expireInSeconds: runTimeoutSeconds + expiryMargin(runTimeoutSeconds) });
       return runId;
@@ -295,14 +377,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (!Number.isInteger(concurrency) || concurrency < 1)
         throw new TypeError(`queue.work: concurrency must be a positive integer, got ${String(concurrency)}.`);
       await start();
-      // One pg-boss worker per slot, each taking one job at a time.
-      for (let i = 0; i < concurrency; i++) {
-        await boss.work<RunJob>(
-          queue,
-          { batchSize: 1, pollingIntervalSeconds: parsed.pollingIntervalSeconds ?? 2 },
-          async ([job]) => (job ? runOnce(job.id, job.data) : undefined),
-        );
-      }
+      const loop = fetchLoop(concurrency);
+      loops.add(loop);
     },
 
     async result(runId) {
@@ -339,7 +415,9 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         () => stopping.abort(new DOMException("The run queue is stopping", "AbortError")),
         timeoutMs,
       );
+      stopped.abort();
       try {
+        await Promise.allSettled([...loops]);
         await boss.stop({ graceful: true, timeout: timeoutMs + 2_000, wait: true, close: true });
       } finally {
         clearTimeout(deadline);

@@ -50,7 +50,17 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
   return out;
 }
 
+/**
+ * JSON text of a value with none of the refused code units, in its JSON text: JSON.stringify writes
+ * NUL as `\u0000` and a lone surrogate as `\udXXX` (a pair stays raw), so a text without either
+ * escape and without U+E000 needs no escaping. A backslash before them in a string (`\\u0000`)
+ * only sends the value down the slow path.
+ */
+const MAY_NEED_ESCAPE = /\\u0000|\\ud[89a-f]|\uE000/i;
+
 /** JSON text for a jsonb parameter: the value's strings escaped. @internal */
 export function jsonParam(value: unknown): string {
-  return JSON.stringify(escapeJson(value));
+  // One stringify when nothing needs escaping (nearly always), instead of copying the value first.
+  const text = JSON.stringify(value);
+  return text === undefined || !MAY_NEED_ESCAPE.test(text) ? text : JSON.stringify(escapeJson(value));
 }

@@ -37,6 +37,7 @@ export {
   type SkippedDeadLetterLine,
 } from "./agent/index.js";
 export { DEFAULT_LEASE_MS, type RunLeaseInfo } from "./agent/durable/run-journal.js";
+export type { JournalCommit } from "./agent/durable/run-journal.js";
 export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
 export type { ApprovalRecord } from "./agent/approvals/decision-record.js";
 export type {

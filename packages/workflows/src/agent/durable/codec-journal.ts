@@ -10,6 +10,7 @@ import type {
   JournaledRunEnd,
   JournaledRunStart,
   JournaledTurn,
+  JournalCommit,
   RunJournal,
 } from "./run-journal.js";
 
@@ -146,39 +147,43 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
       formatted: await seal.openText(o.formatted, at(runId, "formatted", o.callId)),
     };
   };
+  const sealStart = async (start: JournaledRunStart): Promise<JournaledRunStart> => ({
+    ...start,
+    instructions: await seal.text(start.instructions, at(start.runId, "instructions")),
+    input: await seal.text(start.input, at(start.runId, "input")),
+  });
+  const sealTurn = async (runId: string, turn: JournaledTurn): Promise<JournaledTurn> => {
+    learn(runId, turn);
+    const message = (await seal.value(
+      turn.message,
+      at(runId, "turn", turn.index),
+    )) as unknown as JournaledTurn["message"];
+    return { ...turn, message };
+  };
+  const sealCalls = (runId: string, calls: readonly JournaledCallStart[]): Promise<JournaledCallStart[]> =>
+    Promise.all(
+      calls.map(async (c) => {
+        const name = pseudonym(runId, c.callId);
+        const args = await seal.value(c.arguments, at(runId, "arguments", name));
+        return { ...c, callId: name, idempotencyKey: clearKey(runId, name), arguments: args };
+      }),
+    );
   return {
     get leaseMs() {
       return inner.leaseMs;
     },
     async runStarted(start: JournaledRunStart, owner: string) {
-      const sealed = {
-        ...start,
-        instructions: await seal.text(start.instructions, at(start.runId, "instructions")),
-        input: await seal.text(start.input, at(start.runId, "input")),
-      };
-      return inner.runStarted(sealed, owner);
+      return inner.runStarted(await sealStart(start), owner);
     },
     lease: (runId, owner) => inner.lease(runId, owner),
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
-      learn(runId, turn);
-      const message = (await seal.value(
-        turn.message,
-        at(runId, "turn", turn.index),
-      )) as unknown as JournaledTurn["message"];
-      return inner.turn(runId, { ...turn, message }, owner);
+      return inner.turn(runId, await sealTurn(runId, turn), owner);
     },
     async callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string) {
-      const sealed = await Promise.all(
-        calls.map(async (c) => {
-          const name = pseudonym(runId, c.callId);
-          const args = await seal.value(c.arguments, at(runId, "arguments", name));
-          return { ...c, callId: name, idempotencyKey: clearKey(runId, name), arguments: args };
-        }),
-      );
-      return inner.callsStarted(runId, sealed, owner);
+      return inner.callsStarted(runId, await sealCalls(runId, calls), owner);
     },
     async outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string) {
       return inner.outcomes(runId, await Promise.all(outcomes.map((o) => sealOutcome(runId, o))), owner);
@@ -189,51 +194,90 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     },
     // Summaries hold no payload: nothing to encode or decode.
     list: (query) => inner.list(query),
-    async read(runId: string): Promise<JournaledRun | undefined> {
-      const run = await inner.read(runId);
-      if (run === undefined) return undefined;
-      const turns = await Promise.all(
-        run.turns.map(async (t) => ({
-          ...t,
-          message: await seal.openValue<JournaledTurn["message"]>(t.message, at(runId, "turn", t.index)),
-        })),
-      );
-      for (const turn of turns) learn(runId, turn);
-      const ownIds = new Map([...namesOf(runId)].map(([own, name]) => [name, own]));
-      return {
-        ...run,
-        instructions: await seal.openText(run.instructions, at(runId, "instructions")),
-        input: await seal.openText(run.input, at(runId, "input")),
-        turns,
-        calls: await Promise.all(
-          run.calls.map(async (c): Promise<JournaledCall> => {
-            const outcome = c.outcome === undefined ? undefined : await openOutcome(runId, c.outcome, c.callId);
-            const callId = ownIds.get(c.callId) ?? outcome?.callId ?? c.callId;
-            if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
-            const idempotencyKey =
-              c.idempotencyKey === clearKey(runId, c.callId)
-                ? String(outcome?.outcome.metadata["idempotencyKey"] ?? `${runId}:${callId}`)
-                : c.idempotencyKey;
-            return {
-              ...c,
-              callId,
-              idempotencyKey,
-              // A call known by its outcome only (no start record) has no arguments.
-              arguments:
-                c.arguments === null
-                  ? null
-                  : await seal.openValue<JsonValue>(c.arguments, at(runId, "arguments", c.callId)),
-              tool: c.tool === "" && outcome !== undefined ? String(outcome.outcome.metadata["tool"] ?? "") : c.tool,
-              ...(outcome === undefined ? {} : { outcome: { ...outcome, callId } }),
-            };
-          }),
-        ),
-        ...(run.end === undefined
-          ? {}
-          : { end: { ...run.end, result: await seal.openValue<JsonValue>(run.end.result, at(runId, "result")) } }),
-      };
-    },
+    read: async (runId: string) => open(runId, await inner.read(runId)),
+    ...(inner.commit === undefined
+      ? {}
+      : {
+          async commit(runId: string, records: JournalCommit, owner: string) {
+            // Turns are sealed first: a turn teaches the names its calls are stored under.
+            const start = records.start === undefined ? undefined : await sealStart(records.start);
+            const turns =
+              records.turns === undefined ? undefined : await Promise.all(records.turns.map((t) => sealTurn(runId, t)));
+            const outcomes =
+              records.outcomes === undefined
+                ? undefined
+                : await Promise.all(records.outcomes.map((o) => sealOutcome(runId, o)));
+            const calls = records.calls === undefined ? undefined : await sealCalls(runId, records.calls);
+            const end =
+              records.end === undefined
+                ? undefined
+                : { ...records.end, result: await seal.value(records.end.result, at(runId, "result")) };
+            const done = await inner.commit!(
+              runId,
+              {
+                ...(start === undefined ? {} : { start }),
+                ...(outcomes === undefined ? {} : { outcomes }),
+                ...(turns === undefined ? {} : { turns }),
+                ...(calls === undefined ? {} : { calls }),
+                ...(end === undefined ? {} : { end }),
+                ...(records.release === true ? { release: true } : {}),
+              },
+              owner,
+            );
+            if (end !== undefined) pseudonyms.delete(runId);
+            return done;
+          },
+        }),
+    ...(inner.takeAndRead === undefined
+      ? {}
+      : {
+          takeAndRead: async (runId: string, owner: string, agent: string) =>
+            open(runId, await inner.takeAndRead!(runId, owner, agent)),
+        }),
   };
+  async function open(runId: string, run: JournaledRun | undefined): Promise<JournaledRun | undefined> {
+    if (run === undefined) return undefined;
+    const turns = await Promise.all(
+      run.turns.map(async (t) => ({
+        ...t,
+        message: await seal.openValue<JournaledTurn["message"]>(t.message, at(runId, "turn", t.index)),
+      })),
+    );
+    for (const turn of turns) learn(runId, turn);
+    const ownIds = new Map([...namesOf(runId)].map(([own, name]) => [name, own]));
+    return {
+      ...run,
+      instructions: await seal.openText(run.instructions, at(runId, "instructions")),
+      input: await seal.openText(run.input, at(runId, "input")),
+      turns,
+      calls: await Promise.all(
+        run.calls.map(async (c): Promise<JournaledCall> => {
+          const outcome = c.outcome === undefined ? undefined : await openOutcome(runId, c.outcome, c.callId);
+          const callId = ownIds.get(c.callId) ?? outcome?.callId ?? c.callId;
+          if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
+          const idempotencyKey =
+            c.idempotencyKey === clearKey(runId, c.callId)
+              ? String(outcome?.outcome.metadata["idempotencyKey"] ?? `${runId}:${callId}`)
+              : c.idempotencyKey;
+          return {
+            ...c,
+            callId,
+            idempotencyKey,
+            // A call known by its outcome only (no start record) has no arguments.
+            arguments:
+              c.arguments === null
+                ? null
+                : await seal.openValue<JsonValue>(c.arguments, at(runId, "arguments", c.callId)),
+            tool: c.tool === "" && outcome !== undefined ? String(outcome.outcome.metadata["tool"] ?? "") : c.tool,
+            ...(outcome === undefined ? {} : { outcome: { ...outcome, callId } }),
+          };
+        }),
+      ),
+      ...(run.end === undefined
+        ? {}
+        : { end: { ...run.end, result: await seal.openValue<JsonValue>(run.end.result, at(runId, "result")) } }),
+    };
+  }
 }
 
 /** A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable. @internal */

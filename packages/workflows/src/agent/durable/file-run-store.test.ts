@@ -5,12 +5,13 @@ import { InMemoryRunStore } from "./in-memory-run-store.js";
 import { RunStoreError } from "./run-store-error.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";
 import { FileRunJournal, FileRunStore } from "./file-run-store.js";
 import { aesGcmCodec } from "./payload-codec.js";
 import { contentionContract } from "../../../test/contention-contract.js";
-import { resumeContract } from "../../../test/resume-contract.js";
+import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";
+import type { RunJournal } from "./run-journal.js";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -39,6 +40,47 @@ describe("FileRunStore", () => {
     const directory = await tempDir();
     const options = leaseMs === undefined ? {} : { leaseMs };
     return { first: new FileRunStore(directory, options), second: new FileRunStore(directory, options) };
+  });
+
+  it("a run of one round is two appends (two fsyncs): start, turn and call starts; outcomes, answer and end", async () => {
+    const dir = await tempDir();
+    const store = new FileRunStore(dir);
+    const writes: string[] = [];
+    // Every journal method the run calls, by name (a Proxy keeps the class's own methods).
+    const journal = new Proxy(store.journal, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== "function" || key === "read" || key === "leaseMs") return value;
+        return (...args: unknown[]) => {
+          writes.push(String(key));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as RunJournal;
+    // Timers held: no record waits out the commit window, however loaded the machine is.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    try {
+      const round = {
+        toolCalls: [
+          { name: "lookupContact", arguments: { id: "c1" } },
+          { name: "upsertContact", arguments: { id: "c1" } },
+        ],
+      };
+      const { agent } = resumeAgent(new FakeCrm(), { ...store, journal }, [round, { text: "Synced." }]);
+      const result = await agent.run("Sync c1.", { runId: "run_two_appends" });
+      expect(result.text).toBe("Synced.");
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(writes).toEqual(["commit", "commit"]);
+    const lines = (await readFile(join(dir, "runs", "run_two_appends.jsonl"), "utf8"))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => (JSON.parse(line) as { kind: string }).kind);
+    expect(lines).toEqual(["start", "turn", "call", "outcome", "outcome", "turn", "end"]);
+    const run = await store.journal.read("run_two_appends");
+    expect(run?.end?.status).toBe("completed");
+    expect(run?.calls.every((c) => c.outcome?.outcome.status === "ok")).toBe(true);
   });
 
   it("ignores a torn last line and keeps appending after it", async () => {

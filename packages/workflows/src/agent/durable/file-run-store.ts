@@ -19,6 +19,7 @@ import type {
   JournaledRunEnd,
   JournaledRunStart,
   JournaledTurn,
+  JournalCommit,
   RunJournal,
   RunLeaseInfo,
 } from "./run-journal.js";
@@ -50,24 +51,52 @@ export class FileRunJournal implements RunJournal {
     this.leaseMs = leaseMsOption("FileRunJournal", ownOption(options, "leaseMs"));
   }
 
-  async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
-    await mkdir(this.directory, { recursive: true });
-    let handle;
-    try {
-      handle = await open(this.file(start.runId), "wx");
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "EEXIST") return false;
-      throw error;
+  runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
+    return this.commit(start.runId, { start }, owner);
+  }
+
+  /**
+   * The records in one append and one fsync (a new run: its file created with them); an end or a
+   * start adds one line to the index. A release gives the lease up after the records landed.
+   */
+  async commit(runId: string, records: JournalCommit, owner: string): Promise<boolean> {
+    const lines: JournalRecord[] = [
+      ...(records.outcomes ?? []).map((outcome) => ({ kind: "outcome", outcome, by: owner }) as const),
+      ...(records.turns ?? []).map((turn) => ({ kind: "turn", turn, by: owner }) as const),
+      ...(records.calls ?? []).map((call) => ({ kind: "call", call, by: owner }) as const),
+      ...(records.end === undefined ? [] : [{ kind: "end", end: records.end, by: owner } as const]),
+    ];
+    const { start, end } = records;
+    if (start !== undefined) {
+      await mkdir(this.directory, { recursive: true });
+      let handle;
+      try {
+        handle = await open(this.file(runId), "wx");
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "EEXIST") return false;
+        throw error;
+      }
+      const expires = Date.now() + this.leaseMs;
+      const first: JournalRecord = { kind: "start", ...start, by: owner, expires };
+      try {
+        await handle.writeFile(`${[first, ...lines].map((record) => JSON.stringify(record)).join("\n")}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (end === undefined)
+        await this.writeLease(runId, { owner, epoch: 1, expires: records.release === true ? 0 : expires });
+      await this.index({
+        runId,
+        agent: start.agent,
+        startedAt: start.startedAt,
+        ...(end === undefined ? {} : { status: end.status, endedAt: end.endedAt }),
+      });
+      return true;
     }
-    const expires = Date.now() + this.leaseMs;
-    try {
-      await handle.writeFile(`${JSON.stringify({ kind: "start", ...start, by: owner, expires })}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await this.writeLease(start.runId, { owner, epoch: 1, expires });
-    await this.index({ runId: start.runId, agent: start.agent, startedAt: start.startedAt });
+    if (lines.length > 0) await this.append(runId, owner, lines);
+    if (end !== undefined) await this.index({ runId, status: end.status, endedAt: end.endedAt });
+    else if (records.release === true) await this.release(runId, owner);
     return true;
   }
 

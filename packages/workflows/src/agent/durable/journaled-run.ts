@@ -4,7 +4,7 @@ import type { AgentRunResult } from "../agent-run-result.js";
 import type { ApprovedRound } from "../approvals/resume.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import { JournalWriter } from "./journal-writer.js";
+import { JournalWriter, runExists } from "./journal-writer.js";
 import { journaledOutcome, journaledRuntime } from "./journaled-runtime.js";
 import type { RunJournal } from "./run-journal.js";
 import { RunStoreError, runBusy } from "./run-store-error.js";
@@ -53,14 +53,10 @@ export async function runJournaled(
   const owner = randomUUID();
   const startedAt = new Date(options.clock()).toISOString();
   const start = { runId, agent: options.name, instructions: options.instructions, input, startedAt };
-  if (!(await journal.runStarted(start, owner))) {
-    throw new RunStoreError(
-      "RUN_EXISTS",
-      `Run '${runId}' is already in the journal: continue it with agent.resumeRun('${runId}'), ` +
-        "or start a new run with another runId.",
-    );
-  }
-  const writer = new JournalWriter(journal, runId, owner);
+  // A journal that commits records together writes the start with the first turn (and the round's
+  // call starts): RUN_EXISTS then comes with that commit, before any tool that is not readOnly runs.
+  const writer = new JournalWriter(journal, runId, owner, start);
+  if (!(await writer.begin(start))) throw runExists(runId);
   return asHolder(runtime, writer, () =>
     new AgentRun(journaledRuntime(runtime, writer, runId), state, signal, sink).loop(),
   );
@@ -82,6 +78,18 @@ export async function resumeJournaled(
 ): Promise<AgentRunResult> {
   if (signal?.aborted) throw abortReason(signal);
   const { options } = runtime;
+  if (journal.takeAndRead !== undefined) {
+    // One statement: read, and taken when it is this agent's run and has not ended.
+    const owner = randomUUID();
+    const history = await journal.takeAndRead(runId, owner, options.name);
+    if (history === undefined) throw notFound(runId);
+    if (history.agent !== options.name) throw wrongAgent(runId, history.agent, options.name);
+    if (history.end !== undefined) return storedResult(runId, history.end.result);
+    const writer = new JournalWriter(journal, runId, owner);
+    const state = newState(runId, history.instructions, history.input);
+    const replay = journaledRuntime(runtime, writer, runId, history);
+    return asHolder(runtime, writer, () => new AgentRun(replay, state, signal, sink).loop());
+  }
   const found = await journal.read(runId);
   if (found === undefined) throw notFound(runId);
   if (found.agent !== options.name) throw wrongAgent(runId, found.agent, options.name);

@@ -187,6 +187,20 @@ export interface RunJournal {
   /** The run, or `undefined` when this journal never saw it. */
   read(runId: string): Promise<JournaledRun | undefined>;
   /**
+   * Optional: writes `records` as `owner` in one commit (one statement on PostgreSQL, one fsync in a
+   * file), fenced like each write alone. `start` records a new run leased to `owner` (then the
+   * commit resolves `false`, nothing written, when a run with this id exists); `end` ends it;
+   * `release` gives the lease up in the same commit. A journal without it gets each record written
+   * by the methods above, in the same order.
+   */
+  commit?(runId: string, records: JournalCommit, owner: string): Promise<boolean>;
+  /**
+   * Optional: reads the run and, when it is `agent`'s and has not ended, takes its lease for `owner`
+   * in the same statement (`RUN_BUSY` when another live process holds it). A journal without it is
+   * read, leased and read again.
+   */
+  takeAndRead?(runId: string, owner: string, agent: string): Promise<JournaledRun | undefined>;
+  /**
    * Runs newest first, paged, optionally of one status (`running` for runs not ended) and one agent:
    * what a run inspector or an operator's script reads. Summaries carry no payload. A bad query
    * throws `RunStoreError` `INVALID_QUERY`.
@@ -215,6 +229,24 @@ export interface RunLeaseInfo {
   readonly epoch?: number;
   /** ISO 8601. */
   readonly expiresAt: string;
+}
+
+/**
+ * Records one commit holds, written in this order: a run start, outcomes, turns, call starts, the
+ * end, then the lease given up.
+ *
+ * @example
+ * ```ts
+ * await journal.commit?.("run_1", { outcomes, turns: [turn], end, release: true }, owner);
+ * ```
+ */
+export interface JournalCommit {
+  readonly start?: JournaledRunStart;
+  readonly outcomes?: readonly JournaledOutcome[];
+  readonly turns?: readonly JournaledTurn[];
+  readonly calls?: readonly JournaledCallStart[];
+  readonly end?: JournaledRunEnd;
+  readonly release?: boolean;
 }
 
 /** `leaseMs` when a store's options give none. */
