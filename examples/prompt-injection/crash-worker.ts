@@ -8,9 +8,11 @@ import { buildAssistant } from "./main.js";
 const [directory, runId] = process.argv.slice(2) as [string, string];
 const chatClient = new ScriptedChatClient([
   { toolCalls: [{ id: "c1", name: "readInbox", arguments: {} }] },
-  // Recording this turn waits for the inbox's outcome to be written: the untrusted read is durable.
   { toolCalls: [{ id: "c2", name: "balance", arguments: {} }] },
-  () => {
+  async () => {
+    // A model takes longer than the journal's commit window (10 ms): by now the inbox's outcome and
+    // the turns before it are durable, as they are while a real model thinks.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     process.kill(process.pid, "SIGKILL");
     return { text: "never reached" };
   },

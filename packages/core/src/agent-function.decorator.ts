@@ -6,7 +6,8 @@ import { closest } from "./closest-name.js";
 import { isStandardMethodCall } from "./decorator-context.js";
 import { recordFunction, recordStandardFunction } from "./metadata.js";
 
-const KNOWN_OPTIONS = new Set([
+/** Every key of {@link AgentFunctionOptions}: the options a decorator accepts, read as own properties. */
+const AGENT_FUNCTION_KEYS = [
   "description",
   "input",
   "name",
@@ -25,7 +26,9 @@ const KNOWN_OPTIONS = new Set([
   "tags",
   "errors",
   "failures",
-]);
+] as const satisfies readonly (keyof AgentFunctionOptions)[];
+
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set(AGENT_FUNCTION_KEYS);
 
 function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === "object" && value !== null && "_zod" in value;
@@ -138,24 +141,6 @@ export interface AgentFunctionDecorator<S extends ToolInputSchema> {
   ): void;
   <T extends AgentFunctionMethod<S>>(method: T, context: ClassMethodDecoratorContext<unknown, T>): void;
 }
-
-/** Every key of {@link AgentFunctionOptions}. */
-const AGENT_FUNCTION_KEYS = [
-  "description",
-  "input",
-  "name",
-  "output",
-  "middleware",
-  "idempotent",
-  "requiresApproval",
-  "readOnly",
-  "compensate",
-  "dependsOn",
-  "timeoutMs",
-  "maxResultTokens",
-  "tags",
-  "errors",
-] as const satisfies readonly (keyof AgentFunctionOptions)[];
 
 /** experimentalDecorators: `(prototype, key, descriptor)`. */
 function decorateLegacy(

@@ -168,7 +168,7 @@ export class AgentFrameworkBuilder {
    */
   buildAgentFactory(given: BuildAgentFactoryOptions = {}): AgentFactory {
     // Own properties only: a polluted Object.prototype turns on no `strict` and sets no `limits`.
-    const options = ownOptions(given, ["strict", "limits"]);
+    const options = ownOptions(given, ["strict", "limits", "printDiagnostics"]);
     if (this.classes.length === 0) {
       throw new AgentFrameworkBuildError(
         "No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().",
@@ -198,7 +198,7 @@ export class AgentFrameworkBuilder {
         diagnostics,
       );
     }
-    printWarnings(diagnostics, Object.hasOwn(options, "printDiagnostics") ? options.printDiagnostics : true);
+    printWarnings(diagnostics, options.printDiagnostics ?? true);
     const pipelineParts: PipelineParts = {
       container: this.container,
       classes: [...this.classes],
