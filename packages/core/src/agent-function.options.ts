@@ -185,6 +185,10 @@ export interface ToolCallContext {
   readonly idempotencyKeyRead?: boolean;
   /** Records that the tool body read `ctx.idempotencyKey` (called by the tool's context). */
   noteIdempotencyKeyRead?(): void;
+  /** The code of each attempt that failed and was retried, in order (resilience notes them). */
+  readonly attemptErrors?: readonly string[];
+  /** Records a failed attempt's code before the next attempt (called by resilience). */
+  noteAttemptError?(code: string): void;
   /** Per-call values handed to the tool as `ctx.items`. */
   readonly items: Map<string, unknown>;
   /** `performance.now()` when the call started. */

@@ -143,6 +143,14 @@ class CallContext implements ToolCallContext {
     this.idempotencyKeyRead = true;
   }
 
+  private failedAttempts: string[] | undefined;
+  get attemptErrors(): readonly string[] {
+    return this.failedAttempts ?? [];
+  }
+  noteAttemptError(code: string): void {
+    (this.failedAttempts ??= []).push(code);
+  }
+
   get signal(): AbortSignal {
     return (this.currentSignal ??= new AbortController().signal);
   }
@@ -328,6 +336,8 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       metadata.attempts = call.attempt;
       metadata.latencyMs = performance.now() - call.startedAt;
       metadata.idempotencyKey = call.idempotencyKey;
+      const attemptErrors = call.attemptErrors;
+      if (attemptErrors !== undefined && attemptErrors.length > 0) metadata.attemptErrors = [...attemptErrors];
       // Marked here, where every adapter's call passes: third-party text is labelled for the model,
       // the journal, traces and the run's injection policy whichever way the tool was called.
       if (tool.options.reads === "untrusted") markUntrusted(outcome);

@@ -36,6 +36,11 @@ export interface ToolOutcomeMetadata {
   /** Markers such as `RESULT_TRUNCATED` or `REDACTED`. */
   flags?: string[];
   truncation?: TruncationInfo;
+  /**
+   * The error code of each attempt that failed and was retried, in order (the last attempt's own
+   * code is the outcome's `errorCode`). Set only when resilience retried.
+   */
+  attemptErrors?: string[];
   /** Anything else plugins add (rollbacks, retry-after, ...). */
   [key: string]: unknown;
 }

@@ -94,10 +94,11 @@ export function createTimeline(parts, onStatus = () => {}) {
       if (outcome.status === "ok" && retries > 0) {
         call.item.className = "call retried";
         call.state.textContent = `ok after ${plural(retries, "retry", "retries")}`;
-        // Live, the retries' codes; from the journal, the attempt count (on the timing line when known).
+        // Live, the retries' codes; from the journal, each failed attempt's code.
+        const codes = call.retries.length > 0 ? call.retries : (outcome.attemptErrors ?? []);
         call.detail.textContent =
-          call.retries.length > 0
-            ? `retried after ${call.retries.join(", ")}`
+          codes.length > 0
+            ? `retried after ${codes.join(", ")}`
             : typeof outcome.latencyMs === "number"
               ? ""
               : `${outcome.attempts} attempts`;
@@ -112,14 +113,18 @@ export function createTimeline(parts, onStatus = () => {}) {
         call.detail.replaceChildren();
         if (outcome.message) call.detail.append(el("span", "message", outcome.message));
         if (outcome.suggestion) call.detail.append(el("span", "suggestion", `Suggestion: ${outcome.suggestion}`));
-        if ((outcome.attempts ?? 1) > 1)
+        if ((outcome.attempts ?? 1) > 1) {
+          const earlier = outcome.attemptErrors ?? [];
           call.detail.append(
             el(
               "span",
               "attempts",
-              `${outcome.attempts} attempts, the last failed with ${outcome.errorCode ?? outcome.status}`,
+              earlier.length > 0
+                ? `${outcome.attempts} attempts: ${[...earlier, outcome.errorCode ?? outcome.status].join(", ")}`
+                : `${outcome.attempts} attempts, the last failed with ${outcome.errorCode ?? outcome.status}`,
             ),
           );
+        }
       }
       // Latency and attempts, from the journal's metadata (absent live until the call settles).
       if (typeof outcome.latencyMs === "number") {

@@ -137,6 +137,9 @@ function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefin
       ...(message === undefined ? {} : { message: unsealed(message) }),
       ...(suggestion === undefined ? {} : { suggestion: unsealed(suggestion) }),
       ...(typeof metadata?.attempts === "number" ? { attempts: metadata.attempts } : {}),
+      ...(Array.isArray(metadata?.attemptErrors)
+        ? { attemptErrors: metadata.attemptErrors.filter((c): c is string => typeof c === "string") }
+        : {}),
       ...(typeof metadata?.latencyMs === "number" ? { latencyMs: metadata.latencyMs } : {}),
     },
     formatted: unsealed(settled.formatted),

@@ -82,6 +82,7 @@ describe("startInspector over an in-memory store", () => {
     expect(events.find((e) => e.type === "tool-result" && e.callId === "w2")?.outcome).toMatchObject({
       status: "ok",
       attempts: 2,
+      attemptErrors: [expect.stringMatching(/^[A-Z][A-Z0-9_]+$/)], // the first attempt's code
     });
     expect(events.find((e) => e.type === "run-health")?.health).toMatchObject({ tools_ok: 1, tools_failed: 1 });
     expect(events.find((e) => e.type === "correction")?.reason).toMatch(/claims success/);

@@ -79,13 +79,16 @@ export function createResilienceMiddleware(
           if (outcome.kind !== "ended") giveUp(emitters, call, attempt, outcome);
           throw decision.error;
         }
+        const failure = describeFailure(decision.reason);
+        // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.
+        call.noteAttemptError?.(failure.errorCode ?? "TOOL_ERROR");
         emitters.retry.emit({
           callId: call.callId,
           runId: call.runId,
           tool: call.name,
           attempt,
           delayMs: decision.waitMs,
-          ...describeFailure(decision.reason),
+          ...failure,
         });
         if (decision.waitMs > 0) {
           const ended = await resilient.sleep(decision.waitMs);
