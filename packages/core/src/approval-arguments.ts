@@ -4,6 +4,7 @@ import { canonicalJson, parsedArguments } from "./canonical-json.js";
 import { toJsonSafe, type JsonValue } from "./json-safe.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
+import { defOf, type ZodDefLike } from "./zod-def.js";
 
 /**
  * The longest arguments a person is asked to approve, in characters of the JSON they are shown
@@ -77,15 +78,6 @@ export interface ApprovalArgumentsOptions {
   readonly limits?: ArgumentLimits;
   /** The longest text shown; default {@link MAX_APPROVAL_ARGUMENTS_CHARS}. */
   readonly maxChars?: number;
-}
-
-interface ZodDefLike {
-  readonly type: string;
-  readonly [key: string]: unknown;
-}
-
-function defOf(schema: unknown): ZodDefLike | undefined {
-  return (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
 }
 
 /** The schema an object or array value is described by, through wrappers (optional, default, pipe...). */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { quietSafeParse } from "./quiet-parse.js";
+import { defOf } from "./zod-def.js";
 
 /** Limits applied to argument payloads before validation. */
 export interface ArgumentLimits {
@@ -87,15 +88,6 @@ const tooLarge = (bytes: number, limit: number): string =>
 function unknownFields(path: readonly PropertyKey[], keys: readonly string[]): string {
   const many = keys.length > 1;
   return `${formatPath(path)}: unknown field${many ? "s" : ""} ${keys.map((k) => `'${k}'`).join(", ")} (remove ${many ? "them" : "it"})`;
-}
-
-interface ZodDefLike {
-  readonly type: string;
-  readonly [key: string]: unknown;
-}
-
-function defOf(schema: unknown): ZodDefLike | undefined {
-  return (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
