@@ -25,7 +25,8 @@ export interface ProgramDeclarations {
 
 const cache = new WeakMap<ts.Program, ProgramDeclarations>();
 
-function decoratorCall(decorator: ts.Decorator, name: string): ts.CallExpression | undefined {
+/** The call of a decorator named `name` (`@Name(...)` or `@ns.Name(...)`), or `undefined`. @internal */
+export function decoratorCall(decorator: ts.Decorator, name: string): ts.CallExpression | undefined {
   const e = decorator.expression;
   if (!ts.isCallExpression(e)) return undefined;
   const callee = e.expression;
@@ -37,11 +38,13 @@ function decoratorCall(decorator: ts.Decorator, name: string): ts.CallExpression
   return calleeName === name ? e : undefined;
 }
 
-function stringOf(node: ts.Node | undefined): string | undefined {
+/** The text of a string literal (or a template without substitutions), or `undefined`. @internal */
+export function stringOf(node: ts.Node | undefined): string | undefined {
   return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
 }
 
-function propertyValue(object: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined {
+/** The value of `key: ...` (or `"key": ...`) written in an object literal, or `undefined`. @internal */
+export function propertyValue(object: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined {
   for (const p of object.properties) {
     if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === key)
       return p.initializer;

@@ -17,6 +17,7 @@ import {
   staticString,
   toolMethod,
 } from "./ast.js";
+import { decoratorCall, propertyValue, stringOf } from "./program-scan.js";
 import { toolNameOf } from "./rules/tool-name.js";
 import { typeInfo } from "./type-info.js";
 
@@ -132,27 +133,8 @@ function groupsOf(context: Context, group: TSESTree.CallExpression | undefined):
 function tsDecoratorCall(node: ts.Node, name: string): ts.CallExpression | undefined {
   if (!ts.canHaveDecorators(node)) return undefined;
   for (const decorator of ts.getDecorators(node) ?? []) {
-    const e = decorator.expression;
-    if (!ts.isCallExpression(e)) continue;
-    const callee = e.expression;
-    const calleeName = ts.isIdentifier(callee)
-      ? callee.text
-      : ts.isPropertyAccessExpression(callee)
-        ? callee.name.text
-        : undefined;
-    if (calleeName === name) return e;
-  }
-  return undefined;
-}
-
-function tsString(node: ts.Node | undefined): string | undefined {
-  return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
-}
-
-function tsProperty(object: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined {
-  for (const p of object.properties) {
-    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === key)
-      return p.initializer;
+    const call = decoratorCall(decorator, name);
+    if (call) return call;
   }
   return undefined;
 }
@@ -166,7 +148,7 @@ function tsBoolean(node: ts.Node | undefined): boolean | undefined {
 
 function tsStringList(node: ts.Node | undefined): readonly string[] | null {
   if (!node || !ts.isArrayLiteralExpression(node)) return null;
-  const out = node.elements.map(tsString);
+  const out = node.elements.map(stringOf);
   return out.every((g) => g !== undefined) ? (out as string[]) : null;
 }
 
@@ -183,30 +165,30 @@ export function classFactsOfTs(node: ts.ClassLikeDeclaration): ClassFacts | unde
     if (!options || options.properties.some(ts.isSpreadAssignment)) complete = false;
     const memberName =
       member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined;
-    const nameNode = options && tsProperty(options, "name");
-    const effectsNode = options && tsProperty(options, "effects");
+    const nameNode = options && propertyValue(options, "name");
+    const effectsNode = options && propertyValue(options, "effects");
     tools.push({
-      name: nameNode ? tsString(nameNode) : memberName,
+      name: nameNode ? stringOf(nameNode) : memberName,
       methodName: memberName ?? "(computed)",
-      reads: tsString(options && tsProperty(options, "reads")),
+      reads: stringOf(options && propertyValue(options, "reads")),
       effects: options
         ? countedEffects(
-            { declared: effectsNode !== undefined, value: tsString(effectsNode) },
-            tsBoolean(tsProperty(options, "readOnly")),
+            { declared: effectsNode !== undefined, value: stringOf(effectsNode) },
+            tsBoolean(propertyValue(options, "readOnly")),
           )
         : undefined,
       effectsDeclared: effectsNode !== undefined,
-      sensitive: tsBoolean(options && tsProperty(options, "sensitive")) === true,
+      sensitive: tsBoolean(options && propertyValue(options, "sensitive")) === true,
     });
   }
   if (!group && tools.length === 0) return undefined;
   let groups: readonly string[] | undefined = [];
   const first = group?.arguments[0];
   if (first) {
-    const single = tsString(first);
+    const single = stringOf(first);
     if (single !== undefined) groups = [single];
     else if (ts.isObjectLiteralExpression(first)) {
-      const list = tsProperty(first, "groups");
+      const list = propertyValue(first, "groups");
       groups = list ? (tsStringList(list) ?? undefined) : [];
     } else groups = tsStringList(first) ?? undefined;
   }
@@ -217,10 +199,10 @@ function agentFactsOfTs(node: ts.ClassLikeDeclaration): AgentFacts | undefined {
   const call = tsDecoratorCall(node, "Agent");
   const options = call?.arguments[0];
   if (!options || !ts.isObjectLiteralExpression(options)) return undefined;
-  const name = tsString(tsProperty(options, "name"));
+  const name = stringOf(propertyValue(options, "name"));
   if (name === undefined) return undefined;
-  const groups = tsProperty(options, "functionGroups");
-  const functions = tsProperty(options, "functions");
+  const groups = propertyValue(options, "functionGroups");
+  const functions = propertyValue(options, "functions");
   return {
     name,
     functionGroups: groups === undefined ? undefined : tsStringList(groups),
