@@ -10,6 +10,7 @@
  * @packageDocumentation
  */
 export { callKey, canonicalJson, parsedArguments } from "./canonical-json.js";
+export { callIdempotencyKey } from "./idempotency-key.js";
 export { keyedIdempotent } from "./keyed-idempotent.js";
 export { ownAbortAsTimeout } from "./own-abort.js";
 export { closest } from "./closest-name.js";

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
+import { callIdempotencyKey } from "./idempotency-key.js";
 import { composeMiddleware } from "./middleware.js";
 import { ownOptions } from "./own-options.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
@@ -131,7 +132,7 @@ class CallContext implements ToolCallContext {
     this.name = tool.name;
     this.arguments = args;
     this.idempotencyKey =
-      typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : `${runId}:${callId}`;
+      typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : callIdempotencyKey(runId, callId);
     this.currentSignal = callerSignal;
   }
 

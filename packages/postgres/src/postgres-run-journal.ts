@@ -13,6 +13,7 @@ import type {
   RunListQuery,
   RunSummary,
 } from "@needlework/workflows/durable";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import { DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
 import { checkRunQuery, cursorAfter, RUNNING, runBusy } from "@needlework/workflows/internal";
 import type { Pool } from "pg";
@@ -445,7 +446,7 @@ function outcomeRows(runId: string, outcomes: readonly JournaledOutcome[]): Reco
   return outcomes.map((o) => ({
     call_id: o.callId,
     tool: String(o.outcome.metadata["tool"] ?? ""),
-    idempotency_key: String(o.outcome.metadata["idempotencyKey"] ?? `${runId}:${o.callId}`),
+    idempotency_key: String(o.outcome.metadata["idempotencyKey"] ?? callIdempotencyKey(runId, o.callId)),
     outcome: o.outcome,
     formatted: o.formatted,
   }));

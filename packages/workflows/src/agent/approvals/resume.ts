@@ -1,4 +1,5 @@
 import type { ToolOutcome } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import { type AgentRuntime, callIdentities, type RunState } from "../loop/agent-loop.js";
 import { prepareRound, type RoundCall } from "../loop/round-call.js";
 import { approvalDenied } from "../loop/synthetic-outcomes.js";
@@ -60,7 +61,7 @@ export async function approveRound(
   // The checkpoint is signed: its call ids win over a renaming (a checkpoint of an older version).
   const calls = named.map((c, i) => {
     const callId = checkpoint.pending[i]!.callId;
-    return c.callId === callId ? c : { ...c, callId, idempotencyKey: `${state.runId}:${callId}` };
+    return c.callId === callId ? c : { ...c, callId, idempotencyKey: callIdempotencyKey(state.runId, callId) };
   });
   // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
   // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
 import type {
@@ -257,7 +258,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
           if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
           const idempotencyKey =
             c.idempotencyKey === clearKey(runId, c.callId)
-              ? String(outcome?.outcome.metadata["idempotencyKey"] ?? `${runId}:${callId}`)
+              ? String(outcome?.outcome.metadata["idempotencyKey"] ?? callIdempotencyKey(runId, callId))
               : c.idempotencyKey;
           return {
             ...c,

@@ -9,6 +9,7 @@ import {
   type ToolOutcome,
   toJsonSafe,
 } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
@@ -180,7 +181,7 @@ export function journaledRuntime(
     async invoke(call, options = {}) {
       const callId = call.callId ?? "";
       // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
-      const idempotencyKey = options.idempotencyKey ?? `${runId}:${callId}`;
+      const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
       const recorded = calls.get(callId);
       if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
       if (recorded !== undefined) {

@@ -1,5 +1,5 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolInvoker } from "@needlework/core";
-import { nextId } from "@needlework/core/internal";
+import { callIdempotencyKey, nextId } from "@needlework/core/internal";
 import type { ChatToolCall } from "@needlework/core";
 import { callKey } from "../canonical-json.js";
 
@@ -63,7 +63,9 @@ function identify(messageId: string, key: string, ids: CallIdentities, used: Set
   }
   used.add(callId);
   // `key` is the JSON of a pair, so it is never `__proto__`.
-  const idempotencyKey = Object.hasOwn(ids.keys, key) ? ids.keys[key]! : (ids.keys[key] = `${ids.runId}:${callId}`);
+  const idempotencyKey = Object.hasOwn(ids.keys, key)
+    ? ids.keys[key]!
+    : (ids.keys[key] = callIdempotencyKey(ids.runId, callId));
   return { callId, idempotencyKey };
 }
 

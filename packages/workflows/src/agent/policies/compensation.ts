@@ -1,4 +1,5 @@
 import { abortReason, createToolOutcome, isFailedOutcome, type ToolOutcome } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import { raceAbort } from "../loop/race-abort.js";
 import type { RoundContext, SettledCall } from "../loop/run-round.js";
 
@@ -46,7 +47,7 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
         {
           ...(context.signal ? { signal: context.signal } : {}),
           runId: context.runId,
-          idempotencyKey: `${context.runId}:${callId}`,
+          idempotencyKey: callIdempotencyKey(context.runId, callId),
         },
       ),
       context.signal,
