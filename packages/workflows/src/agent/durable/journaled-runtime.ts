@@ -11,6 +11,7 @@ import {
 } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
+import type { AgentHooks } from "../hooks.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
@@ -22,6 +23,19 @@ import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } fro
 export interface JournaledRuntime extends AgentRuntime {
   /** True while the loop re-walks turns the journal already holds (hooks stay quiet then). */
   readonly replaying: () => boolean;
+}
+
+/**
+ * The agent's hooks, quiet while the journal's turns are walked again (they fired for those turns
+ * when the run first took them): the loop calls its hooks the same way whether it replays or not.
+ */
+function quietWhileReplaying(hooks: AgentHooks, replaying: () => boolean): AgentHooks {
+  const { onIterationStart, onToolCall, onIterationEnd } = hooks;
+  return {
+    ...(onIterationStart && { onIterationStart: (info) => (replaying() ? undefined : onIterationStart(info)) }),
+    ...(onToolCall && { onToolCall: (info) => (replaying() ? undefined : onToolCall(info)) }),
+    ...(onIterationEnd && { onIterationEnd: (info) => (replaying() ? undefined : onIterationEnd(info)) }),
+  };
 }
 
 /**
@@ -224,13 +238,13 @@ export function journaledRuntime(
   const invoker = journaled(runtime.invoker);
   return {
     ...runtime,
-    options: { ...runtime.options, chatClient: journaledChat },
+    options: { ...runtime.options, ...quietWhileReplaying(runtime.options, replaying), chatClient: journaledChat },
     invoker,
     runtimeInvoker: runtime.runtimeInvoker === runtime.invoker ? invoker : journaled(runtime.runtimeInvoker),
     replaying,
     // What the journal holds for a round's calls. The loop verifies a record with the key against
     // the call as replayed; a call start without one (or with a forged one) proves nothing.
-    journaledDecisions: (round) => {
+    recordedDecisions: (round) => {
       const evidence = new Map<string, ApprovalEvidence>();
       for (const call of round) {
         const recorded = calls.get(call.callId);

@@ -23,7 +23,14 @@ import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
-import { type AgentRuntime, callIdentities, type RoundGate, type RunEnd, type RunState } from "./run-state.js";
+import {
+  type AgentRuntime,
+  type ApprovalEvidence,
+  callIdentities,
+  type RoundGate,
+  type RunEnd,
+  type RunState,
+} from "./run-state.js";
 
 export { type AgentRuntime, callIdentities, type RunState } from "./run-state.js";
 
@@ -193,11 +200,10 @@ export class AgentRun {
       refused,
     );
     if (!gated.some(Boolean)) return this.round(calls, refused, { gated, evidence: new Map() });
-    // A replayed round runs only when the journal proves every gated call's decision (a signed
-    // record, or a recorded outcome); otherwise the run pauses and a person is asked again.
-    const evidence = this.runtime.journaledDecisions?.(calls);
-    const gate = { gated, evidence: evidence ?? new Map() };
-    if (evidence === undefined || !proven(this.runtime.key, state.runId, calls, gate))
+    // A gated round runs only when the run's record proves every gated call's decision (a signed
+    // record, or a recorded outcome); otherwise the run pauses and a person is asked.
+    const gate = { gated, evidence: this.runtime.recordedDecisions?.(calls) ?? new Map<string, ApprovalEvidence>() };
+    if (!proven(this.runtime.key, state.runId, calls, gate))
       return pauseForApproval(this.runtime, state, calls, gated, verdicts);
     return this.round(calls, refused, gate);
   }
@@ -306,10 +312,10 @@ export class AgentRun {
     return { status: "budget_exhausted", reason: `${reason}; ${count}.` };
   }
 
-  /** A hook of the agent's, quiet while a resumed run replays its journal (it fired for those turns). */
+  /** A hook of the agent's (a journaled runtime keeps its hooks quiet for the turns it replays). */
   private hook<N extends AgentHookName>(name: N, info: RunHookInfo<N>): Promise<void> | undefined {
-    const { options, replaying } = this.runtime;
-    if (options[name] === undefined || replaying?.() === true) return undefined;
+    const { options } = this.runtime;
+    if (options[name] === undefined) return undefined;
     return callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as AgentHookInfo<N>);
   }
 

@@ -26,15 +26,15 @@ export interface AgentRuntime {
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
   readonly key: Uint8Array;
-  /** True while a resumed run replays its journal: hooks already fired for those turns. */
-  readonly replaying?: () => boolean;
   /**
-   * What the journal holds for a replayed round's calls: a call's decision record (checked by the
-   * loop with the key before anything runs), or `"settled"` when its outcome is recorded (it is
-   * answered from the journal, never run). A journaled call start alone proves nothing.
+   * The evidence of a decision the run's record holds for a gated round's calls: a call's decision
+   * record (checked by the loop with the key before anything runs), or `"settled"` when its outcome
+   * is recorded (the runtime answers the call from it). A recorded call start alone proves nothing.
+   * A runtime without a record has none (the round pauses). The loop asks the same question of
+   * every run: whether the answer comes from a replay is the runtime's business, not the loop's.
    */
-  readonly journaledDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
-  /** Hands a round's verified decision records to the journal, kept with each call's start. */
+  readonly recordedDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
+  /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
   readonly retryEvents?: readonly ResilienceEvents[];
@@ -48,7 +48,7 @@ export type ApprovalEvidence = ApprovalRecord | "settled";
 /**
  * Which calls of a round need a decision, and the evidence there is for them. The loop runs a
  * gated call only with a record that verifies as "approved" for that run, call, tool and
- * arguments (or, replaying, a journaled outcome). @internal
+ * arguments (or a recorded outcome). @internal
  */
 export interface RoundGate {
   /** Per call of the round, in its order. */
