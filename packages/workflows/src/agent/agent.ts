@@ -15,7 +15,7 @@ import {
   FileResumedCheckpointStore,
 } from "./approvals/claims.js";
 import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
-import { continueJournaled, resumeJournaled, runJournaled } from "./durable/journaled-run.js";
+import { type LoopStart, runJournaled } from "./durable/journaled-run.js";
 import { approveRound } from "./approvals/resume.js";
 import { newRunState, type RunStart } from "./run-start.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
@@ -172,25 +172,38 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
   const wrapRun = deps.wrapRun ?? ((_run: RunInfo, body: () => Promise<AgentRunResult>) => body());
 
   /**
-   * The one execution path behind all six starts: it checks the start, picks the state and the
-   * runtime (journaled with a `store`), and runs the loop inside `wrapRun` (diagnostics: one span
-   * and one run-end record per run). With a sink (a stream) the loop emits events; without, nothing.
+   * The one execution path behind all six starts: it checks the start, turns it into what the loop
+   * starts from (a new state, a verified approved round, or a journaled run's id), and runs the loop
+   * inside `wrapRun` (diagnostics: one span and one run-end record per run): with a `store` through
+   * the one journaled function (`runJournaled`: lease, replay, record), otherwise over the plain
+   * runtime. With a sink (a stream) the loop emits events; without, nothing.
    */
   async function execute(start: RunStart, signal: AbortSignal | undefined, sink?: RunEventSink) {
     if (signal?.aborted) throw abortReason(signal);
     const info: RunInfo = { agent: resolved.name, resumed: start.kind !== "input", chatClient: resolved.chatClient };
     return wrapRun(info, async () => {
-      if (start.kind === "input") {
-        const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
-        if (journal !== undefined) return runJournaled(runtime, journal, state, start.input, signal, sink);
-        return new AgentRun(runtime, state, signal, sink).loop();
-      }
-      if (start.kind === "journal") return resumeJournaled(runtime, journal!, start.runId, signal, newRunState, sink);
-      const approved = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
+      const begun = await loopStart(start);
       if (signal?.aborted) throw abortReason(signal);
-      if (journal !== undefined) return continueJournaled(runtime, journal, approved, signal, sink);
-      return new AgentRun(runtime, approved.state, signal, sink).resume(approved.calls, approved.preset, approved.gate);
+      if (journal !== undefined) return runJournaled(runtime, journal, begun, signal, sink);
+      // Without a store there is no journal to resume from (`checked` refused a runId start).
+      if (begun.kind === "journal") throw new TypeError("agent.resumeRun: the agent has no `store`.");
+      const run = new AgentRun(runtime, begun.kind === "input" ? begun.state : begun.approved.state, signal, sink);
+      if (begun.kind === "input") return run.loop();
+      return run.resume(begun.approved.calls, begun.approved.preset, begun.approved.gate);
     });
+  }
+
+  /** What the loop starts from: an approval start's checkpoint and decisions are verified here. */
+  async function loopStart(start: RunStart): Promise<LoopStart> {
+    if (start.kind === "input") {
+      const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
+      return { kind: "input", state, input: start.input };
+    }
+    if (start.kind === "journal") return { kind: "journal", runId: start.runId, newState: newRunState };
+    return {
+      kind: "approval",
+      approved: await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions),
+    };
   }
 
   /** The streamed form of a start: the same path, with the stream as its sink. */

@@ -1,28 +1,79 @@
 import { randomUUID } from "node:crypto";
-import { abortReason, toJsonSafe } from "@needlework/core";
+import { toJsonSafe } from "@needlework/core";
 import type { AgentRunResult } from "../agent-run-result.js";
 import type { ApprovedRound } from "../approvals/resume.js";
+import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { JournalWriter, runExists } from "./journal-writer.js";
 import { journaledOutcome, journaledRuntime } from "./journaled-runtime.js";
-import type { RunJournal } from "./run-journal.js";
+import type { JournaledRun, JournaledRunStart, RunJournal } from "./run-journal.js";
 import { RunStoreError, runBusy } from "./run-store-error.js";
 import { storedResult } from "./stored-result.js";
 
 /**
- * Runs `body` as the run's lease holder: the lease is renewed while it runs and given up when it
- * ends, however it ends (an aborted run can be resumed at once, not after `leaseMs`). The end is
- * recorded, after every outcome, when the body returns a result.
+ * A run as it reaches the loop, whichever public method started it: a new run's first state (`run`,
+ * `stream`), a paused run's approved round (`resume`, `resumeStream`; see `approveRound`), or the
+ * id of a journaled run to go on with (`resumeRun`, `resumeRunStream`). @internal
  */
-async function asHolder(
+export type LoopStart =
+  | { readonly kind: "input"; readonly state: RunState; readonly input: string }
+  | { readonly kind: "approval"; readonly approved: ApprovedRound }
+  | {
+      readonly kind: "journal";
+      readonly runId: string;
+      /** The first state of the run, from what its journal recorded at its start. */
+      readonly newState: (runId: string, instructions: string, input: string) => RunState;
+    };
+
+/** The run in this process's hands: its writer (the lease holder), its state and what the journal held. */
+interface Held {
+  readonly writer: JournalWriter;
+  readonly state: RunState;
+  readonly history: JournaledRun | undefined;
+}
+
+/**
+ * The one journaled run: every start with a `store` comes here. The run's lease is taken first
+ * ({@link hold}: the one place it is taken); then the loop runs over the journaled runtime, which
+ * answers from the journal what it holds (recorded turns and outcomes, never re-executed) and
+ * records the rest, and the end is recorded, after every outcome, when the loop returns. A new run
+ * starts with an empty journal; a crashed run replays its journal and goes on live; an approved
+ * round continues its paused run's journal after the recorded turns (the denied calls' outcomes
+ * recorded first, so a later replay answers them the same). A finished run (`resumeRun`) returns
+ * its recorded result. A run that rejects (aborted, or its process dies) has no end and can be
+ * resumed.
+ * @internal
+ */
+export async function runJournaled(
   runtime: AgentRuntime,
-  writer: JournalWriter,
-  body: () => Promise<AgentRunResult>,
+  journal: RunJournal,
+  start: LoopStart,
+  signal: AbortSignal | undefined,
+  sink?: RunEventSink,
 ): Promise<AgentRunResult> {
+  const held = await hold(runtime, journal, start, randomUUID());
+  if (!("writer" in held)) return held.result;
+  const { writer, state, history } = held;
+  if (start.kind === "approval")
+    for (const [callId, outcome] of start.approved.preset)
+      writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
+  const live = journaledRuntime(
+    runtime,
+    writer,
+    state.runId,
+    history,
+    start.kind === "approval" ? "continue" : "replay",
+  );
+  // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
+  // run can be resumed at once, not after `leaseMs`).
   writer.startRenewing();
   try {
-    const result = await body();
+    const run = new AgentRun(live, state, signal, sink);
+    const result =
+      start.kind === "approval"
+        ? await run.resume(start.approved.calls, start.approved.preset, start.approved.gate)
+        : await run.loop();
     await writer.end({
       status: result.status,
       endedAt: new Date(runtime.options.clock()).toISOString(),
@@ -35,115 +86,62 @@ async function asHolder(
 }
 
 /**
- * Runs a new run under a journal: the start is recorded first (durably, with this process's lease),
- * then every turn and call, then the end. A run that rejects (aborted, or its process dies) has no
- * end and can be resumed.
- * @internal
+ * Takes the run's lease for `owner`, the one way every start does: a new run by recording its start
+ * (`RUN_EXISTS` when its id is taken; a journal that commits records together writes it with the
+ * first turn, before any tool that is not readOnly runs); a recorded run by a new epoch of its lease
+ * (`RUN_BUSY` while another live process holds it), read again as the holder: what the previous
+ * holder wrote up to losing the lease is all there is. A paused run the journal never saw (the store
+ * came later) is started in it. Resolves the recorded result of a finished run (`resumeRun`).
  */
-export async function runJournaled(
+async function hold(
   runtime: AgentRuntime,
   journal: RunJournal,
-  state: RunState,
-  input: string,
-  signal: AbortSignal | undefined,
-  sink?: RunEventSink,
-): Promise<AgentRunResult> {
+  start: LoopStart,
+  owner: string,
+): Promise<Held | { readonly result: AgentRunResult }> {
   const { options } = runtime;
-  const { runId } = state;
-  const owner = randomUUID();
-  const startedAt = new Date(options.clock()).toISOString();
-  const start = { runId, agent: options.name, instructions: options.instructions, input, startedAt };
-  // A journal that commits records together writes the start with the first turn (and the round's
-  // call starts): RUN_EXISTS then comes with that commit, before any tool that is not readOnly runs.
-  const writer = new JournalWriter(journal, runId, owner, start);
-  if (!(await writer.begin(start))) throw runExists(runId);
-  return asHolder(runtime, writer, () =>
-    new AgentRun(journaledRuntime(runtime, writer, runId), state, signal, sink).loop(),
-  );
-}
-
-/**
- * Continues a journaled run: a finished run returns its recorded result (checked); otherwise this
- * process takes the run's lease (`RUN_BUSY` when another live process holds it) and the loop replays
- * the journal (recorded turns and outcomes, never re-executed) and goes on live.
- * @internal
- */
-export async function resumeJournaled(
-  runtime: AgentRuntime,
-  journal: RunJournal,
-  runId: string,
-  signal: AbortSignal | undefined,
-  newState: (runId: string, instructions: string, input: string) => RunState,
-  sink?: RunEventSink,
-): Promise<AgentRunResult> {
-  if (signal?.aborted) throw abortReason(signal);
-  const { options } = runtime;
-  if (journal.takeAndRead !== undefined) {
-    // One statement: read, and taken when it is this agent's run and has not ended.
-    const owner = randomUUID();
-    const history = await journal.takeAndRead(runId, owner, options.name);
-    if (history === undefined) throw notFound(runId);
-    if (history.agent !== options.name) throw wrongAgent(runId, history.agent, options.name);
-    if (history.end !== undefined) return storedResult(runId, history.end.result);
-    const writer = new JournalWriter(journal, runId, owner);
-    const state = newState(runId, history.instructions, history.input);
-    const replay = journaledRuntime(runtime, writer, runId, history);
-    return asHolder(runtime, writer, () => new AgentRun(replay, state, signal, sink).loop());
+  if (start.kind === "input") {
+    const { state, input } = start;
+    const record = startRecord(options, state.runId, input);
+    const writer = new JournalWriter(journal, state.runId, owner, record);
+    if (!(await writer.begin(record))) throw runExists(state.runId);
+    return { writer, state, history: undefined };
   }
-  const found = await journal.read(runId);
+  if (start.kind === "approval") {
+    const { state } = start.approved;
+    const history = await journal.read(state.runId);
+    if (history === undefined) {
+      const input = state.messages.find((m) => m.role === "user")?.content ?? "";
+      await journal.runStarted(startRecord(options, state.runId, input), owner);
+    } else {
+      checkAgent(history, options.name);
+      await take(journal, state.runId, owner);
+    }
+    return { writer: new JournalWriter(journal, state.runId, owner), state, history };
+  }
+  const { runId } = start;
+  // A store that can, in one statement: read, and taken when it is this agent's run and has not ended.
+  const found = journal.takeAndRead ? await journal.takeAndRead(runId, owner, options.name) : await journal.read(runId);
   if (found === undefined) throw notFound(runId);
-  if (found.agent !== options.name) throw wrongAgent(runId, found.agent, options.name);
-  if (found.end !== undefined) return storedResult(runId, found.end.result);
-  const owner = randomUUID();
-  await take(journal, runId, owner);
+  checkAgent(found, options.name);
+  if (found.end !== undefined) return { result: storedResult(runId, found.end.result) };
+  let history: JournaledRun | undefined = found;
+  if (journal.takeAndRead === undefined) {
+    await take(journal, runId, owner);
+    history = await journal.read(runId);
+  }
   const writer = new JournalWriter(journal, runId, owner);
-  // Read again as the holder: what the previous holder wrote up to losing the lease is all there is.
-  const history = await journal.read(runId);
   if (history === undefined || history.end !== undefined) {
     await writer.stop();
-    return history === undefined ? Promise.reject(notFound(runId)) : storedResult(runId, history.end!.result);
+    if (history === undefined) throw notFound(runId);
+    return { result: storedResult(runId, history.end!.result) };
   }
-  const state = newState(runId, history.instructions, history.input);
-  const replay = journaledRuntime(runtime, writer, runId, history);
-  return asHolder(runtime, writer, () => new AgentRun(replay, state, signal, sink).loop());
+  return { writer, state: start.newState(runId, history.instructions, history.input), history };
 }
 
-/**
- * Continues a run from an approval checkpoint under the journal of its run id, as its lease holder:
- * the denied calls' outcomes are recorded first (so a later replay answers them the same), then the
- * resumed round and the rest of the run, then its new end. A paused run the journal never saw (the
- * store came later) is started in it first.
- * @internal
- */
-export async function continueJournaled(
-  runtime: AgentRuntime,
-  journal: RunJournal,
-  approved: ApprovedRound,
-  signal: AbortSignal | undefined,
-  sink?: RunEventSink,
-): Promise<AgentRunResult> {
-  const { options } = runtime;
-  const { state, calls, preset, gate } = approved;
-  const { runId } = state;
-  const owner = randomUUID();
-  const history = await journal.read(runId);
-  if (history === undefined) {
-    const input = state.messages.find((m) => m.role === "user")?.content ?? "";
-    const startedAt = new Date(options.clock()).toISOString();
-    await journal.runStarted(
-      { runId, agent: options.name, instructions: options.instructions, input, startedAt },
-      owner,
-    );
-  } else if (history.agent !== options.name) {
-    throw wrongAgent(runId, history.agent, options.name);
-  } else {
-    await take(journal, runId, owner);
-  }
-  const writer = new JournalWriter(journal, runId, owner);
-  for (const [callId, outcome] of preset)
-    writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
-  const live = journaledRuntime(runtime, writer, runId, history, "continue");
-  return asHolder(runtime, writer, () => new AgentRun(live, state, signal, sink).resume(calls, preset, gate));
+function startRecord(options: ResolvedAgentOptions, runId: string, input: string): JournaledRunStart {
+  const startedAt = new Date(options.clock()).toISOString();
+  return { runId, agent: options.name, instructions: options.instructions, input, startedAt };
 }
 
 /** Takes the run's lease for `owner` (a new epoch), or throws `RUN_BUSY` with the time the holder has left. */
@@ -152,16 +150,17 @@ async function take(journal: RunJournal, runId: string, owner: string): Promise<
   if (!(await journal.lease(runId, owner))) throw runBusy(runId);
 }
 
+function checkAgent(run: JournaledRun, agent: string): void {
+  if (run.agent !== agent)
+    throw new RunStoreError(
+      "RUN_AGENT_MISMATCH",
+      `Run '${run.runId}' belongs to agent '${run.agent}', not '${agent}': resume it with that agent.`,
+    );
+}
+
 function notFound(runId: string): RunStoreError {
   return new RunStoreError(
     "RUN_NOT_FOUND",
     `Run '${runId}' is not in this agent's store: resume it with an agent over the store that ran it.`,
-  );
-}
-
-function wrongAgent(runId: string, owner: string, agent: string): RunStoreError {
-  return new RunStoreError(
-    "RUN_AGENT_MISMATCH",
-    `Run '${runId}' belongs to agent '${owner}', not '${agent}': resume it with that agent.`,
   );
 }
