@@ -2,6 +2,8 @@
 // traced with one `invoke_agent` span whose children are its tool spans, and has a streamed form
 // that ends in the same result. And one identity per call: a model that repeats a call id in a
 // later turn gets distinct call ids and keys, journaled apart, and a crashed run resumes the new call.
+// And the matrix {fresh, approval pause, crash} × {run, stream}: both forms of each scenario leave the
+// same result, the same journal records, the same trace spans and the same tool executions.
 import "reflect-metadata";
 import { AgentFunction, AgentFunctionGroup, type ToolContext, ToolResult } from "@needlework/core";
 import {
@@ -235,5 +237,131 @@ describe("maxToolCallsPerTurn", () => {
         .buildAgentFactory()
         .createAgent({ name: "x", instructions: "x", chatClient: new ScriptedChatClient([]), maxToolCallsPerTurn: 0 }),
     ).toThrow(/maxToolCallsPerTurn/);
+  });
+});
+
+/** The two forms of every start: the awaited one (`run`, `resume`, `resumeRun`) and the streamed one. */
+type Form = "run" | "stream";
+type Agent = ReturnType<ReturnType<typeof setUp>["make"]>;
+
+const started = (agent: Agent, form: Form, input: string, runId: string, signal?: AbortSignal) =>
+  form === "run"
+    ? agent.run(input, { runId, ...(signal ? { signal } : {}) })
+    : drain(agent.stream(input, { runId, ...(signal ? { signal } : {}) })).then((d) => d.result);
+
+/** What a run leaves, with times and latencies left out: what two forms of one scenario must share. */
+async function footprint(setup: ReturnType<typeof setUp>, runId: string, result: AgentRunResult, from: number) {
+  const journaled = await setup.store.journal.read(runId);
+  const spans = setup.spans();
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s.name]));
+  return timeless({
+    result: {
+      status: result.status,
+      text: result.status === "completed" ? result.text : undefined,
+      calls: result.calls.map((c) => [c.tool, c.callId, c.status, c.errorCode]),
+      messages: result.messages,
+    },
+    journal: {
+      turns: journaled?.turns.map((t) => [t.index, t.message]),
+      calls: journaled?.calls.map((c) => ({
+        callId: c.callId,
+        tool: c.tool,
+        arguments: c.arguments,
+        idempotencyKey: c.idempotencyKey,
+        approval: c.approval,
+        outcome: c.outcome && [c.outcome.outcome.status, c.outcome.outcome.errorCode, c.outcome.formatted],
+      })),
+      end: journaled?.end?.status,
+    },
+    spans: spans.map((s) => [s.name, byId.get(s.parentSpanContext?.spanId ?? ""), s.status.code]).sort(),
+    executions: seen.slice(from).map((s) => [s.tool, s.value, s.callId, s.key]),
+  });
+}
+
+/** The footprint with each call's latency (in the text the model read) set to 0: the one thing two runs never share. */
+function timeless<T>(footprint: T): T {
+  return JSON.parse(JSON.stringify(footprint).replace(/\\"latency_ms\\":[0-9.e-]+/g, '\\"latency_ms\\":0')) as T;
+}
+
+/** Each scenario, in one form, on its own store and tracer; the same run id in both forms. */
+const scenarios = {
+  async fresh(form: Form) {
+    const setup = setUp([]);
+    const from = seen.length;
+    const result = await started(setup.make([saveTurn("m-fresh"), { text: "Saved." }]), form, "Save.", "m-fresh");
+    return footprint(setup, "m-fresh", result, from);
+  },
+  async "approval pause"(form: Form) {
+    const setup = setUp([]);
+    const from = seen.length;
+    const script: ScriptedStep[] = [saveTurn("m-pause"), { toolCalls: [{ name: "send", arguments: { to: "c9" } }] }];
+    const paused = await started(setup.make(script), form, "Save, then send.", "m-pause");
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    const pausedFootprint = await footprint(setup, "m-pause", paused, from);
+    const decisions = { [paused.pendingApprovals[0]!.callId]: "approved" } as const;
+    const agent = setup.make([{ text: "Sent." }]);
+    const result =
+      form === "run"
+        ? await agent.resume(paused.checkpoint, decisions)
+        : (await drain(agent.resumeStream(paused.checkpoint, decisions))).result;
+    return { paused: pausedFootprint, resumed: await footprint(setup, "m-pause", result, from) };
+  },
+  async crash(form: Form) {
+    const setup = setUp([]);
+    const from = seen.length;
+    hangOnce.add("m-crash");
+    const controller = new AbortController();
+    const crashed = started(
+      setup.make([saveTurn("m-crash"), { text: "Saved." }]),
+      form,
+      "Save.",
+      "m-crash",
+      controller.signal,
+    );
+    await expect.poll(() => seen.slice(from).some((s) => s.value === "m-crash")).toBe(true);
+    controller.abort();
+    await expect(crashed).rejects.toThrow();
+    const agent = setup.make([{ text: "Saved." }]);
+    const result =
+      form === "run" ? await agent.resumeRun("m-crash") : (await drain(agent.resumeRunStream("m-crash"))).result;
+    return footprint(setup, "m-crash", result, from);
+  },
+} as const;
+
+describe("the run path matrix: {fresh, approval pause, crash} × {run, stream}, journaled and traced alike", () => {
+  it("fresh: one journaled run, one run span over its tool span, the same in both forms", async () => {
+    const run = await scenarios.fresh("run");
+    expect(await scenarios.fresh("stream")).toEqual(run);
+    expect(run.result.status).toBe("completed");
+    expect(run.journal.calls?.map((c) => [c.tool, c.outcome?.[0]])).toEqual([["save", "ok"]]);
+    expect(run.journal.end).toBe("completed");
+    expect(run.spans.filter(([name]) => String(name).startsWith("invoke_agent"))).toHaveLength(1);
+    expect(run.executions).toHaveLength(1);
+  });
+
+  it("approval pause: the pause is journaled, the resume continues the same journal, the same in both forms", async () => {
+    const run = await scenarios["approval pause"]("run");
+    expect(await scenarios["approval pause"]("stream")).toEqual(run);
+    expect(run.paused.journal.end).toBe("awaiting_approval");
+    expect(run.paused.executions.map(([tool]) => tool)).toEqual(["save"]);
+    expect(run.resumed.result.status).toBe("completed");
+    expect(run.resumed.journal.end).toBe("completed");
+    const send = run.resumed.journal.calls?.find((c) => c.tool === "send");
+    expect(send?.approval?.decision).toBe("approved");
+    expect(send?.outcome?.[0]).toBe("ok");
+    // The save of the first turn ran once, before the pause; the send once, after the decision.
+    expect(run.resumed.executions.map(([tool]) => tool)).toEqual(["save", "send"]);
+    expect(run.resumed.spans.filter(([name]) => String(name).startsWith("invoke_agent"))).toHaveLength(2);
+  });
+
+  it("crash: the resumed run replays its journal and ends it, the same in both forms", async () => {
+    const run = await scenarios.crash("run");
+    expect(await scenarios.crash("stream")).toEqual(run);
+    expect(run.result.status).toBe("completed");
+    expect(run.journal.end).toBe("completed");
+    // The call that never settled ran again under the same key (its tool is idempotent).
+    expect(run.executions).toHaveLength(2);
+    expect(new Set(run.executions.map(([, , , key]) => key)).size).toBe(1);
+    expect(run.spans.filter(([name]) => String(name).startsWith("invoke_agent"))).toHaveLength(2);
   });
 });
