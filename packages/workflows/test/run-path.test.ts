@@ -16,6 +16,7 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  type AgentHooks,
   type AgentRunResult,
   type AgentRunStream,
   InMemoryRunStore,
@@ -69,8 +70,9 @@ function setUp(script: ScriptedStep[]) {
     .usingToolResultMiddleware()
     .usingDiagnostics({ tracer })
     .buildAgentFactory();
-  const make = (steps: ScriptedStep[]) =>
+  const make = (steps: ScriptedStep[], hooks: AgentHooks = {}) =>
     factory.createAgent({
+      ...hooks,
       name: "notes",
       instructions: "Keep notes.",
       chatClient: new ScriptedChatClient(steps),
@@ -364,4 +366,41 @@ describe("the run path matrix: {fresh, approval pause, crash} × {run, stream}, 
     expect(new Set(run.executions.map(([, , , key]) => key)).size).toBe(1);
     expect(run.spans.filter(([name]) => String(name).startsWith("invoke_agent"))).toHaveLength(2);
   });
+});
+
+describe("the loop cannot tell a replay", () => {
+  it.each(["run", "stream"] as const)(
+    "%s: across a crash and resumeRun, each hook fires once per turn and per call (the replayed ones stay quiet)",
+    async (form) => {
+      const { make } = setUp([]);
+      const fired: string[] = [];
+      const hooks: AgentHooks = {
+        onIterationStart: ({ iteration }) => void fired.push(`start ${iteration}`),
+        onToolCall: ({ record }) => void fired.push(`call ${record.tool} ${record.callId}`),
+        onIterationEnd: ({ iteration }) => void fired.push(`end ${iteration}`),
+      };
+      hangOnce.add(`h-crash-${form}`);
+      const controller = new AbortController();
+      const script = [saveTurn(`h-first-${form}`), saveTurn(`h-crash-${form}`), { text: "Saved." }];
+      const crashed = started(make(script, hooks), form, "Save two.", `h-${form}`, controller.signal);
+      await expect.poll(() => seen.some((s) => s.value === `h-crash-${form}`)).toBe(true);
+      controller.abort();
+      await expect(crashed).rejects.toThrow();
+      expect(fired).toEqual(["start 1", "call save call_1_1", "end 1", "start 2"]);
+      const agent = make([{ text: "Saved." }], hooks);
+      const result =
+        form === "run" ? await agent.resumeRun(`h-${form}`) : (await drain(agent.resumeRunStream(`h-${form}`))).result;
+      expect(result.status).toBe("completed");
+      expect(fired).toEqual([
+        "start 1",
+        "call save call_1_1",
+        "end 1",
+        "start 2",
+        "call save call_2_1",
+        "end 2",
+        "start 3",
+        "end 3",
+      ]);
+    },
+  );
 });
