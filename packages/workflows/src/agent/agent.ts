@@ -182,8 +182,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     if (signal?.aborted) throw abortReason(signal);
     const info: RunInfo = { agent: resolved.name, resumed: start.kind !== "input", chatClient: resolved.chatClient };
     return wrapRun(info, async () => {
-      const begun = await loopStart(start);
-      if (signal?.aborted) throw abortReason(signal);
+      const begun = start.kind === "approval" ? await approved(start, signal) : loopStart(start);
       if (journal !== undefined) return runJournaled(runtime, journal, begun, signal, sink);
       // Without a store there is no journal to resume from (`checked` refused a runId start).
       if (begun.kind === "journal") throw new TypeError("agent.resumeRun: the agent has no `store`.");
@@ -193,17 +192,24 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     });
   }
 
-  /** What the loop starts from: an approval start's checkpoint and decisions are verified here. */
-  async function loopStart(start: RunStart): Promise<LoopStart> {
-    if (start.kind === "input") {
-      const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
-      return { kind: "input", state, input: start.input };
-    }
+  /**
+   * What the loop starts from a new run or a journaled run's id. Synchronous: a run goes into the
+   * loop without an await more than before (an abort right after the start finds the loop running).
+   */
+  function loopStart(start: Exclude<RunStart, { kind: "approval" }>): LoopStart {
     if (start.kind === "journal") return { kind: "journal", runId: start.runId, newState: newRunState };
-    return {
-      kind: "approval",
-      approved: await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions),
-    };
+    const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
+    return { kind: "input", state, input: start.input };
+  }
+
+  /** An approval start's round: its checkpoint and decisions verified (see `approveRound`). */
+  async function approved(
+    start: Extract<RunStart, { kind: "approval" }>,
+    signal: AbortSignal | undefined,
+  ): Promise<LoopStart> {
+    const round = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
+    if (signal?.aborted) throw abortReason(signal);
+    return { kind: "approval", approved: round };
   }
 
   /** The streamed form of a start: the same path, with the stream as its sink. */
