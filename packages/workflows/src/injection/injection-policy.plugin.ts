@@ -8,7 +8,7 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
-import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM, CALL_PROBE, type CallProbe } from "@needlework/core/internal";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
@@ -212,6 +212,19 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     (untrusted ? run.untrustedResults : run.trusted).push(content);
   };
 
+  const lookupsOfRun = (run: TrackedRun) => () =>
+    run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
+
+  // What the middleware would do with a call, without running it: adapters with an approval step
+  // of their own (the AI SDK's needsApproval) ask first and put the call to a person there.
+  const probe: CallProbe = (call) => {
+    const run = tracked(call.runId);
+    if (run?.untrusted !== true) return { action: "run" };
+    const request = { tool: call.name, callId: "", arguments: call.arguments };
+    const verdict = decide(mode, request, call.tool, run.sources, lookupsOfRun(run));
+    return verdict.action === "deny" ? { action: "deny" } : verdict;
+  };
+
   const middleware: ToolMiddleware = async (call, next) => {
     // The agent loop gated this call already (and may have had it approved): nothing more to decide.
     if (call.items.get(GATE_ITEM) === GATED_BY_LOOP) return next();
@@ -219,10 +232,8 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     const approved = call.items.get(APPROVED_ITEM) === APPROVED_BY_PERSON;
     const run = tracked(call.runId);
     if (run?.untrusted === true && !approved) {
-      const lookups = () =>
-        run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
       const request = { tool: call.name, callId: call.callId, arguments: call.arguments };
-      const verdict = decide(mode, request, call.tool, run.sources, lookups);
+      const verdict = decide(mode, request, call.tool, run.sources, lookupsOfRun(run));
       if (verdict.action === "deny") return verdict.outcome;
       if (verdict.action === "approve")
         return untrustedContextOutcome(call.name, call.callId, {
@@ -235,6 +246,8 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     remember(call.runId, call.name, untrusted, value);
     return value;
   };
+
+  Object.defineProperty(middleware, CALL_PROBE, { value: probe });
 
   return {
     name: "injection-policy",
