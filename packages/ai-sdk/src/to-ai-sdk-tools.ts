@@ -16,7 +16,8 @@ import { selectDefinitions } from "./select-definitions.js";
 
 /**
  * One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time
- * only). A tool whose needlework definition says `requiresApproval` carries `needsApproval: true`.
+ * only). A tool whose needlework definition says `requiresApproval` carries `needsApproval: true`;
+ * with an injection policy, the others carry a `needsApproval` function that asks the policy.
  */
 export type AiSdkTool = ReturnType<typeof dynamicTool>;
 
@@ -118,7 +119,10 @@ function toModelOutput({ output }: { output: unknown }): ModelOutput {
  * instead of an exception. Arguments are validated by needlework only: arguments that do not match
  * the schema come back as an `INVALID_ARGUMENTS` envelope the model can act on. A `requiresApproval`
  * tool carries `needsApproval: true`, so the SDK stops for approval before running it; with AI SDK 7
- * also pass `toolApproval: toAiSdkToolApproval(invoker)`.
+ * also pass `toolApproval: toAiSdkToolApproval(invoker)`. With an injection policy on the invoker
+ * (`usingInjectionPolicy`), every tool's `needsApproval` asks the policy for the call's run (give
+ * each conversation a `runId`), and a call it would put to a person runs only once the conversation
+ * holds a person's approval of that very call.
  *
  * @example
  * ```ts
