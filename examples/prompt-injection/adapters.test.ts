@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { AiSdkChatClient, toAiSdkTools } from "@needlework/ai-sdk";
+import { AiSdkChatClient, toAiSdkToolApproval, toAiSdkTools } from "@needlework/ai-sdk";
 import { createMcpServer } from "@needlework/mcp";
 import { OpenAIChatClient } from "@needlework/openai";
 import { generateText, stepCountIs } from "ai";
@@ -41,25 +41,43 @@ afterEach(async () => {
 });
 
 describe("the injection policy through every adapter", () => {
-  it("AI SDK tools: with a runId per conversation, the injected transfer is refused and never runs", async () => {
+  it("AI SDK tools: the injected transfer stops at the SDK's approval request with the policy's reason; it runs only approved", async () => {
     const { factory, ledger } = buildAssistant("arguments");
-    const steps = [toolCall("t1", "readInbox", {}), toolCall("t2", "sendMoney", ATTACK), answer("Done.")];
+    const steps = [
+      toolCall("t1", "readInbox", {}),
+      toolCall("t2", "sendMoney", ATTACK),
+      answer("Done."),
+      answer("Ok."),
+    ];
     let step = 0;
     const model = new MockLanguageModelV4({ doGenerate: async () => steps[step++]! });
-    const result = await generateText({
+    const options = {
       model,
       tools: toAiSdkTools(factory.tools, { runId: "conversation-1" }),
+      toolApproval: toAiSdkToolApproval(factory.tools, { runId: "conversation-1" }),
       stopWhen: stepCountIs(5),
-      prompt: "Summarize my inbox.",
-    });
-    const outputs = result.steps.flatMap((s) => s.toolResults.map((r) => r.output));
-    expect(outputs[0]).toMatchObject({ status: "ok", provenance: "untrusted" });
-    expect(outputs[1]).toMatchObject({
-      status: "error",
-      error_code: "UNTRUSTED_CONTEXT",
-      metadata: { approval_required: true, untrusted_arguments: ["iban", "amount"] },
+    };
+    const first = await generateText({ ...options, prompt: "Summarize my inbox." });
+    expect(first.steps[0]?.toolResults[0]?.output).toMatchObject({ status: "ok", provenance: "untrusted" });
+    const request = first.content.find((part) => part.type === "tool-approval-request");
+    expect(request).toMatchObject({
+      toolCall: { toolName: "sendMoney", input: ATTACK },
+      reason: expect.stringContaining("its arguments 'iban', 'amount' came from that content"),
     });
     expect(ledger.transfers).toEqual([]);
+    const decide = (approved: boolean) =>
+      generateText({
+        ...options,
+        messages: [
+          { role: "user", content: "Summarize my inbox." },
+          ...first.response.messages,
+          { role: "tool", content: [{ type: "tool-approval-response", approvalId: request!.approvalId, approved }] },
+        ],
+      });
+    await decide(false);
+    expect(ledger.transfers).toEqual([]);
+    await decide(true);
+    expect(ledger.transfers).toEqual([ATTACK]);
   });
 
   it("AI SDK model through needlework's loop (AiSdkChatClient): the injected transfer pauses for approval", async () => {

@@ -8,7 +8,9 @@ export {
 export {
   toAiSdkToolApproval,
   type AiSdkToolApproval,
+  type AiSdkToolApprovalFunction,
   type AiSdkToolApprovalOptions,
+  type AiSdkToolApprovalRequest,
   type AiSdkToolApprovalStatus,
 } from "./to-ai-sdk-tool-approval.js";
 export type { UnhandledToolErrorHandler } from "@needlework/core";

@@ -11,17 +11,20 @@ import {
 import type { dynamicTool, JSONSchema7, JSONValue } from "ai";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
 import { ownOptions } from "@needlework/core/internal";
+import { approvedInMessages, gateOf, PERSON_APPROVED } from "./policy-approval.js";
 import { selectDefinitions } from "./select-definitions.js";
 
 /**
  * One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time
- * only). A tool whose needlework definition says `requiresApproval` carries `needsApproval: true`.
+ * only). A tool whose needlework definition says `requiresApproval` carries `needsApproval: true`;
+ * with an injection policy, the others carry a `needsApproval` function that asks the policy.
  */
 export type AiSdkTool = ReturnType<typeof dynamicTool>;
 
 /** What the AI SDK passes to `execute`: AI SDK 6 names the context `experimental_context`, 7 `context`. */
 interface ExecuteOptions {
   readonly toolCallId: string;
+  readonly messages?: readonly unknown[];
   readonly abortSignal?: AbortSignal;
   readonly experimental_context?: unknown;
   readonly context?: unknown;
@@ -116,7 +119,10 @@ function toModelOutput({ output }: { output: unknown }): ModelOutput {
  * instead of an exception. Arguments are validated by needlework only: arguments that do not match
  * the schema come back as an `INVALID_ARGUMENTS` envelope the model can act on. A `requiresApproval`
  * tool carries `needsApproval: true`, so the SDK stops for approval before running it; with AI SDK 7
- * also pass `toolApproval: toAiSdkToolApproval(invoker)`.
+ * also pass `toolApproval: toAiSdkToolApproval(invoker)`. With an injection policy on the invoker
+ * (`usingInjectionPolicy`), every tool's `needsApproval` asks the policy for the call's run (give
+ * each conversation a `runId`), and a call it would put to a person runs only once the conversation
+ * holds a person's approval of that very call.
  *
  * @example
  * ```ts
@@ -137,14 +143,25 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
   const render = (outcome: ToolOutcome): JsonValue =>
     format ? toJsonSafe(format(outcome)) : toJsonSafe(toolOutcomeEnvelope(outcome, { omitMetadata }));
   const tools: AiSdkToolSet = {};
+  const gate = gateOf(invoker, runId);
   for (const definition of selectDefinitions("toAiSdkTools", invoker, own.tools)) {
     const name = definition.name;
     const approvalTool = definition.flags.requiresApproval ? invoker.get(name) : undefined;
+    // With an injection policy, a call it would put to a person asks through the SDK's approval step.
+    const needsApproval = definition.flags.requiresApproval
+      ? { needsApproval: true }
+      : gate === undefined
+        ? {}
+        : {
+            needsApproval: (input: unknown, call: ExecuteOptions) =>
+              gate.verdict(name, input, call.toolCallId, call.experimental_context ?? call.context)?.action ===
+              "approve",
+          };
     const tool = {
       type: "dynamic",
       description: definition.description,
       inputSchema: inputSchemaOf(definition.parameters, approvalTool),
-      ...(definition.flags.requiresApproval ? { needsApproval: true } : {}),
+      ...needsApproval,
       execute: async (input: unknown, call: ExecuteOptions) => {
         if (approvalTool !== undefined) {
           // Checked again where it runs: arguments nobody could have been shown never run.
@@ -154,10 +171,19 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
         const context = call.experimental_context ?? call.context;
         const id =
           typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
+        // A call the policy puts to a person runs only when the conversation holds a person's
+        // approval of this very call (the SDK's tool-approval-response); otherwise the policy refuses it.
+        const approved =
+          gate?.verdict(name, input, call.toolCallId, context)?.action === "approve" &&
+          approvedInMessages(call.messages, call.toolCallId);
         const outcome = await invokeForModel(
           invoker,
           { name, arguments: input, callId: call.toolCallId },
-          { ...(call.abortSignal ? { signal: call.abortSignal } : {}), ...(id === undefined ? {} : { runId: id }) },
+          {
+            ...(call.abortSignal ? { signal: call.abortSignal } : {}),
+            ...(id === undefined ? {} : { runId: id }),
+            ...(approved ? { items: PERSON_APPROVED } : {}),
+          },
           onError,
         );
         return render(outcome);

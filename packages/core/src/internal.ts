@@ -19,6 +19,15 @@ export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
+export {
+  CALL_PROBE,
+  type CallProbe,
+  hasCallProbe,
+  type ProbedCall,
+  type ProbeVerdict,
+  probeCall,
+  registerCallProbes,
+} from "./call-probe.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
 export { SHORTEST_SECRET, scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
 export {

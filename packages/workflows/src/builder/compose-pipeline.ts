@@ -7,6 +7,7 @@ import {
   type ToolInvoker,
   type ToolMiddleware,
 } from "@needlework/core";
+import { registerCallProbes } from "@needlework/core/internal";
 import type { DependencyContainer } from "tsyringe";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
@@ -52,12 +53,15 @@ export function composeInvoker(parts: PipelineParts, layers: readonly PluginLaye
     if (layer) middleware.push(layer);
     if (observer) observers.push(observer);
   }
-  return createToolInvoker(parts.container, {
+  const invoker = createToolInvoker(parts.container, {
     functions: parts.classes,
     middleware,
     observers,
     ...(parts.limits ? { limits: parts.limits } : {}),
   });
+  // A gate's middleware (the injection policy) answers adapters that ask before they run a call.
+  registerCallProbes(invoker, middleware);
+  return invoker;
 }
 
 /**

@@ -8,11 +8,12 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
-import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM, CALL_PROBE, type CallProbe } from "@needlework/core/internal";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
+import { InstructionProvenance } from "./induced-calls.js";
 import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
 
 /**
@@ -98,13 +99,25 @@ export function untrustedContextOutcome(
 
 const quoteList = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(", ");
 
+/** What `arguments` mode looks a call up in: value provenance and instruction provenance, made once per round. */
+interface RunLookups {
+  readonly values: ValueProvenance;
+  readonly instructions: InstructionProvenance;
+}
+
+/** The lookups over one run's trusted and untrusted content. */
+const lookupsOf = (sources: { trusted: readonly unknown[]; untrusted: readonly unknown[] }): RunLookups => ({
+  values: new ValueProvenance(sources),
+  instructions: new InstructionProvenance(sources),
+});
+
 /** The policy's verdict on one call, given what entered the run. */
 function decide(
   mode: AfterUntrusted,
   call: { readonly tool: string; readonly callId: string; readonly arguments: unknown },
   descriptor: AgentFunctionDescriptor | undefined,
   sources: readonly string[],
-  provenance: () => ValueProvenance | undefined,
+  lookups: () => RunLookups | undefined,
 ): CallVerdict {
   // An unknown tool runs nothing (the invoker answers UNKNOWN_TOOL); a read-only one changes nothing.
   if (descriptor === undefined || mode === "allow") return { action: "run" };
@@ -113,18 +126,31 @@ function decide(
   if (mode === "deny") return { action: "deny", outcome: untrustedContextOutcome(call.tool, call.callId) };
   const why = `Untrusted content (from ${quoteList(sources)}) entered this run before '${call.tool}', a tool with ${effects} effects`;
   if (mode === "approve") return { action: "approve", reason: `${why}.` };
-  const lookup = provenance();
+  const lookup = lookups();
   const flagged =
     lookup === undefined
       ? Object.keys(typeof call.arguments === "object" && call.arguments !== null ? call.arguments : {})
-      : untrustedArguments(call.arguments, lookup);
-  if (flagged.length === 0) return { action: "run" };
-  const which = flagged.length === 1 ? `its argument ${quoteList(flagged)}` : `its arguments ${quoteList(flagged)}`;
-  return {
-    action: "approve",
-    reason: `${why}, and ${which} came from that content.`,
-    untrustedArguments: flagged,
-  };
+      : untrustedArguments(call.arguments, lookup.values);
+  // Control flow: the values may all be the user's, yet the instruction to use them this way came
+  // only from that content (an injected "delete the file the user named").
+  const induced = lookup?.instructions.induced({
+    tool: call.tool,
+    description: descriptor.options.description,
+    arguments: call.arguments,
+  });
+  if (flagged.length === 0 && induced !== true) return { action: "run" };
+  const parts: string[] = [];
+  if (flagged.length > 0)
+    parts.push(
+      flagged.length === 1
+        ? `its argument ${quoteList(flagged)} came from that content`
+        : `its arguments ${quoteList(flagged)} came from that content`,
+    );
+  if (induced === true)
+    parts.push(
+      "the instruction to make this call came only from that content (a sentence there names its action with one of its argument values; the user's input and trusted results have none)",
+    );
+  return { action: "approve", reason: `${why}, and ${parts.join(", and ")}.`, untrustedArguments: flagged };
 }
 
 /** What a value that passed the pipeline says to a reader (an outcome's data and texts, or the raw value). */
@@ -186,6 +212,19 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     (untrusted ? run.untrustedResults : run.trusted).push(content);
   };
 
+  const lookupsOfRun = (run: TrackedRun) => () =>
+    run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
+
+  // What the middleware would do with a call, without running it: adapters with an approval step
+  // of their own (the AI SDK's needsApproval) ask first and put the call to a person there.
+  const probe: CallProbe = (call) => {
+    const run = tracked(call.runId);
+    if (run?.untrusted !== true) return { action: "run" };
+    const request = { tool: call.name, callId: "", arguments: call.arguments };
+    const verdict = decide(mode, request, call.tool, run.sources, lookupsOfRun(run));
+    return verdict.action === "deny" ? { action: "deny" } : verdict;
+  };
+
   const middleware: ToolMiddleware = async (call, next) => {
     // The agent loop gated this call already (and may have had it approved): nothing more to decide.
     if (call.items.get(GATE_ITEM) === GATED_BY_LOOP) return next();
@@ -193,10 +232,8 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     const approved = call.items.get(APPROVED_ITEM) === APPROVED_BY_PERSON;
     const run = tracked(call.runId);
     if (run?.untrusted === true && !approved) {
-      const provenance = () =>
-        run.overflow ? undefined : new ValueProvenance({ trusted: run.trusted, untrusted: run.untrustedResults });
       const request = { tool: call.name, callId: call.callId, arguments: call.arguments };
-      const verdict = decide(mode, request, call.tool, run.sources, provenance);
+      const verdict = decide(mode, request, call.tool, run.sources, lookupsOfRun(run));
       if (verdict.action === "deny") return verdict.outcome;
       if (verdict.action === "approve")
         return untrustedContextOutcome(call.name, call.callId, {
@@ -210,19 +247,21 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
     return value;
   };
 
+  Object.defineProperty(middleware, CALL_PROBE, { value: probe });
+
   return {
     name: "injection-policy",
     describe: () => `injection-policy(afterUntrusted: ${mode})`,
     gateCalls(request: CallGateRequest): CallVerdict[] {
       const { context } = request;
       if (!context.untrusted || mode === "allow") return request.calls.map(() => ({ action: "run" }));
-      let lookup: ValueProvenance | undefined;
-      const provenance = () =>
-        (lookup ??= new ValueProvenance({
+      let lookup: RunLookups | undefined;
+      const lookups = () =>
+        (lookup ??= lookupsOf({
           trusted: [...context.userInput, ...context.trustedResults],
           untrusted: context.untrustedResults,
         }));
-      return request.calls.map((call) => decide(mode, call, call.descriptor, context.untrustedSources, provenance));
+      return request.calls.map((call) => decide(mode, call, call.descriptor, context.untrustedSources, lookups));
     },
     createMiddleware: () => middleware,
   };
