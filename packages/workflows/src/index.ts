@@ -121,11 +121,15 @@ export {
   formatRunReport,
   type RunReportOptions,
 } from "./observability/index.js";
-export type {
-  AgentFrameworkPlugin,
-  BuildDiagnostic,
-  BuildDiagnosticSeverity,
-  PluginContext,
-  RunInfo,
+export {
+  hasTrait,
+  PLUGIN_TRAITS,
+  type AgentFrameworkPlugin,
+  type BuildDiagnostic,
+  type BuildDiagnosticSeverity,
+  type PluginContext,
+  type RunInfo,
+  type RunObserved,
+  type RunObserver,
 } from "./plugin.js";
 export { aesGcmCodec, type PayloadCodec } from "./agent/durable/payload-codec.js";

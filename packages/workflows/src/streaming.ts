@@ -16,6 +16,7 @@ export {
   createAgentRunStream,
   DEFAULT_STREAM_BUFFER,
   type AgentEvent,
+  type AgentEventMark,
   type AgentEventType,
   type AgentRunStream,
   type AgentRunStreamOptions,

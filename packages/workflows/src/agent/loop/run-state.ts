@@ -9,7 +9,7 @@ import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import type { DeadLetterQueue } from "../durable/dead-letter-queue.js";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
-import type { ResilienceEvents } from "../../resilience/resilience-events.js";
+import type { RunListener } from "../events/run-events.js";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
@@ -26,7 +26,7 @@ export interface AgentRuntime {
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
   readonly key: Uint8Array;
-  /** True while a resumed run replays its journal: hooks already fired for those turns. */
+  /** True while a resumed run replays its journal: its events are marked `replayed` (the loop never reads it). */
   readonly replaying?: () => boolean;
   /**
    * What the journal holds for a replayed round's calls: a call's decision record (checked by the
@@ -36,8 +36,8 @@ export interface AgentRuntime {
   readonly journaledDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
   /** Hands a round's verified decision records to the journal, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
-  /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
-  readonly retryEvents?: readonly ResilienceEvents[];
+  /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
+  readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
   readonly callGates?: readonly CallGate[];
 }
