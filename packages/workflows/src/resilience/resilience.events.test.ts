@@ -70,7 +70,7 @@ describe("resilience events", () => {
   it("a retry report names the code of a transient failed result; a report that throws changes nothing", async () => {
     let left = 1;
     handle("plain", () => (left-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : "ok"));
-    const { plugin, invoke } = setup({ retry: { baseDelayMs: 0, maxDelayMs: 0 } });
+    const { invoke } = setup({ retry: { baseDelayMs: 0, maxDelayMs: 0 } });
     const codes: Array<string | undefined> = [];
     const result = invoke("plain", { report: (event) => codes.push(event.errorCode) });
     await vi.runAllTimersAsync();
