@@ -121,15 +121,11 @@ export {
   formatRunReport,
   type RunReportOptions,
 } from "./observability/index.js";
-export {
-  hasTrait,
-  PLUGIN_TRAITS,
-  type AgentFrameworkPlugin,
-  type BuildDiagnostic,
-  type BuildDiagnosticSeverity,
-  type PluginContext,
-  type RunInfo,
-  type RunObserved,
-  type RunObserver,
+export type {
+  AgentFrameworkPlugin,
+  BuildDiagnostic,
+  BuildDiagnosticSeverity,
+  PluginContext,
+  RunInfo,
 } from "./plugin.js";
 export { aesGcmCodec, type PayloadCodec } from "./agent/durable/payload-codec.js";

@@ -170,6 +170,7 @@ export const PLUGIN_TRAITS = Object.freeze({
  * ```ts
  * const retrying = plugins.filter((p) => hasTrait(p, PLUGIN_TRAITS.retries));
  * ```
+ * @internal
  */
 export function hasTrait(plugin: AgentFrameworkPlugin, trait: string): boolean {
   return Array.isArray(plugin.traits) && plugin.traits.includes(trait);

@@ -35,3 +35,4 @@ export {
   type TurnStartEvent,
   type UiMessageChunk,
 } from "./agent/index.js";
+export type { RunObserved, RunObserver } from "./plugin.js";

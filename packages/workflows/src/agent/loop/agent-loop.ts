@@ -79,7 +79,8 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const end = await this.round(calls, preset, gate);
       await this.iterationEnd(callsBefore, end);
-      await this.emit({ type: "turn-end", turn: this.state.iteration });
+      const emitted = this.emit({ type: "turn-end", turn: this.state.iteration });
+      if (emitted) await emitted;
       return end ?? this.turns();
     });
   }
@@ -87,15 +88,22 @@ export class AgentRun {
   /** The run's result from its end; `run-start` first, `approval-required` for a pause, `run-end` last. */
   private async finish(body: () => Promise<RunEnd>): Promise<AgentRunResult> {
     const { options } = this.runtime;
-    await this.emit({ type: "run-start", runId: this.state.runId, agent: options.name });
+    const started = this.emit({ type: "run-start", runId: this.state.runId, agent: options.name });
+    if (started) await started;
     const result = runResult(options, this.state, await body());
-    if (result.status === "awaiting_approval")
-      await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals });
-    await this.emit({ type: "run-end", result });
+    const paused =
+      result.status === "awaiting_approval" &&
+      this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals });
+    if (paused) await paused;
+    const ended = this.emit({ type: "run-end", result });
+    if (ended) await ended;
     return result;
   }
 
-  /** Hands an event to the run's subscribers; a promise while one of them is busy with it. */
+  /**
+   * Hands an event to the run's subscribers; a promise while one of them is busy with it. Callers
+   * await only that promise: a run nobody observes takes not one await more than it did.
+   */
   private emit(event: RunEvent): Promise<void> | undefined {
     return this.events.emit(event);
   }
@@ -110,7 +118,8 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const { end, usage } = await this.turn();
       await this.iterationEnd(callsBefore, end);
-      await this.emit({ type: "turn-end", turn: this.state.iteration, ...(usage ? { usage } : {}) });
+      const emitted = this.emit({ type: "turn-end", turn: this.state.iteration, ...(usage ? { usage } : {}) });
+      if (emitted) await emitted;
       if (end !== undefined) return end;
     }
   }
@@ -120,7 +129,8 @@ export class AgentRun {
     const { options, invoker } = this.runtime;
     const { state } = this;
     const turn = ++state.iteration;
-    await this.emit({ type: "turn-start", turn });
+    const emitted = this.emit({ type: "turn-start", turn });
+    if (emitted) await emitted;
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(state.budget, options.limits);
     const tools = withdrawn === undefined ? invoker.definitions : [];
@@ -159,7 +169,8 @@ export class AgentRun {
       if ("end" in verdict) return verdict.end;
       state.corrected = true;
       state.messages.push(verdict.correction);
-      await this.emit({ type: "correction", turn: state.iteration, reason: verdict.problem });
+      const emitted = this.emit({ type: "correction", turn: state.iteration, reason: verdict.problem });
+      if (emitted) await emitted;
       return undefined;
     }
     if (withdrawn !== undefined) {
@@ -217,7 +228,8 @@ export class AgentRun {
       // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
       if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
       const { exception: _exception, ...seen } = outcome;
-      await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
+      const emitted = this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
+      if (emitted) await emitted;
       const record = recordCall(this.state, { tool: call.name, callId: call.callId, outcome, round: turn });
       reported.push({ record, arguments: call.arguments, outcome });
     }
@@ -233,10 +245,14 @@ export class AgentRun {
   }
 
   /** `tool-call` for each call of a round, in the model's order, before any of them runs. */
-  private async announce(calls: readonly RoundCall[]): Promise<void> {
+  private announce(calls: readonly RoundCall[], from = 0): Promise<void> | undefined {
     const turn = this.state.iteration;
-    for (const { callId, name, arguments: args } of calls)
-      await this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+    for (let i = from; i < calls.length; i++) {
+      const { callId, name, arguments: args } = calls[i]!;
+      const emitted = this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+      if (emitted) return emitted.then(() => this.announce(calls, i + 1));
+    }
+    return undefined;
   }
 
   /**
@@ -268,12 +284,14 @@ export class AgentRun {
       // Retries reach the run through each call's context (its `report`), not a shared emitter.
       report: this.events.report,
     };
-    await this.announce(calls);
+    const announced = this.announce(calls);
+    if (announced) await announced;
     const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
     await this.book(settled, compensations);
     const { end, health } = await concludeRound(this.runtime, state, settled);
-    if (health) await this.emit({ type: "run-health", turn, health });
+    const reported = health && this.emit({ type: "run-health", turn, health });
+    if (reported) await reported;
     return end;
   }
 
@@ -292,7 +310,8 @@ export class AgentRun {
       outcome: notRunOutcome(call, code, why),
       order,
     }));
-    await this.announce(calls);
+    const announced = this.announce(calls);
+    if (announced) await announced;
     await this.book(settled, []);
     bookRound(this.state.ledger, settled, this.state.iteration, this.runtime.options.poisonThreshold);
     const count = `${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run`;
