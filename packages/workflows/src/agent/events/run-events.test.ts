@@ -10,11 +10,11 @@ import {
   type AgentEvent,
   type AgentFrameworkPlugin,
   InMemoryRunStore,
-  type RunObserved,
   ScriptedChatClient,
   type ScriptedStep,
   usingAgentFramework,
 } from "../../index.js";
+import type { RunObserved } from "../../streaming.js";
 
 /** Values whose first call hangs until its run is aborted (a process dying mid-call). */
 const hangOnce = new Set<string>();
