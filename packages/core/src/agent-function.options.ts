@@ -189,11 +189,50 @@ export interface ToolCallContext {
   readonly attemptErrors?: readonly string[];
   /** Records a failed attempt's code before the next attempt (called by resilience). */
   noteAttemptError?(code: string): void;
+  /**
+   * Tells the call's run what happens to the call in flight (resilience reports each retry here):
+   * the run's event stream hears it, so its stream, hooks and tracing see it. Set from
+   * `InvokeOptions.report`; a middleware may chain it (keep and call the previous one) to hear the
+   * events of the layers inside it. Unset when nobody listens.
+   */
+  report?: ((event: ToolCallReport) => void) | undefined;
   /** Per-call values handed to the tool as `ctx.items`. */
   readonly items: Map<string, unknown>;
   /** `performance.now()` when the call started. */
   readonly startedAt: number;
 }
+
+/**
+ * Another attempt of a call was scheduled: `attempt` failed (with `errorCode` when one is known,
+ * `errorType` the class name of a thrown error) and the next one starts after `delayMs`.
+ *
+ * @example
+ * ```ts
+ * const report = (event: ToolRetryReport) => console.log(`${event.tool} retry in ${event.delayMs} ms`);
+ * ```
+ */
+export interface ToolRetryReport {
+  readonly type: "tool-retry";
+  readonly callId: string;
+  readonly runId: string;
+  readonly tool: string;
+  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly errorCode?: string;
+  readonly errorType?: string;
+}
+
+/**
+ * What a middleware reports about a call in flight to the call's run (`ToolCallContext.report`),
+ * discriminated on `type`.
+ *
+ * @example
+ * ```ts
+ * const report = (event: ToolCallReport) => { if (event.type === "tool-retry") retries++; };
+ * ```
+ */
+export type ToolCallReport = ToolRetryReport;
 
 /** Calls the next layer: the next middleware, or the tool body. */
 export type NextFunction = (call?: ToolCallContext) => Promise<unknown>;

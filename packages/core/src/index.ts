@@ -95,7 +95,14 @@ export {
   UNTRUSTED_CONTENT,
   type ToolProvenance,
 } from "./tool-provenance.js";
-export type { NextFunction, ToolCallContext, ToolContext, ToolMiddleware } from "./agent-function.options.js";
+export type {
+  NextFunction,
+  ToolCallContext,
+  ToolCallReport,
+  ToolContext,
+  ToolMiddleware,
+  ToolRetryReport,
+} from "./agent-function.options.js";
 export { toOpenAIStrictSchema, type OpenAIStrictResult } from "./openai-strict-schema.js";
 export {
   toAnthropicTools,

@@ -1,6 +1,7 @@
 import type {
   AgentFunctionDescriptor,
   ToolCallContext,
+  ToolCallReport,
   ToolClass,
   ToolContext,
   ToolMiddleware,
@@ -42,6 +43,11 @@ export interface InvokeOptions {
    * call's key when the model repeats the same tool with the same arguments in a run.
    */
   readonly idempotencyKey?: string;
+  /**
+   * Hears what middleware reports about the call in flight (`ToolCallContext.report`: resilience's
+   * retries). The agent loop passes its run's event stream here.
+   */
+  readonly report?: ((event: ToolCallReport) => void) | undefined;
 }
 
 /** What an outcome observer learns about the call besides its outcome. */
@@ -128,6 +134,7 @@ class CallContext implements ToolCallContext {
     readonly callerSignal: AbortSignal | undefined,
     private readonly initialItems: ReadonlyMap<string, unknown> | undefined,
     idempotencyKey?: string,
+    public report?: (event: ToolCallReport) => void,
   ) {
     this.name = tool.name;
     this.arguments = args;
@@ -320,6 +327,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       signal,
       invokeOptions.items,
       invokeOptions.idempotencyKey,
+      invokeOptions.report,
     );
     let pending: Promise<unknown>;
     try {

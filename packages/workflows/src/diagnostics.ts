@@ -34,3 +34,4 @@ export {
   type ToolCircuitEvent,
   type ToolGiveUpEvent,
 } from "./resilience/index.js";
+export { PLUGIN_TRAITS } from "./plugin.js";

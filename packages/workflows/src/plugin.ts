@@ -5,8 +5,8 @@ import type {
   ToolMiddleware,
   ToolOutcomeStyle,
 } from "@needlework/core";
-import type { ResilienceEvents } from "./resilience/resilience-events.js";
 import type { AgentRunResult } from "./agent/agent-run-result.js";
+import type { AgentEvent } from "./agent/stream/agent-event.js";
 import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.types.js";
 import type { DependencyContainer } from "tsyringe";
 
@@ -90,17 +90,45 @@ export interface AgentFrameworkPlugin {
   /** Wraps each agent's chat client (the diagnostics plugin: a `chat` span per model call). */
   wrapChatClient?(client: ChatClient): ChatClient;
   /**
-   * The retries, give-ups and breaker changes of the calls through this plugin (the resilience
-   * plugin): streamed runs emit `tool-retry` from them, diagnostics adds a `retry` span event, an
-   * agent's own `resilience` option replaces this plugin, and NW001 checks the result middleware
-   * sits outside it.
+   * Observes every run of the factory's agents, whichever of the six methods starts it: called as
+   * each run starts, it returns a subscriber of that run's events (every {@link AgentEvent}, in order,
+   * those a resumed run replays from its journal marked `replayed: true`), or nothing. A subscriber
+   * that throws or rejects is ignored: observing never changes a run.
    */
-  readonly events?: ResilienceEvents;
+  observeRun?(run: RunObserved): RunObserver | undefined;
   /** The style this plugin renders outcomes in for the model (the result middleware): the agents use it. */
   readonly outcomeStyle?: ToolOutcomeStyle;
-  /** What this plugin does to tool values: NW006 checks it sits outside the result middleware. */
-  readonly shapes?: "truncation" | "redaction";
+  /**
+   * What the plugin does to calls, in words the composition checks read (an open set): `"retries"`
+   * (an agent's own `resilience` option replaces this plugin; NW001 checks the result middleware
+   * sits outside it), `"shapes-values"` (NW006 checks it sits outside the result middleware).
+   */
+  readonly traits?: readonly string[];
 }
+
+/**
+ * What {@link AgentFrameworkPlugin.observeRun} learns about a run as it starts.
+ *
+ * @example
+ * ```ts
+ * const observeRun = ({ agent, runId }: RunObserved) => (event: AgentEvent) => log.debug({ agent, runId, type: event.type });
+ * ```
+ */
+export interface RunObserved {
+  /** The agent's name. */
+  readonly agent: string;
+  readonly runId: string;
+}
+
+/**
+ * A subscriber of one run's events (see {@link AgentFrameworkPlugin.observeRun}).
+ *
+ * @example
+ * ```ts
+ * const retries: RunObserver = (event) => { if (event.type === "tool-retry") metrics.count(event.tool); };
+ * ```
+ */
+export type RunObserver = (event: AgentEvent) => void;
 
 /**
  * What a plugin's `wrapRun` learns about the run it wraps.
@@ -117,4 +145,33 @@ export interface RunInfo {
   readonly resumed: boolean;
   /** The agent's chat client, as given (before any plugin wrapped it). */
   readonly chatClient: ChatClient;
+}
+
+/**
+ * The traits the built-in plugins declare (`AgentFrameworkPlugin.traits`) and the composition
+ * checks read. A plugin of your own that retries or shapes values declares the same words.
+ *
+ * @example
+ * ```ts
+ * const myRetries: AgentFrameworkPlugin = { name: "my-retries", traits: [PLUGIN_TRAITS.retries], createMiddleware };
+ * ```
+ */
+export const PLUGIN_TRAITS = Object.freeze({
+  /** Retries calls: an agent's own `resilience` option replaces it; it belongs inside the result middleware (NW001). */
+  retries: "retries",
+  /** Rewrites tool values (truncation, redaction): it belongs outside the result middleware (NW006). */
+  shapesValues: "shapes-values",
+} as const);
+
+/**
+ * Whether `plugin` declares `trait` (see {@link PLUGIN_TRAITS}).
+ *
+ * @example
+ * ```ts
+ * const retrying = plugins.filter((p) => hasTrait(p, PLUGIN_TRAITS.retries));
+ * ```
+ * @internal
+ */
+export function hasTrait(plugin: AgentFrameworkPlugin, trait: string): boolean {
+  return Array.isArray(plugin.traits) && plugin.traits.includes(trait);
 }

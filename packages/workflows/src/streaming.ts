@@ -16,6 +16,7 @@ export {
   createAgentRunStream,
   DEFAULT_STREAM_BUFFER,
   type AgentEvent,
+  type AgentEventMark,
   type AgentEventType,
   type AgentRunStream,
   type AgentRunStreamOptions,
@@ -34,3 +35,4 @@ export {
   type TurnStartEvent,
   type UiMessageChunk,
 } from "./agent/index.js";
+export type { RunObserved, RunObserver } from "./plugin.js";

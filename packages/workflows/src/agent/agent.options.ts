@@ -3,7 +3,7 @@ import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } fro
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
-import type { ResilienceEvents } from "../resilience/resilience-events.js";
+import type { RunListener } from "./events/run-events.js";
 import type { AgentStore } from "./durable/run-journal.js";
 import type { AgentHooks } from "./hooks.js";
 import type { DeadLetterQueue } from "./durable/dead-letter-queue.js";
@@ -27,8 +27,8 @@ export interface AgentDeps {
   readonly redact?: (value: unknown) => unknown;
   /** Renders an outcome for the model; default `formatToolOutcome(outcome)`. */
   readonly formatOutcome?: (outcome: ToolOutcome) => string;
-  /** The pipeline's resilience events (`factory.createAgent` supplies them): streamed runs emit `tool-retry` from them. */
-  readonly retryEvents?: readonly ResilienceEvents[];
+  /** The plugins' run observers (`observeRun`, composed by the factory): each run's events reach them. */
+  readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /**
    * Wraps every run, whichever of the six methods starts it (the plugins' `wrapRun`, composed by
    * the factory: diagnostics traces and logs runs here).

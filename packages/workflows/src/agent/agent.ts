@@ -156,7 +156,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     redact: deps.redact ?? ((value) => value),
     formatOutcome: deps.formatOutcome ?? ((outcome) => formatToolOutcome(outcome)),
     deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
-    ...(deps.retryEvents === undefined ? {} : { retryEvents: deps.retryEvents }),
+    ...(deps.runObservers === undefined || deps.runObservers.length === 0 ? {} : { runObservers: deps.runObservers }),
     ...(deps.callGates === undefined || deps.callGates.length === 0 ? {} : { callGates: deps.callGates }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
@@ -174,9 +174,9 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
   /**
    * The one execution path behind all six starts: it checks the start, turns it into what the loop
    * starts from (a new state, a verified approved round, or a journaled run's id), and runs the loop
-   * inside `wrapRun` (diagnostics: one span and one run-end record per run): with a `store` through
-   * the one journaled function (`runJournaled`: lease, replay, record), otherwise over the plain
-   * runtime. With a sink (a stream) the loop emits events; without, nothing.
+   * inside `wrapRun` (diagnostics: one span per run): with a `store` through the one journaled
+   * function (`runJournaled`: lease, replay, record), otherwise over the plain runtime. Every run
+   * emits its events into one event stream; a stream's sink is one subscriber.
    */
   async function execute(start: RunStart, signal: AbortSignal | undefined, sink?: RunEventSink) {
     if (signal?.aborted) throw abortReason(signal);

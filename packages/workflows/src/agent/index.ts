@@ -73,6 +73,7 @@ export {
 export type { ResumeStreamOptions, StreamOptions } from "./agent.js";
 export type {
   AgentEvent,
+  AgentEventMark,
   AgentEventType,
   ApprovalRequiredEvent,
   CorrectionEvent,

@@ -17,7 +17,7 @@ import { metricsOf } from "../diagnostics/diagnostics.plugin.js";
 import type { DiagnosticsMetrics } from "../diagnostics/diagnostics-metrics.js";
 import type { AgentFrameworkPlugin, BuildDiagnostic } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
-import { resilienceEventsOf } from "../resilience/resilience.plugin.js";
+import { pluginRunObservers } from "../agent/events/subscribers.js";
 import type { DeclaredAgentInfo } from "./agent-diagnostics.js";
 import { composeInvoker, layersWithResilience, type PipelineParts, type PluginLayer } from "./compose-pipeline.js";
 
@@ -109,7 +109,8 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   ];
   const redact = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
   const formatOutcome = (outcome: ToolOutcome): string => formatToolOutcome(outcome, { style });
-  const retryEvents = resilienceEventsOf(plugins);
+  // What plugins observe of every run (`observeRun`): subscribers of each run's event stream.
+  const runObservers = (agent: string) => pluginRunObservers(plugins, agent);
   // What plugins wrap around every agent's runs and model calls (diagnostics: spans and run-end logs);
   // later plugins wrap earlier ones.
   const runWrappers = plugins.filter((p) => typeof p.wrapRun === "function");
@@ -192,7 +193,15 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
     const pipeline = resolved.resilience === undefined ? invoker : compose(resilience);
     const offered = offeredInvoker(resolved.name, pipeline, resolved, (classes) => compose({ ...resilience, classes }));
-    const deps = { invoker: pipeline, offered, redact, formatOutcome, retryEvents, wrapChatClient, callGates };
+    const deps = {
+      invoker: pipeline,
+      offered,
+      redact,
+      formatOutcome,
+      runObservers: runObservers(resolved.name),
+      wrapChatClient,
+      callGates,
+    };
     return agentOf(wrapRun === undefined ? deps : { ...deps, wrapRun }, resolved);
   };
   return {

@@ -1,5 +1,6 @@
 import { strictFallbackReasons, type ToolDefinition } from "@needlework/core";
 import type { AgentFrameworkPlugin, BuildDiagnostic, PluginContext } from "../plugin.js";
+import { hasTrait, PLUGIN_TRAITS } from "../plugin.js";
 
 /** Tool names every major provider accepts (OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`). */
 export const PROVIDER_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -29,7 +30,7 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
   const out: BuildDiagnostic[] = [];
   // Found by what they do (typed members), never by name: a plugin of anyone's is checked alike.
   const resultAt = plugins.findIndex((p) => p.outcomeStyle !== undefined);
-  const resilienceAt = plugins.findIndex((p) => p.events !== undefined);
+  const resilienceAt = plugins.findIndex((p) => hasTrait(p, PLUGIN_TRAITS.retries));
   if (resultAt !== -1 && resilienceAt > resultAt) {
     out.push({
       id: "NW001",
@@ -40,16 +41,14 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
     });
   }
   if (resultAt !== -1) {
-    for (const name of ["truncation", "redaction"] as const) {
-      const at = plugins.findIndex((p) => p.shapes === name);
-      if (at !== -1 && at < resultAt) {
-        out.push({
-          id: "NW006",
-          severity: "info",
-          plugin: plugins[at]!.name,
-          message: `${name} is registered before usingToolResultMiddleware(): it shapes raw tool values, so failure messages and suggestions the result middleware adds are not ${name === "redaction" ? "redacted" : "truncated"}. Register it after usingToolResultMiddleware().`,
-        });
-      }
+    for (const { name } of plugins.slice(0, resultAt).filter((p) => hasTrait(p, PLUGIN_TRAITS.shapesValues))) {
+      const done = name === "redaction" ? "redacted" : name === "truncation" ? "truncated" : "shaped";
+      out.push({
+        id: "NW006",
+        severity: "info",
+        plugin: name,
+        message: `${name} is registered before usingToolResultMiddleware(): it shapes raw tool values, so failure messages and suggestions the result middleware adds are not ${done}. Register it after usingToolResultMiddleware().`,
+      });
     }
   }
   const seen = new Set<string>();

@@ -10,6 +10,7 @@ import {
 import { registerCallProbes } from "@needlework/core/internal";
 import type { DependencyContainer } from "tsyringe";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { hasTrait, PLUGIN_TRAITS } from "../plugin.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
 
 /** What every invoker of one factory shares. @internal */
@@ -78,7 +79,7 @@ export function layersWithResilience(
   options: ResilienceOptions,
 ): PluginLayer[] {
   const replacement = resiliencePlugin(options);
-  const retries = (p: AgentFrameworkPlugin) => p.events !== undefined;
+  const retries = (p: AgentFrameworkPlugin) => hasTrait(p, PLUGIN_TRAITS.retries);
   const first = plugins.findIndex(retries);
   const swapped: AgentFrameworkPlugin[] = [];
   const swappedLayers: (PluginLayer | undefined)[] = [];

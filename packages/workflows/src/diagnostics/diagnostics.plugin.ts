@@ -3,8 +3,6 @@ import { scrubSecrets } from "@needlework/core/internal";
 import type { ModuleImporter } from "../observability/otel-api.js";
 import { Tracing } from "../observability/tracing.js";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
-import { resilienceEventsOf } from "../resilience/resilience.plugin.js";
-import type { ResilienceEvents } from "../resilience/resilience-events.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
 import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
@@ -86,17 +84,9 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     collector.addKnownTools(context.tools.map((t) => t.name));
     const redactors = context.plugins.filter((p) => p !== plugin && typeof p.redact === "function");
     redact = redactors.length === 0 ? identity : (value) => redactors.reduce<unknown>((v, p) => p.redact!(v), value);
-    if (tracing) {
-      tracing.redact = redact;
-      // Policies raise events, observers subscribe: one `retry` span event per scheduled retry.
-      for (const events of resilienceEventsOf(context.plugins)) {
-        if (subscribed.has(events)) continue;
-        subscribed.add(events);
-        events.onRetry((event) => tracing.retryEvent(event));
-      }
-    }
+    // Retries reach the tool spans through each call's context (the tracing middleware chains `report`).
+    if (tracing) tracing.redact = redact;
   };
-  const subscribed = new WeakSet<ResilienceEvents>();
   // `redact` is known once the pipeline is set up: read it when a run ends, not now.
   const wrapRun = runWrapper({ tracing, logger, redact: (value) => redact(value) });
 

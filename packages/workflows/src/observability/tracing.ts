@@ -1,11 +1,10 @@
 import { type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
-import type { ToolCallContext, ToolOutcome } from "@needlework/core";
+import type { ToolCallContext, ToolOutcome, ToolRetryReport } from "@needlework/core";
 import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { type Started, SpanFactory } from "./span-factory.js";
 import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
-import type { RetryEvent } from "../resilience/resilience-events.js";
 import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
 
 function stringProperty(value: unknown, key: string): string | undefined {
@@ -78,9 +77,6 @@ function exceptionOf(value: unknown): unknown {
  * @internal
  */
 export class Tracing extends SpanFactory {
-  /** The `execute_tool` spans of calls in flight, by run and call id: where retry events go. */
-  private readonly toolSpans = new Map<string, DiagnosticsSpan>();
-
   /** Wraps one agent run (or resume) in an `invoke_agent` span; `client` names the provider. */
   async traceRun(
     agent: string,
@@ -238,8 +234,12 @@ export class Tracing extends SpanFactory {
     const started = this.startTool(call.name, call.callId, call.runId, call.tool.description);
     if (!started) return next();
     const { span } = started;
-    const key = `${call.runId}\u0000${call.callId}`;
-    this.toolSpans.set(key, span);
+    // Retries scheduled inside this layer are reported through the call's context: one `retry` event each.
+    const outer = call.report;
+    call.report = (event) => {
+      if (event.type === "tool-retry") this.retryEvent(span, event);
+      outer?.(event);
+    };
     try {
       const value = await this.within(started, next);
       const outcome = isToolOutcome(value) ? value : isToolResult(value) ? toToolOutcome(value) : undefined;
@@ -253,7 +253,7 @@ export class Tracing extends SpanFactory {
       this.endThrown(span, error, call.callerSignal?.aborted === true, { [A.toolAttempts]: call.attempt });
       throw error;
     } finally {
-      if (this.toolSpans.get(key) === span) this.toolSpans.delete(key);
+      call.report = outer;
     }
   }
 
@@ -297,10 +297,8 @@ export class Tracing extends SpanFactory {
     });
   }
 
-  /** A `retry` event on the call's `execute_tool` span (diagnostics subscribes this to resilience's `onRetry`). */
-  retryEvent({ runId, callId, attempt, delayMs, errorCode, errorType }: RetryEvent): void {
-    const span = this.toolSpans.get(`${runId}\u0000${callId}`);
-    if (!span) return;
+  /** A `retry` event on the call's `execute_tool` span. */
+  private retryEvent(span: DiagnosticsSpan, { attempt, delayMs, errorCode, errorType }: ToolRetryReport): void {
     this.guard(() => {
       span.addEvent(
         TRACE_EVENTS.retry,

@@ -1,12 +1,16 @@
 import { EventEmitter } from "cockatiel";
 
 /**
- * Told when resilience schedules another attempt of a call (`tool-retry`).
+ * A retry resilience scheduled, as the plugin-wide `onRetry` told it.
  *
  * @example
  * ```ts
- * plugin.events.onRetry((e: RetryEvent) => console.log(`${e.tool} retry ${e.attempt} in ${e.delayMs} ms`));
+ * const event: RetryEvent = { callId: "call_1", runId: "run_1", tool: "getOrderStatus", attempt: 1, delayMs: 200 };
  * ```
+ *
+ * @deprecated Retries reach their own run, not a plugin-wide emitter: read the run's `tool-retry`
+ * events (`agent.stream()`, or a plugin's `observeRun`), or `ToolRetryReport` through
+ * `ToolCallContext.report` in a middleware outside resilience.
  */
 export interface RetryEvent {
   readonly callId: string;
@@ -72,7 +76,7 @@ export interface ToolBulkheadRejectEvent {
  *
  * @example
  * ```ts
- * const subscription: Subscription = plugin.events.onRetry(() => {});
+ * const subscription: Subscription = plugin.events.onGiveUp(() => {});
  * subscription.dispose();
  * ```
  */
@@ -86,22 +90,23 @@ export interface Subscription {
  *
  * @example
  * ```ts
- * const onRetry: ResilienceEvent<RetryEvent> = plugin.events.onRetry;
+ * const onGiveUp: ResilienceEvent<ToolGiveUpEvent> = plugin.events.onGiveUp;
  * ```
  */
 export type ResilienceEvent<T> = (listener: (event: T) => void) => Subscription;
 
 /**
- * The typed events of one resilience plugin, in the manner of cockatiel's policy events.
+ * The typed events of one resilience plugin, in the manner of cockatiel's policy events: what
+ * belongs to the plugin (its breakers, its bulkheads, its give-ups). A retry belongs to its run and
+ * reaches it through the call's context (`ToolCallContext.report`), never through the plugin.
  *
  * @example
  * ```ts
  * const plugin = createResiliencePlugin();
- * plugin.events.onRetry(({ tool, attempt, delayMs }) => log.info({ tool, attempt, delayMs }, "retry"));
+ * plugin.events.onGiveUp(({ tool, attempts }) => log.warn({ tool, attempts }, "gave up"));
  * ```
  */
 export interface ResilienceEvents {
-  readonly onRetry: ResilienceEvent<RetryEvent>;
   readonly onGiveUp: ResilienceEvent<ToolGiveUpEvent>;
   readonly onBreak: ResilienceEvent<ToolCircuitEvent>;
   readonly onHalfOpen: ResilienceEvent<ToolCircuitEvent>;
@@ -134,18 +139,16 @@ class GuardedEvent<T> {
  * @example
  * ```ts
  * const emitters = new ResilienceEmitters();
- * emitters.events.onRetry(console.log);
+ * emitters.events.onGiveUp(console.log);
  * ```
  */
 export class ResilienceEmitters {
-  readonly retry = new GuardedEvent<RetryEvent>();
   readonly giveUp = new GuardedEvent<ToolGiveUpEvent>();
   readonly break = new GuardedEvent<ToolCircuitEvent>();
   readonly halfOpen = new GuardedEvent<ToolCircuitEvent>();
   readonly reset = new GuardedEvent<ToolCircuitEvent>();
   readonly bulkheadReject = new GuardedEvent<ToolBulkheadRejectEvent>();
   readonly events: ResilienceEvents = Object.freeze({
-    onRetry: this.retry.subscribe,
     onGiveUp: this.giveUp.subscribe,
     onBreak: this.break.subscribe,
     onHalfOpen: this.halfOpen.subscribe,

@@ -1,9 +1,9 @@
-import { type InvokeOptions, ToolResult, TransientError } from "@needlework/core";
+import { type InvokeOptions, type ToolCallReport, ToolResult, TransientError } from "@needlework/core";
 import { describe, expect, it, vi } from "vitest";
 import { type HarnessTool, never, useResilienceHarness } from "../../test/support/resilience-harness.js";
 import { createResiliencePlugin, resilienceEventsOf } from "./resilience.plugin.js";
 import type { ResilienceOptions } from "./resilience.options.js";
-import type { ToolCircuitEvent, ToolGiveUpEvent, RetryEvent } from "./resilience-events.js";
+import type { ToolCircuitEvent, ToolGiveUpEvent } from "./resilience-events.js";
 
 // A test may leave a call pending (the bulkhead's occupant), so timers may still be held at its end.
 const harness = useResilienceHarness({ allowHeldTimers: true });
@@ -20,20 +20,25 @@ function setup(options: ResilienceOptions = {}) {
 }
 
 describe("resilience events", () => {
-  it("onRetry carries callId, runId, tool, attempt, delay and error code; onGiveUp follows the last attempt", async () => {
+  it("a retry reaches the call's own context (callId, runId, tool, attempt, delay, code); onGiveUp follows the last attempt", async () => {
     handle("idem", () => {
       throw new TransientError("blip");
     });
     const { plugin, invoke } = setup({ retry: { maxAttempts: 3, baseDelayMs: 100, jitter: 0 } });
-    const retries: RetryEvent[] = [];
+    const retries: ToolCallReport[] = [];
     const giveUps: ToolGiveUpEvent[] = [];
-    plugin.events.onRetry((event) => retries.push(event));
     plugin.events.onGiveUp((event) => giveUps.push(event));
-    const call = invoke("idem", { runId: "run-1" });
+    const call = invoke("idem", { runId: "run-1", report: (event) => retries.push(event) });
+    // Another call of the same plugin reports to its own context only: no plugin-wide retry emitter.
+    const others: ToolCallReport[] = [];
+    const other = invoke("idem", { runId: "run-2", report: (event) => others.push(event) });
     await vi.runAllTimersAsync();
     await call;
+    await other;
+    expect(others.map((e) => e.runId)).toEqual(["run-2", "run-2"]);
     expect(retries).toEqual([
       {
+        type: "tool-retry",
         callId: expect.any(String),
         runId: "run-1",
         tool: "idem",
@@ -43,6 +48,7 @@ describe("resilience events", () => {
         errorType: "TransientError",
       },
       {
+        type: "tool-retry",
         callId: retries[0]!.callId,
         runId: "run-1",
         tool: "idem",
@@ -52,30 +58,32 @@ describe("resilience events", () => {
         errorType: "TransientError",
       },
     ]);
-    expect(giveUps).toEqual([
-      { callId: retries[0]!.callId, runId: "run-1", tool: "idem", attempts: 3, errorCode: "UNHANDLED_ERROR" },
-    ]);
+    expect(giveUps).toContainEqual({
+      callId: retries[0]!.callId,
+      runId: "run-1",
+      tool: "idem",
+      attempts: 3,
+      errorCode: "UNHANDLED_ERROR",
+    });
   });
 
-  it("onRetry names the code of a transient failed result; a listener that throws changes nothing", async () => {
+  it("a retry report names the code of a transient failed result; a report that throws changes nothing", async () => {
     let left = 1;
     handle("plain", () => (left-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : "ok"));
-    const { plugin, invoke } = setup({ retry: { baseDelayMs: 0, maxDelayMs: 0 } });
+    const { invoke } = setup({ retry: { baseDelayMs: 0, maxDelayMs: 0 } });
     const codes: Array<string | undefined> = [];
-    plugin.events.onRetry(() => {
-      throw new Error("broken listener");
-    });
-    const subscription = plugin.events.onRetry((event) => codes.push(event.errorCode));
-    const result = invoke("plain");
+    const result = invoke("plain", { report: (event) => codes.push(event.errorCode) });
     await vi.runAllTimersAsync();
     expect(await result).toMatchObject({ status: "ok" });
     expect(codes).toEqual(["LOCKED"]);
-    subscription.dispose();
     left = 1;
-    const again = invoke("plain");
+    const broken = invoke("plain", {
+      report: () => {
+        throw new Error("broken listener");
+      },
+    });
     await vi.runAllTimersAsync();
-    await again;
-    expect(codes).toEqual(["LOCKED"]);
+    expect(await broken).toMatchObject({ status: "ok" });
   });
 
   it("onGiveUp also follows a transient failed result that ran out of attempts", async () => {

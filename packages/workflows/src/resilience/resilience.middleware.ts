@@ -1,4 +1,4 @@
-import { abortReason, type ToolMiddleware } from "@needlework/core";
+import { abortReason, type ToolMiddleware, type ToolRetryReport } from "@needlework/core";
 import { retriableReturnedFailure } from "@needlework/core/internal";
 import { describeFailure, isTransientFailure } from "./attempt-outcome.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
@@ -82,7 +82,9 @@ export function createResilienceMiddleware(
         const failure = describeFailure(decision.reason);
         // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.
         call.noteAttemptError?.(failure.errorCode ?? "TOOL_ERROR");
-        emitters.retry.emit({
+        // The retry reaches the call's own run through its context: no plugin-wide emitter.
+        reportRetry(call, {
+          type: "tool-retry",
           callId: call.callId,
           runId: call.runId,
           tool: call.name,
@@ -99,6 +101,15 @@ export function createResilienceMiddleware(
       resilient.finish();
     }
   };
+}
+
+/** Hands a retry to the call's context; a report that throws never changes the call. */
+function reportRetry(call: { report?: ((event: ToolRetryReport) => void) | undefined }, event: ToolRetryReport): void {
+  try {
+    call.report?.(event);
+  } catch {
+    // Observing must never change a call.
+  }
 }
 
 function giveUp(

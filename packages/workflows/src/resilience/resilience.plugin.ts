@@ -1,4 +1,5 @@
 import type { AgentFrameworkPlugin } from "../plugin.js";
+import { PLUGIN_TRAITS } from "../plugin.js";
 import { ResilienceEmitters, type ResilienceEvents } from "./resilience-events.js";
 import { createResilienceMiddleware } from "./resilience.middleware.js";
 import { describeResilience, type ResilienceOptions, resolveResilienceOptions } from "./resilience.options.js";
@@ -45,6 +46,7 @@ export function createResiliencePlugin(options?: ResilienceOptions): ResilienceP
   return {
     name: "resilience",
     events: emitters.events,
+    traits: [PLUGIN_TRAITS.retries],
     describe: () => description,
     createMiddleware: () => createResilienceMiddleware(resolved, emitters),
   };
@@ -71,24 +73,28 @@ export const resiliencePlugin: (options?: ResilienceOptions) => ResiliencePlugin
  */
 export interface ResiliencePlugin extends AgentFrameworkPlugin {
   readonly name: "resilience";
-  /** Retries, give-ups, breaker state changes and bulkhead rejections of every call through this plugin. */
+  /**
+   * Give-ups, breaker state changes and bulkhead rejections of every call through this plugin.
+   * Retries are not here: each reaches its own run, through the call's context, as a `tool-retry`
+   * event (see docs/resilience.md).
+   */
   readonly events: ResilienceEvents;
 }
 
 /**
  * The events of every resilience plugin among `plugins` (a composition may hold several): how an
- * observer (diagnostics, an agent run) subscribes to the retries of the calls it sees.
+ * observer subscribes to the give-ups and breaker changes of the calls it sees.
  *
  * @example
  * ```ts
- * for (const events of resilienceEventsOf(context.plugins)) events.onRetry((e) => console.log(e.callId));
+ * for (const events of resilienceEventsOf(context.plugins)) events.onGiveUp((e) => console.log(e.callId));
  * ```
  */
 export function resilienceEventsOf(plugins: readonly AgentFrameworkPlugin[]): ResilienceEvents[] {
   const found: ResilienceEvents[] = [];
   for (const plugin of plugins) {
-    const { events } = plugin;
-    if (typeof events?.onRetry === "function") found.push(events);
+    const { events } = plugin as Partial<ResiliencePlugin>;
+    if (typeof events?.onGiveUp === "function") found.push(events);
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import type { ToolOutcome, ToolOutcomeMetadata } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../plugin.js";
+import { PLUGIN_TRAITS } from "../plugin.js";
 import { createRedactor } from "./create-redactor.js";
 import { type RedactionOptions, type ResolvedRedactionOptions, resolveRedactionOptions } from "./redaction.options.js";
 import { type OutcomeChanges, reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
@@ -91,7 +92,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
   const detectors = [...resolved.detectors, ...resolved.patterns.map((p) => p.name)];
   return {
     name: "redaction",
-    shapes: "redaction",
+    traits: [PLUGIN_TRAITS.shapesValues],
     options: resolved,
     redact: redactValue,
     describe: () =>

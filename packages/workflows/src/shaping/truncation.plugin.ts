@@ -1,5 +1,6 @@
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { PLUGIN_TRAITS } from "../plugin.js";
 import { REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 import { surelyFits } from "./surely-fits.js";
@@ -116,7 +117,7 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
 
   return {
     name: "truncation",
-    shapes: "truncation",
+    traits: [PLUGIN_TRAITS.shapesValues],
     options: resolved,
     describe: () =>
       `truncation(maxTokens: ${resolved.maxTokens}, encoding: ${resolved.encoding}, maxListItems: ${resolved.maxListItems}, maxMessageTokens: ${resolved.maxMessageTokens})`,

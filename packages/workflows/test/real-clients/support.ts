@@ -7,9 +7,9 @@ import {
   formatToolOutcome,
   type ToolContext,
   type ToolOutcome,
+  type ToolRetryReport,
 } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
-import { type RetryEvent, resilienceEventsOf } from "@needlework/workflows/diagnostics";
 import { container } from "tsyringe";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -120,9 +120,10 @@ function documentedStack() {
     .usingResilience()
     .usingToolResultMiddleware()
     .buildAgentFactory();
-  const retries: RetryEvent[] = [];
-  for (const events of resilienceEventsOf(factory.plugins)) events.onRetry((event) => retries.push(event));
-  return { factory, retries };
+  // Retries reach the call's own context (`InvokeOptions.report`), as they reach a run.
+  const retries: ToolRetryReport[] = [];
+  const report = (event: ToolRetryReport) => retries.push(event);
+  return { factory, retries, report };
 }
 
 /** Real time, read where `performance` and `Date` are faked. */
@@ -154,12 +155,12 @@ export async function invokeWithClient(
   tool: "write" | "read" = "write",
 ): Promise<Invoked> {
   body = call;
-  const { factory, retries } = documentedStack();
+  const { factory, retries, report } = documentedStack();
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
   try {
     let settled: ToolOutcome | undefined;
     let failed: unknown;
-    const pending = factory.tools.invoke({ name: tool, arguments: {} }).then(
+    const pending = factory.tools.invoke({ name: tool, arguments: {} }, { report }).then(
       (outcome) => (settled = outcome),
       (error: unknown) => (failed = error ?? new Error("rejected")),
     );
@@ -187,8 +188,8 @@ export async function invokeWithClient(
 /** Invokes with real timers: a client's own timeout must fire (a hang). */
 export async function invokeRealTime(call: ClientCall, tool: "write" | "read" = "write"): Promise<Invoked> {
   body = call;
-  const { factory, retries } = documentedStack();
-  const outcome = await factory.tools.invoke({ name: tool, arguments: {} });
+  const { factory, retries, report } = documentedStack();
+  const outcome = await factory.tools.invoke({ name: tool, arguments: {} }, { report });
   return { outcome, waits: retries.map((r) => r.delayMs) };
 }
 

@@ -11,7 +11,6 @@ import {
 } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
-import type { AgentHooks } from "../hooks.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
@@ -21,21 +20,8 @@ import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } fro
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {
-  /** True while the loop re-walks turns the journal already holds (hooks stay quiet then). */
+  /** True while the loop re-walks turns the journal already holds: the run's event stream marks their events `replayed` (hooks skip them). */
   readonly replaying: () => boolean;
-}
-
-/**
- * The agent's hooks, quiet while the journal's turns are walked again (they fired for those turns
- * when the run first took them): the loop calls its hooks the same way whether it replays or not.
- */
-function quietWhileReplaying(hooks: AgentHooks, replaying: () => boolean): AgentHooks {
-  const { onIterationStart, onToolCall, onIterationEnd } = hooks;
-  return {
-    ...(onIterationStart && { onIterationStart: (info) => (replaying() ? undefined : onIterationStart(info)) }),
-    ...(onToolCall && { onToolCall: (info) => (replaying() ? undefined : onToolCall(info)) }),
-    ...(onIterationEnd && { onIterationEnd: (info) => (replaying() ? undefined : onIterationEnd(info)) }),
-  };
 }
 
 /**
@@ -238,7 +224,7 @@ export function journaledRuntime(
   const invoker = journaled(runtime.invoker);
   return {
     ...runtime,
-    options: { ...runtime.options, ...quietWhileReplaying(runtime.options, replaying), chatClient: journaledChat },
+    options: { ...runtime.options, chatClient: journaledChat },
     invoker,
     runtimeInvoker: runtime.runtimeInvoker === runtime.invoker ? invoker : journaled(runtime.runtimeInvoker),
     replaying,

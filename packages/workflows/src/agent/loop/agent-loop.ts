@@ -6,16 +6,15 @@ import {
   type ToolOutcome,
 } from "@needlework/core";
 import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
-import { type AgentHookInfo, type AgentHookName, callHook, type RunHookInfo } from "../hooks.js";
 import { callsNeedingApproval, enforceGate, proven, refuseUnaskable } from "../approvals/gate.js";
 import { pauseForApproval } from "../approvals/pause.js";
 import { callsNotRun, notRunOutcome, tokensSpent, toolsWithdrawn } from "../policies/budgets.js";
 import { rollBackFailedScopes } from "../policies/compensation.js";
 import { resetStall } from "../policies/stall.js";
-import type { AgentEvent } from "../stream/agent-event.js";
+import type { RunEvent, RunEvents } from "../events/run-events.js";
+import { openRunEvents } from "../events/subscribers.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { askModel } from "../stream/collect-chat-stream.js";
-import { subscribeToolRetries } from "../stream/tool-retry-adapter.js";
 import { plural } from "../../text/plural.js";
 import { raceAbort } from "./race-abort.js";
 import { refusals, reviewRound } from "./call-gate.js";
@@ -47,18 +46,27 @@ interface TurnResult {
  * Budgets and limits end a run with a result (`budget_exhausted`), never an abort: they act only
  * between steps, so nothing in flight is cut off.
  *
- * `run()` and `stream()` share it: with an event sink (a stream), each step also emits its
- * {@link AgentEvent}s, awaited so a slow consumer slows the run, and the model is read through
- * `chatClient.stream()` when it has one; without a sink nothing is emitted and nothing more awaited.
+ * `run()` and `stream()` share it: each step emits its events into the run's one event stream
+ * (`RunEvents`), which the hooks, a stream's sink and the plugins' observers subscribe to; each emit
+ * is awaited, so a slow consumer slows the run and a failing hook fails it. The loop knows no
+ * subscriber, and with none nothing is copied. Streamed, the model is read through
+ * `chatClient.stream()` when it has one.
  * @internal
  */
 export class AgentRun {
+  private readonly events: RunEvents;
+  /** Streamed text deltas: only when someone hears them is the model read as a stream. */
+  private readonly streamed: boolean;
+
   constructor(
     private readonly runtime: AgentRuntime,
     private readonly state: RunState,
     private readonly signal: AbortSignal | undefined,
-    private readonly events?: RunEventSink,
-  ) {}
+    sink?: RunEventSink,
+  ) {
+    this.events = openRunEvents(runtime, state.runId, sink);
+    this.streamed = sink !== undefined;
+  }
 
   /** Loops until a final answer, a pause or a limit. */
   loop(): Promise<AgentRunResult> {
@@ -78,27 +86,33 @@ export class AgentRun {
       const callsBefore = this.state.calls.length;
       const end = await this.round(calls, preset, gate);
       await this.iterationEnd(callsBefore, end);
-      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration });
+      const emitted = this.emit({ type: "turn-end", turn: this.state.iteration });
+      if (emitted) await emitted;
       return end ?? this.turns();
     });
   }
 
-  /** The run's result from its end; a stream gets `run-start` first, `approval-required` for a pause, `run-end` last. */
+  /** The run's result from its end; `run-start` first, `approval-required` for a pause, `run-end` last. */
   private async finish(body: () => Promise<RunEnd>): Promise<AgentRunResult> {
     const { options } = this.runtime;
-    // Without a stream, not even an await more than before: run()'s timing stays as it was.
-    if (!this.events) return runResult(options, this.state, await body());
-    await this.emit({ type: "run-start", runId: this.state.runId, agent: options.name });
+    const started = this.emit({ type: "run-start", runId: this.state.runId, agent: options.name });
+    if (started) await started;
     const result = runResult(options, this.state, await body());
-    if (result.status === "awaiting_approval")
-      await this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals });
-    await this.emit({ type: "run-end", result });
+    const paused =
+      result.status === "awaiting_approval" &&
+      this.emit({ type: "approval-required", checkpoint: result.checkpoint, pending: result.pendingApprovals });
+    if (paused) await paused;
+    const ended = this.emit({ type: "run-end", result });
+    if (ended) await ended;
     return result;
   }
 
-  /** Hands an event to the stream, if any; waits while its buffer is full. */
-  private emit(event: AgentEvent): Promise<void> | undefined {
-    return this.events?.emit(event);
+  /**
+   * Hands an event to the run's subscribers; a promise while one of them is busy with it. Callers
+   * await only that promise: a run nobody observes takes not one await more than it did.
+   */
+  private emit(event: RunEvent): Promise<void> | undefined {
+    return this.events.emit(event);
   }
 
   private async turns(): Promise<RunEnd> {
@@ -107,16 +121,12 @@ export class AgentRun {
       if (this.signal?.aborted) throw abortReason(this.signal);
       const stop = stopBeforeTurn(options, this.state);
       if (stop !== undefined) return stop;
-      await this.hook("onIterationStart", {
-        iteration: this.state.iteration + 1,
-        messages: [...this.state.messages],
-        usage: { ...this.state.usage },
-        toolCalls: this.state.budget.toolCalls,
-      });
+      await this.emit({ type: "iteration-start", iteration: this.state.iteration + 1, run: this.moment() });
       const callsBefore = this.state.calls.length;
       const { end, usage } = await this.turn();
       await this.iterationEnd(callsBefore, end);
-      if (this.events) await this.emit({ type: "turn-end", turn: this.state.iteration, ...(usage ? { usage } : {}) });
+      const emitted = this.emit({ type: "turn-end", turn: this.state.iteration, ...(usage ? { usage } : {}) });
+      if (emitted) await emitted;
       if (end !== undefined) return end;
     }
   }
@@ -126,12 +136,13 @@ export class AgentRun {
     const { options, invoker } = this.runtime;
     const { state } = this;
     const turn = ++state.iteration;
-    if (this.events) await this.emit({ type: "turn-start", turn });
+    const emitted = this.emit({ type: "turn-start", turn });
+    if (emitted) await emitted;
     // Once a tool limit is reached the model is offered no tools and asked (by a budget note) to answer.
     const withdrawn = toolsWithdrawn(state.budget, options.limits);
     const tools = withdrawn === undefined ? invoker.definitions : [];
     const request = { messages: [...state.messages], tools, ...(this.signal ? { signal: this.signal } : {}) };
-    const onDelta = this.events && ((delta: string) => this.emit({ type: "text-delta", turn, delta }));
+    const onDelta = this.streamed ? (delta: string) => this.emit({ type: "text-delta", turn, delta }) : undefined;
     const response = await askModel(options.chatClient, request, this.signal, onDelta);
     const { usage } = response;
     if (usage) {
@@ -165,7 +176,8 @@ export class AgentRun {
       if ("end" in verdict) return verdict.end;
       state.corrected = true;
       state.messages.push(verdict.correction);
-      if (this.events) await this.emit({ type: "correction", turn: state.iteration, reason: verdict.problem });
+      const emitted = this.emit({ type: "correction", turn: state.iteration, reason: verdict.problem });
+      if (emitted) await emitted;
       return undefined;
     }
     if (withdrawn !== undefined) {
@@ -221,10 +233,9 @@ export class AgentRun {
       this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
       // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
       if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
-      if (this.events) {
-        const { exception: _exception, ...seen } = outcome;
-        await this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
-      }
+      const { exception: _exception, ...seen } = outcome;
+      const emitted = this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
+      if (emitted) await emitted;
       const record = recordCall(this.state, { tool: call.name, callId: call.callId, outcome, round: turn });
       reported.push({ record, arguments: call.arguments, outcome });
     }
@@ -236,14 +247,18 @@ export class AgentRun {
         outcome,
       });
     }
-    for (const report of reported) await this.hook("onToolCall", { iteration: turn, ...report });
+    for (const report of reported) await this.emit({ type: "call-booked", iteration: turn, ...report });
   }
 
   /** `tool-call` for each call of a round, in the model's order, before any of them runs. */
-  private async announce(calls: readonly RoundCall[]): Promise<void> {
+  private announce(calls: readonly RoundCall[], from = 0): Promise<void> | undefined {
     const turn = this.state.iteration;
-    for (const { callId, name, arguments: args } of calls)
-      await this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+    for (let i = from; i < calls.length; i++) {
+      const { callId, name, arguments: args } = calls[i]!;
+      const emitted = this.emit({ type: "tool-call", turn, callId, tool: name, arguments: args });
+      if (emitted) return emitted.then(() => this.announce(calls, i + 1));
+    }
+    return undefined;
   }
 
   /**
@@ -256,7 +271,7 @@ export class AgentRun {
     gate: RoundGate,
   ): Promise<RunEnd | undefined> {
     const { invoker, runtimeInvoker, options } = this.runtime;
-    const { state, events } = this;
+    const { state } = this;
     const turn = state.iteration;
     const over = callsNotRun(calls, this.state.budget, options);
     const presets = new Map([...preset, ...over]);
@@ -272,21 +287,17 @@ export class AgentRun {
       signal: this.signal,
       maxConcurrency: options.maxConcurrency,
       compensationInvoker: runtimeInvoker,
+      // Retries reach the run through each call's context (its `report`), not a shared emitter.
+      report: this.events.report,
     };
-    if (events) await this.announce(calls);
-    const retries =
-      events && subscribeToolRetries(this.runtime.retryEvents ?? [], state.runId, (e) => events.emitNow(e));
-    let settled: SettledCall[];
-    let compensations: Awaited<ReturnType<typeof rollBackFailedScopes>>;
-    try {
-      settled = await runRound(context, calls, presets);
-      compensations = await rollBackFailedScopes(context, settled);
-    } finally {
-      retries?.dispose();
-    }
+    const announced = this.announce(calls);
+    if (announced) await announced;
+    const settled = await runRound(context, calls, presets);
+    const compensations = await rollBackFailedScopes(context, settled);
     await this.book(settled, compensations);
     const { end, health } = await concludeRound(this.runtime, state, settled);
-    if (events && health) await this.emit({ type: "run-health", turn, health });
+    const reported = health && this.emit({ type: "run-health", turn, health });
+    if (reported) await reported;
     return end;
   }
 
@@ -305,26 +316,23 @@ export class AgentRun {
       outcome: notRunOutcome(call, code, why),
       order,
     }));
-    if (this.events) await this.announce(calls);
+    const announced = this.announce(calls);
+    if (announced) await announced;
     await this.book(settled, []);
     bookRound(this.state.ledger, settled, this.state.iteration, this.runtime.options.poisonThreshold);
     const count = `${plural(calls.length, "tool call")} of the last turn ${calls.length === 1 ? "was" : "were"} not run`;
     return { status: "budget_exhausted", reason: `${reason}; ${count}.` };
   }
 
-  /** A hook of the agent's (a journaled runtime keeps its hooks quiet for the turns it replays). */
-  private hook<N extends AgentHookName>(name: N, info: RunHookInfo<N>): Promise<void> | undefined {
-    const { options } = this.runtime;
-    if (options[name] === undefined) return undefined;
-    return callHook(options, name, { agent: options.name, runId: this.state.runId, ...info } as AgentHookInfo<N>);
+  /** The run as it stands, for the hooks' moments (a subscriber copies what it keeps). */
+  private moment() {
+    const { messages, usage, budget } = this.state;
+    return { messages, usage, toolCalls: budget.toolCalls };
   }
 
   private iterationEnd(callsBefore: number, end: RunEnd | undefined): Promise<void> | undefined {
-    return this.hook("onIterationEnd", {
-      iteration: this.state.iteration,
-      calls: this.state.calls.slice(callsBefore),
-      usage: { ...this.state.usage },
-      status: end?.status,
-    });
+    const { iteration, calls } = this.state;
+    const booked = calls.slice(callsBefore);
+    return this.emit({ type: "iteration-end", iteration, calls: booked, status: end?.status, run: this.moment() });
   }
 }

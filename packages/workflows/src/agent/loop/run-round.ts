@@ -1,5 +1,11 @@
 import { GATE_ITEM, GATED_BY_LOOP } from "./call-gate.types.js";
-import { abortReason, isFailedOutcome, type ToolInvoker, type ToolOutcome } from "@needlework/core";
+import {
+  abortReason,
+  isFailedOutcome,
+  type ToolCallReport,
+  type ToolInvoker,
+  type ToolOutcome,
+} from "@needlework/core";
 import type { RoundCall } from "./round-call.js";
 import { cancelledSibling, skippedCycle, skippedDependency, skippedSibling } from "./synthetic-outcomes.js";
 
@@ -15,6 +21,8 @@ export interface RoundContext {
   readonly maxConcurrency: number;
   /** Runs the runtime's compensate calls; default `invoker`. An agent scoped to some tools still undoes through tools it does not offer. */
   readonly compensationInvoker?: ToolInvoker;
+  /** The run's event stream, as the calls' `InvokeOptions.report` (resilience reports retries there). */
+  readonly report?: ((event: ToolCallReport) => void) | undefined;
 }
 
 /** A call with its final outcome; `order` is the completion order within the round. @internal */
@@ -46,7 +54,7 @@ export function runRound(
   calls: readonly RoundCall[],
   preset: ReadonlyMap<string, ToolOutcome> = new Map(),
 ): Promise<SettledCall[]> {
-  const { invoker, runId, signal: runSignal, maxConcurrency } = context;
+  const { invoker, runId, signal: runSignal, maxConcurrency, report } = context;
   return new Promise<SettledCall[]>((resolve, reject) => {
     const settled = new Map<string, SettledCall>();
     const waiting = calls.filter((call) => !preset.has(call.callId));
@@ -91,7 +99,13 @@ export function runRound(
       const controller = new AbortController();
       inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
-      const options = { signal: controller.signal, runId, idempotencyKey: call.idempotencyKey, items: LOOP_ITEMS };
+      const options = {
+        signal: controller.signal,
+        runId,
+        idempotencyKey: call.idempotencyKey,
+        items: LOOP_ITEMS,
+        report,
+      };
       invoker.invoke({ name: call.name, arguments: call.arguments, callId: call.callId }, options).then(
         (outcome) => {
           if (done) return;

@@ -9,7 +9,7 @@ import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import type { DeadLetterQueue } from "../durable/dead-letter-queue.js";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
-import type { ResilienceEvents } from "../../resilience/resilience-events.js";
+import type { RunListener } from "../events/run-events.js";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
@@ -26,6 +26,8 @@ export interface AgentRuntime {
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
   readonly key: Uint8Array;
+  /** True while a resumed run replays its journal: its events are marked `replayed` (the loop never reads it). */
+  readonly replaying?: () => boolean;
   /**
    * The evidence of a decision the run's record holds for a gated round's calls: a call's decision
    * record (checked by the loop with the key before anything runs), or `"settled"` when its outcome
@@ -36,8 +38,8 @@ export interface AgentRuntime {
   readonly recordedDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
   /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
-  /** Resilience's typed events in the pipeline; a streamed run turns its calls' retries into `tool-retry`. */
-  readonly retryEvents?: readonly ResilienceEvents[];
+  /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
+  readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
   readonly callGates?: readonly CallGate[];
 }

@@ -3,6 +3,20 @@ import type { AgentRunResult, RunHealth } from "../agent-run-result.js";
 import type { AgentCheckpoint, PendingApproval } from "../approvals/checkpoint.js";
 
 /**
+ * What every {@link AgentEvent} may carry besides its own fields: `replayed: true` when a resumed
+ * run replays it from its journal (it happened before; `agent.resumeRunStream()` shows those turns
+ * again, then the live rest of the run). Live events leave it unset.
+ *
+ * @example
+ * ```ts
+ * if (event.type === "tool-result" && !event.replayed) console.log("new:", event.tool);
+ * ```
+ */
+export interface AgentEventMark {
+  readonly replayed?: true;
+}
+
+/**
  * The first event of a run (or of a resumed run).
  *
  * @example
@@ -10,7 +24,7 @@ import type { AgentCheckpoint, PendingApproval } from "../approvals/checkpoint.j
  * if (event.type === "run-start") console.log(`run ${event.runId} of ${event.agent}`);
  * ```
  */
-export interface RunStartEvent {
+export interface RunStartEvent extends AgentEventMark {
   readonly type: "run-start";
   readonly runId: string;
   /** The agent's name. */
@@ -25,7 +39,7 @@ export interface RunStartEvent {
  * if (event.type === "turn-start") console.log(`-- turn ${event.turn}`);
  * ```
  */
-export interface TurnStartEvent {
+export interface TurnStartEvent extends AgentEventMark {
   readonly type: "turn-start";
   readonly turn: number;
 }
@@ -39,7 +53,7 @@ export interface TurnStartEvent {
  * if (event.type === "text-delta") process.stdout.write(event.delta);
  * ```
  */
-export interface TextDeltaEvent {
+export interface TextDeltaEvent extends AgentEventMark {
   readonly type: "text-delta";
   readonly turn: number;
   readonly delta: string;
@@ -54,7 +68,7 @@ export interface TextDeltaEvent {
  * if (event.type === "tool-call") console.log(`${event.tool}(${JSON.stringify(event.arguments)})`);
  * ```
  */
-export interface ToolCallEvent {
+export interface ToolCallEvent extends AgentEventMark {
   readonly type: "tool-call";
   readonly turn: number;
   readonly callId: string;
@@ -72,7 +86,7 @@ export interface ToolCallEvent {
  * if (event.type === "tool-retry") console.log(`${event.tool} retry after ${event.errorCode} in ${event.delayMs} ms`);
  * ```
  */
-export interface ToolRetryEvent {
+export interface ToolRetryEvent extends AgentEventMark {
   readonly type: "tool-retry";
   readonly callId: string;
   readonly tool: string;
@@ -90,7 +104,7 @@ export interface ToolRetryEvent {
  * if (event.type === "tool-result") console.log(event.tool, event.outcome.status, event.outcome.errorCode ?? "");
  * ```
  */
-export interface ToolResultEvent {
+export interface ToolResultEvent extends AgentEventMark {
   readonly type: "tool-result";
   readonly turn: number;
   readonly callId: string;
@@ -106,7 +120,7 @@ export interface ToolResultEvent {
  * if (event.type === "run-health" && event.health.blocking_failure) console.warn("blocking failure");
  * ```
  */
-export interface RunHealthEvent {
+export interface RunHealthEvent extends AgentEventMark {
   readonly type: "run-health";
   readonly turn: number;
   readonly health: RunHealth;
@@ -121,7 +135,7 @@ export interface RunHealthEvent {
  * if (event.type === "correction") console.warn(`correction: ${event.reason}`);
  * ```
  */
-export interface CorrectionEvent {
+export interface CorrectionEvent extends AgentEventMark {
   readonly type: "correction";
   readonly turn: number;
   readonly reason: string;
@@ -136,7 +150,7 @@ export interface CorrectionEvent {
  * if (event.type === "approval-required") await saveForReview(JSON.stringify(event.checkpoint));
  * ```
  */
-export interface ApprovalRequiredEvent {
+export interface ApprovalRequiredEvent extends AgentEventMark {
   readonly type: "approval-required";
   readonly checkpoint: AgentCheckpoint;
   /** The calls that need a decision. */
@@ -151,7 +165,7 @@ export interface ApprovalRequiredEvent {
  * if (event.type === "turn-end") console.log(`turn ${event.turn}: ${event.usage?.totalTokens ?? "?"} tokens`);
  * ```
  */
-export interface TurnEndEvent {
+export interface TurnEndEvent extends AgentEventMark {
   readonly type: "turn-end";
   readonly turn: number;
   readonly usage?: ChatUsage;
@@ -165,7 +179,7 @@ export interface TurnEndEvent {
  * if (event.type === "run-end") console.log(event.result.status);
  * ```
  */
-export interface RunEndEvent {
+export interface RunEndEvent extends AgentEventMark {
   readonly type: "run-end";
   readonly result: AgentRunResult;
 }
