@@ -10,7 +10,7 @@ import { EventEmitter } from "cockatiel";
  *
  * @deprecated Retries reach their own run, not a plugin-wide emitter: read the run's `tool-retry`
  * events (`agent.stream()`, or a plugin's `observeRun`), or `ToolRetryReport` through
- * `ToolCallContext.report` in a middleware outside resilience.
+ * `ToolCallContext.report` in a middleware outside resilience. (`events.onRetry` still tells it.)
  */
 export interface RetryEvent {
   readonly callId: string;
@@ -107,6 +107,14 @@ export type ResilienceEvent<T> = (listener: (event: T) => void) => Subscription;
  * ```
  */
 export interface ResilienceEvents {
+  /**
+   * Every retry this plugin schedules, in any run.
+   *
+   * @deprecated Kept so existing listeners keep working; nothing in needlework reads it. A retry
+   * belongs to its run: read the run's `tool-retry` event (`agent.stream()`, or a plugin's
+   * `observeRun`), or pass `report` to `invoker.invoke`.
+   */
+  readonly onRetry: ResilienceEvent<RetryEvent>;
   readonly onGiveUp: ResilienceEvent<ToolGiveUpEvent>;
   readonly onBreak: ResilienceEvent<ToolCircuitEvent>;
   readonly onHalfOpen: ResilienceEvent<ToolCircuitEvent>;
@@ -143,12 +151,14 @@ class GuardedEvent<T> {
  * ```
  */
 export class ResilienceEmitters {
+  readonly retry = new GuardedEvent<RetryEvent>();
   readonly giveUp = new GuardedEvent<ToolGiveUpEvent>();
   readonly break = new GuardedEvent<ToolCircuitEvent>();
   readonly halfOpen = new GuardedEvent<ToolCircuitEvent>();
   readonly reset = new GuardedEvent<ToolCircuitEvent>();
   readonly bulkheadReject = new GuardedEvent<ToolBulkheadRejectEvent>();
   readonly events: ResilienceEvents = Object.freeze({
+    onRetry: this.retry.subscribe,
     onGiveUp: this.giveUp.subscribe,
     onBreak: this.break.subscribe,
     onHalfOpen: this.halfOpen.subscribe,

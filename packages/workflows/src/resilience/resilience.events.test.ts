@@ -86,6 +86,29 @@ describe("resilience events", () => {
     expect(await broken).toMatchObject({ status: "ok" });
   });
 
+  it("the deprecated onRetry still tells every retry the plugin schedules, with no type field", async () => {
+    handle("idem", () => {
+      throw new TransientError("blip");
+    });
+    const { plugin, invoke } = setup({ retry: { maxAttempts: 2, baseDelayMs: 100, jitter: 0 } });
+    const told: unknown[] = [];
+    plugin.events.onRetry((event) => told.push(event));
+    const call = invoke("idem", { runId: "run-9" });
+    await vi.runAllTimersAsync();
+    await call;
+    expect(told).toEqual([
+      {
+        callId: expect.any(String),
+        runId: "run-9",
+        tool: "idem",
+        attempt: 1,
+        delayMs: 100,
+        errorCode: "UNHANDLED_ERROR",
+        errorType: "TransientError",
+      },
+    ]);
+  });
+
   it("onGiveUp also follows a transient failed result that ran out of attempts", async () => {
     handle("plain", () => ToolResult.fail("locked", { code: "LOCKED", transient: true }));
     const { plugin, invoke } = setup({ retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 } });

@@ -83,15 +83,17 @@ export function createResilienceMiddleware(
         // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.
         call.noteAttemptError?.(failure.errorCode ?? "TOOL_ERROR");
         // The retry reaches the call's own run through its context: no plugin-wide emitter.
-        reportRetry(call, {
-          type: "tool-retry",
+        const retry = {
           callId: call.callId,
           runId: call.runId,
           tool: call.name,
           attempt,
           delayMs: decision.waitMs,
           ...failure,
-        });
+        };
+        reportRetry(call, { type: "tool-retry", ...retry });
+        // The deprecated plugin-wide `onRetry`, for listeners written before runs had their own events.
+        if (emitters.retry.listening) emitters.retry.emit(retry);
         if (decision.waitMs > 0) {
           const ended = await resilient.sleep(decision.waitMs);
           if (ended) throw ended.error;
