@@ -1,13 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRedactor, type Redactor } from "./create-redactor.js";
-import { createRedactor as createOldRedactor } from "./create-redactor.before.js";
 import { SEPARATOR } from "./joined-scan.js";
 import type { RedactionOptions } from "./redaction.options.js";
 
 // redactValue scans the strings of a value joined (joined-scan.ts). Its output must be what
-// scanning each string alone gives: the old redactor, over generated values that put secrets,
-// near-secrets and the adversarial corpus's inputs next to each other in lists and objects.
+// scanning each string alone gives, over generated values that put secrets, near-secrets and the
+// adversarial corpus's inputs next to each other in lists and objects. (Until the change was
+// merged this file also compared both with a copy of the redactor as it was: equal over 20,000
+// generated values.)
 
 const N = 2_000;
 /** The inputs of redaction.adversarial.test.ts, shorter (the scan's cost is not what is tested here). */
@@ -114,33 +115,29 @@ function oneByOne(redactor: Redactor, input: unknown): unknown {
   return (redactor.redactValue({ input, notPlain: new Map() }) as { input: unknown }).input;
 }
 
-function same(fresh: Redactor, old: Redactor, input: unknown): void {
-  const expected = old.redactValue(input);
-  expect(oneByOne(fresh, input)).toEqual(expected);
-  expect(fresh.redactValue(input)).toEqual(expected);
+function same(redactor: Redactor, input: unknown): void {
+  expect(redactor.redactValue(input)).toEqual(oneByOne(redactor, input));
 }
 
 describe("redactValue scans a value's strings in one pass", () => {
   OPTIONS.forEach((options, i) => {
     it(`gives what scanning each string alone gives (options #${i})`, () => {
-      const fresh = createRedactor(options);
-      const old = createOldRedactor(options);
+      const redactor = createRedactor(options);
       fc.assert(
-        fc.property(value, (input) => same(fresh, old, input)),
+        fc.property(value, (input) => same(redactor, input)),
         { numRuns: 400 },
       );
     });
   });
 
   it("finds every secret the adversarial corpus hides, next to each other in one value", () => {
-    const fresh = createRedactor();
-    const old = createOldRedactor();
+    const redactor = createRedactor();
     const input = {
       corpus: ADVERSARIAL.map((s) => `${s} jane@corp.example 123-45-6789`),
       pairs: ADVERSARIAL.flatMap((s) => SECRETS.map((secret) => [s, secret])),
     };
-    same(fresh, old, input);
-    const out = JSON.stringify(fresh.redactValue(input));
+    same(redactor, input);
+    const out = JSON.stringify(redactor.redactValue(input));
     expect(out).not.toContain("jane@corp.example");
     expect(out).not.toContain("123-45-6789");
   });
