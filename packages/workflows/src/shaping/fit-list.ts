@@ -19,13 +19,25 @@ export interface FittedList {
 /** At most this many items are looked at for failures (as the shrinker does). */
 const MAX_FAILING_SCAN = 1000;
 
+// Token counts add up across the items of a list when each item is counted from where the
+// tokenizer starts a piece in the whole list too. Both encodings first split text with a regex in
+// which a run of punctuation (`"}},{"`) is one piece, taken whole from where it starts, and a letter
+// or digit never belongs to it; so in `...,{"id":...` a piece starts at the `i`, whatever came
+// before. An object item whose JSON starts `{"` and a letter or digit is therefore counted from its
+// first key to the same place in the next item: `id":"C-1",...}` + `,{"` (the last item ends in
+// `]`, the list starts `[{"`). The kept list is then counted exactly from its items' counts, and
+// each character is tokenized once. fit-list.test.ts checks this against both real encodings.
+const LIST_START = '[{"';
+const NEXT_ITEM = ',{"';
+const KEYED = /^\{"[\p{L}\p{N}]/u;
+
 /**
  * A list as its first `maxListItems` items, whole, and a marker for the rest, chosen without a
  * search: items are counted one by one (equal items once) and the counts summed, until the sum is
- * over the budget; a list whose items all fit is kept whole. Token counts do not add up exactly
- * across a join (`},{` is one piece of punctuation to the tokenizer, not three), so the sum only
- * chooses; the kept list is then counted once as a whole, which decides. What may be kept is
- * redacted (`scrub`) before it is counted, so the budget holds for what the model reads.
+ * over the budget; a list whose items all fit is kept whole. For lists of objects the sum is the
+ * exact count of the kept list (see above); for other lists it only chooses, and the kept list is
+ * counted once as a whole to decide. What may be kept is redacted (`scrub`) before it is counted,
+ * so the budget holds for what the model reads.
  *
  * `undefined` when that shape does not fit the budget or does not apply (a list with failing items
  * keeps those first; items too big to keep whole are cut inside): the search of `truncateValue`
@@ -47,7 +59,11 @@ export function fitList(
   }
   // Items are redacted a few at a time, only as far as they are counted: never the discarded rest.
   let shown: JsonValue[] = [];
-  let sum = 1; // the brackets, about
+  // While every item is a keyed object, `sum` is exact: the list's start and each item's piece.
+  let exact = true;
+  const start = counter.count(LIST_START);
+  let sum = start;
+  const pieces: number[] = [];
   let itemChars = 0;
   let counted = 0;
   while (counted < n && sum <= maxTokens) {
@@ -56,18 +72,31 @@ export function fitList(
       shown = shown.concat((scrub ? scrub(next) : next) as JsonValue[]);
     }
     const text = JSON.stringify(shown[counted]);
-    sum += counter.count(text) + (counted > 0 ? 1 : 0);
+    exact &&= KEYED.test(text);
+    const piece = exact
+      ? counter.count(text.slice(2) + (counted === n - 1 ? "]" : NEXT_ITEM))
+      : counter.count(text) + 1;
+    pieces.push(piece);
+    sum += piece;
     itemChars += text.length + 1;
     counted++;
   }
+  const itemTokens = sum - start;
   if (sum <= maxTokens) {
     // Every item was counted and the sum fits: the list is kept whole, if its count agrees.
-    const tokens = counter.count(JSON.stringify(shown));
-    return tokens <= maxTokens ? { kept: shown, whole: true, tokens, itemTokens: sum - 1, itemChars } : undefined;
+    const tokens = exact ? sum : counter.count(JSON.stringify(shown));
+    return tokens <= maxTokens ? { kept: shown, whole: true, tokens, itemTokens, itemChars } : undefined;
   }
   const keep = Math.min(rules.maxListItems, n);
   if (keep === 0 || keep >= counted) return "over"; // the kept items themselves do not fit whole
-  const kept = [...shown.slice(0, keep), listMarker(n - keep)];
-  const tokens = counter.count(JSON.stringify(kept));
-  return tokens <= maxTokens ? { kept, whole: false, tokens, itemTokens: sum - 1, itemChars } : "over";
+  const marker = listMarker(n - keep);
+  const kept = [...shown.slice(0, keep), marker];
+  let tokens: number;
+  if (exact) {
+    tokens = start + counter.count(`${JSON.stringify(marker).slice(2)}]`);
+    for (let i = 0; i < keep; i++) tokens += pieces[i]!;
+  } else {
+    tokens = counter.count(JSON.stringify(kept));
+  }
+  return tokens <= maxTokens ? { kept, whole: false, tokens, itemTokens, itemChars } : "over";
 }
