@@ -36,8 +36,9 @@ const KEYED = /^\{"[\p{L}\p{N}]/u;
  * search: items are counted one by one (equal items once) and the counts summed, until the sum is
  * over the budget; a list whose items all fit is kept whole. For lists of objects the sum is the
  * exact count of the kept list (see above); for other lists it only chooses, and the kept list is
- * counted once as a whole to decide. What may be kept is redacted (`scrub`) before it is counted,
- * so the budget holds for what the model reads.
+ * counted once as a whole to decide. The first `maxListItems` items, all that may be kept of a list
+ * that does not fit, are redacted (`scrub`) before they are counted, so the budget holds for what
+ * the model reads.
  *
  * `undefined` when that shape does not fit the budget or does not apply (a list with failing items
  * keeps those first; items too big to keep whole are cut inside): the search of `truncateValue`
@@ -57,8 +58,10 @@ export function fitList(
     const scan = Math.min(n, MAX_FAILING_SCAN);
     for (let i = 0; i < scan; i++) if (rules.isFailing(items[i]!)) return undefined;
   }
-  // Items are redacted a few at a time, only as far as they are counted: never the discarded rest.
-  let shown: JsonValue[] = [];
+  // Only the items that may be kept are redacted, in one scan: those after them are counted as they
+  // are, only to learn whether the whole list fits (then it is returned as it came, unredacted).
+  const head = items.slice(0, Math.min(n, rules.maxListItems));
+  const shown = (scrub && head.length > 0 ? scrub(head) : head) as JsonValue[];
   // While every item is a keyed object, `sum` is exact: the list's start and each item's piece.
   let exact = true;
   const start = counter.count(LIST_START);
@@ -67,11 +70,7 @@ export function fitList(
   let itemChars = 0;
   let counted = 0;
   while (counted < n && sum <= maxTokens) {
-    if (counted === shown.length) {
-      const next = items.slice(counted, Math.min(n, Math.max(2 * counted, 8)));
-      shown = shown.concat((scrub ? scrub(next) : next) as JsonValue[]);
-    }
-    const text = JSON.stringify(shown[counted]);
+    const text = JSON.stringify(counted < shown.length ? shown[counted] : items[counted]);
     exact &&= KEYED.test(text);
     const piece = exact
       ? counter.count(text.slice(2) + (counted === n - 1 ? "]" : NEXT_ITEM))
@@ -84,8 +83,9 @@ export function fitList(
   const itemTokens = sum - start;
   if (sum <= maxTokens) {
     // Every item was counted and the sum fits: the list is kept whole, if its count agrees.
-    const tokens = exact ? sum : counter.count(JSON.stringify(shown));
-    return tokens <= maxTokens ? { kept: shown, whole: true, tokens, itemTokens, itemChars } : undefined;
+    const all = shown.length === n ? shown : [...shown, ...items.slice(shown.length)];
+    const tokens = exact ? sum : counter.count(JSON.stringify(all));
+    return tokens <= maxTokens ? { kept: all, whole: true, tokens, itemTokens, itemChars } : undefined;
   }
   const keep = Math.min(rules.maxListItems, n);
   if (keep === 0 || keep >= counted) return "over"; // the kept items themselves do not fit whole
