@@ -22,9 +22,13 @@ const key = fc.oneof(
   fc.constantFrom("id", "name", "email", "Id", "2fa", "漢字", "émoji", "_id", " x", "'s", "\u0301a", ""),
   text,
 );
-const record = fc.dictionary(key, fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null)), {
-  maxKeys: 5,
-});
+const record = fc.dictionary(
+  key,
+  fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+  {
+    maxKeys: 5,
+  },
+);
 const item = fc.oneof({ weight: 5, arbitrary: record }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
 
 describe("fitList", () => {

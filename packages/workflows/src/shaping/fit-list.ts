@@ -1,4 +1,5 @@
 import type { JsonValue } from "@needlework/core";
+import { scanJson } from "./json-measure.js";
 import type { ShrinkRules } from "./json-shrink.js";
 import type { TokenCounter } from "./token-counter.js";
 import { listMarker } from "./truncation-markers.js";
@@ -14,6 +15,8 @@ export interface FittedList {
   /** Tokens and characters of the items counted one by one, to estimate the whole list's size. */
   readonly itemTokens: number;
   readonly itemChars: number;
+  /** The whole list's compact JSON length, estimated from the items counted (the rest is not read). */
+  readonly totalChars: number;
 }
 
 /** At most this many items are looked at for failures (as the shrinker does). */
@@ -46,7 +49,7 @@ const KEYED = /^\{"[\p{L}\p{N}]/u;
  * @internal
  */
 export function fitList(
-  items: readonly JsonValue[],
+  items: readonly unknown[],
   maxTokens: number,
   counter: TokenCounter,
   rules: ShrinkRules,
@@ -60,7 +63,11 @@ export function fitList(
   }
   // Only the items that may be kept are redacted, in one scan: those after them are counted as they
   // are, only to learn whether the whole list fits (then it is returned as it came, unredacted).
+  // Only the items read are checked to be plain JSON (a list's items are rarely anything else): the
+  // rest of a long list is not walked at all. Anything else goes to the search, made safe first.
+  const plain = (item: unknown): item is JsonValue => scanJson(item).plain;
   const head = items.slice(0, Math.min(n, rules.maxListItems));
+  if (!head.every(plain)) return undefined;
   const shown = (scrub && head.length > 0 ? scrub(head) : head) as JsonValue[];
   // While every item is a keyed object, `sum` is exact: the list's start and each item's piece.
   let exact = true;
@@ -70,7 +77,9 @@ export function fitList(
   let itemChars = 0;
   let counted = 0;
   while (counted < n && sum <= maxTokens) {
-    const text = JSON.stringify(counted < shown.length ? shown[counted] : items[counted]);
+    const item = counted < shown.length ? shown[counted] : items[counted];
+    if (counted >= shown.length && !plain(item)) return undefined;
+    const text = JSON.stringify(item);
     exact &&= KEYED.test(text);
     const piece = exact
       ? counter.count(text.slice(2) + (counted === n - 1 ? "]" : NEXT_ITEM))
@@ -81,11 +90,12 @@ export function fitList(
     counted++;
   }
   const itemTokens = sum - start;
+  const totalChars = Math.round((itemChars / counted) * n) + 1;
   if (sum <= maxTokens) {
     // Every item was counted and the sum fits: the list is kept whole, if its count agrees.
-    const all = shown.length === n ? shown : [...shown, ...items.slice(shown.length)];
+    const all = shown.length === n ? shown : [...shown, ...(items.slice(shown.length) as JsonValue[])];
     const tokens = exact ? sum : counter.count(JSON.stringify(all));
-    return tokens <= maxTokens ? { kept: all, whole: true, tokens, itemTokens, itemChars } : undefined;
+    return tokens <= maxTokens ? { kept: all, whole: true, tokens, itemTokens, itemChars, totalChars } : undefined;
   }
   const keep = Math.min(rules.maxListItems, n);
   if (keep === 0 || keep >= counted) return "over"; // the kept items themselves do not fit whole
@@ -98,5 +108,5 @@ export function fitList(
   } else {
     tokens = counter.count(JSON.stringify(kept));
   }
-  return tokens <= maxTokens ? { kept, whole: false, tokens, itemTokens, itemChars } : "over";
+  return tokens <= maxTokens ? { kept, whole: false, tokens, itemTokens, itemChars, totalChars } : "over";
 }

@@ -242,35 +242,28 @@ export function createTruncator(options: ResolvedTruncationOptions): Truncator {
       return { value, truncated: false, originalTokens: 0, keptTokens: 0, originalTokensEstimated: false };
     const tokenizer = tokenizerFor(options.encoding);
     if (typeof value === "string") return truncateString(value, maxTokens, tokenizer, rules, scrub);
+    const counter = new TokenCounter(tokenizer);
+    // A list is tried first, reading only as many items as it counts (a long list is not walked).
+    const listed = Array.isArray(value) ? fitList(value, maxTokens, counter, rules, scrub) : undefined;
+    if (listed !== undefined && listed !== "over") {
+      if (!listed.whole)
+        return {
+          value: listed.kept,
+          truncated: true,
+          originalTokens: estimate(listed.totalChars, listed.itemTokens, listed.itemChars, maxTokens),
+          keptTokens: listed.tokens,
+          originalTokensEstimated: true,
+        };
+      // Every item was kept whole: the list fits.
+      const tokens = scrub ? counter.count(JSON.stringify(value)) : listed.tokens;
+      if (tokens <= maxTokens)
+        return { value, truncated: false, originalTokens: tokens, keptTokens: tokens, originalTokensEstimated: false };
+    }
     let safe = value as JsonValue;
     let scan = scanJson(value);
     if (!scan.plain) {
       safe = toJsonSafe(value);
       scan = scanJson(safe);
-    }
-    const counter = new TokenCounter(tokenizer);
-    const listed = Array.isArray(safe) ? fitList(safe, maxTokens, counter, rules, scrub) : undefined;
-    if (listed !== undefined && listed !== "over") {
-      if (listed.whole) {
-        // Every item was kept whole: the list fits.
-        const tokens = scrub ? counter.count(JSON.stringify(safe)) : listed.tokens;
-        if (tokens <= maxTokens)
-          return {
-            value,
-            truncated: false,
-            originalTokens: tokens,
-            keptTokens: tokens,
-            originalTokensEstimated: false,
-          };
-      } else {
-        return {
-          value: listed.kept,
-          truncated: true,
-          originalTokens: estimate(scan.chars, listed.itemTokens, listed.itemChars, maxTokens),
-          keptTokens: listed.tokens,
-          originalTokensEstimated: true,
-        };
-      }
     }
     let exact: number | undefined;
     if (listed !== "over" && scan.chars <= maxTokens * EXACT_CHARS_PER_TOKEN) {
