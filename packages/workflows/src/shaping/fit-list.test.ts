@@ -69,4 +69,17 @@ describe("fitList", () => {
     fitList(items, 200, new TokenCounter(tokenizerFor("o200k_base")), rules(5), scrub);
     expect(seen).toEqual([5]);
   });
+
+  it("leaves a list whose items are not plain JSON, or throw when read, to the search", () => {
+    const hostile = Object.defineProperty({}, "ok", {
+      enumerable: true,
+      get() {
+        throw new Error("getter");
+      },
+    });
+    const counter = new TokenCounter(tokenizerFor("o200k_base"));
+    expect(fitList([hostile, { id: 1 }], 200, counter, rules(5), undefined)).toBeUndefined();
+    expect(fitList([{ id: 1n }], 200, counter, rules(5), undefined)).toBeUndefined();
+    expect(fitList([{ id: 1 }, new Map()], 200, counter, rules(5), undefined)).toBeUndefined();
+  });
 });

@@ -59,7 +59,11 @@ export function fitList(
   if (n === 0) return undefined;
   if (rules.isFailing) {
     const scan = Math.min(n, MAX_FAILING_SCAN);
-    for (let i = 0; i < scan; i++) if (rules.isFailing(items[i]!)) return undefined;
+    try {
+      for (let i = 0; i < scan; i++) if (rules.isFailing(items[i] as JsonValue)) return undefined;
+    } catch {
+      return undefined; // an item that throws when read: the search makes it safe first
+    }
   }
   // Only the items that may be kept are redacted, in one scan: those after them are counted as they
   // are, only to learn whether the whole list fits (then it is returned as it came, unredacted).
