@@ -1,6 +1,7 @@
 import { isToolOutcome, toJsonSafe } from "@needlework/core";
 import { BUILT_IN_DETECTORS, type Mark, type TextDetector } from "./redaction-detectors.js";
 import { setOwn } from "./json-measure.js";
+import { suspectTexts } from "./joined-scan.js";
 import { luhnValid } from "./redaction-checks.js";
 import { type RedactionOptions, type RedactionPattern, resolveRedactionOptions } from "./redaction.options.js";
 import { secretFieldTest } from "./secret-fields.js";
@@ -40,6 +41,8 @@ export function redactionMarker(name: string): string {
 }
 
 const MAX_DEPTH = 64;
+/** At most this many keys are remembered as clean by one redactor. */
+const MAX_CLEAN_KEYS = 10_000;
 const CIRCULAR = Symbol("circular");
 
 function patternDetector(p: RedactionPattern): TextDetector {
@@ -94,11 +97,10 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     const marker = redactionMarker(label);
     return (secret) => (isAllowed(secret) ? secret : marker);
   };
-  const detectors = [
-    ...resolved.patterns.map(patternDetector),
-    ...BUILT_IN_DETECTORS.filter((d) => resolved.detectors.includes(d.name as never)),
-  ];
+  const builtIns = BUILT_IN_DETECTORS.filter((d) => resolved.detectors.includes(d.name as never));
+  const detectors = [...resolved.patterns.map(patternDetector), ...builtIns];
   const steps = detectors.map((d) => ({ apply: d.apply, mark: markFor(d.label) }));
+  const customSteps = steps.slice(0, resolved.patterns.length);
   const minLength = resolved.patterns.length > 0 ? 1 : SHORTEST_SECRET;
   const isSecretField = resolved.redactFieldNames ? secretFieldTest(resolved.fieldNames) : () => false;
   const secretMarker = redactionMarker("secret");
@@ -137,7 +139,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   const walk = (value: unknown, depth: number): unknown => {
     switch (typeof value) {
       case "string":
-        return redactText(value);
+        return scrubText(value);
       case "number":
         return Number.isInteger(value) ? redactNumber(value) : value;
       case "bigint":
@@ -193,7 +195,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
         changed = true;
       }
       const next = isSecretField(key) ? secretValue(item) : walk(item, depth + 1);
-      const newKey = redactText(key);
+      const newKey = scrubText(key);
       if (next !== item && (next !== CIRCULAR || copyCycles)) changed = true;
       if (newKey !== key) changed = true;
       pairs.push([newKey, next]);
@@ -208,7 +210,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return out;
   };
 
-  const redactValue = (value: unknown): unknown => {
+  const redactAll = (value: unknown): unknown => {
     ancestors.length = 0;
     sawCycle = false;
     const scrubbed = walk(value, 0);
@@ -219,6 +221,83 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       return walk(value, 0);
     } finally {
       copyCycles = false;
+    }
+  };
+
+  // One scan per value (see joined-scan.ts): a plain JSON value's strings and not yet known keys are
+  // gathered, the detectors run once over all of them, and only the strings they found something in
+  // are redacted one by one, by the walk above. A value with none is returned without a walk.
+  let scrubText = redactText; // what the walk does to a string or key
+  let walkNeeded = false; // a secret-named field or a card number stored as a number
+  const cleanKeys = new Set<string>(); // keys found clean: result keys repeat across calls and items
+  const seen: object[] = [];
+
+  /** Gathers the texts of a plain JSON value; false when it is not one (the walk then scans each). */
+  const collect = (v: unknown, depth: number, texts: Set<string>, newKeys: string[]): boolean => {
+    switch (typeof v) {
+      case "string":
+        if (v.length >= minLength) texts.add(v);
+        return true;
+      case "number":
+        if ((v >= 1e12 || v <= -1e12) && Number.isInteger(v) && redactNumber(v) !== v) walkNeeded = true;
+        return true;
+      case "object":
+        break;
+      case "bigint":
+        return false;
+      default:
+        return true; // booleans, and what the walk keeps as it is
+    }
+    if (v === null) return true;
+    if (depth >= MAX_DEPTH || seen.includes(v)) return false;
+    seen.push(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!collect(v[i], depth + 1, texts, newKeys)) return false;
+    } else {
+      if (!isPlainObject(v) || typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
+      for (const key of Object.keys(v)) {
+        if (key.length >= minLength && !cleanKeys.has(key) && !texts.has(key)) {
+          texts.add(key);
+          newKeys.push(key);
+        }
+        if (isSecretField(key))
+          walkNeeded = true; // its whole value goes: nothing in it to scan
+        else if (!collect((v as Record<string, unknown>)[key], depth + 1, texts, newKeys)) return false;
+      }
+    }
+    seen.pop();
+    return true;
+  };
+
+  const redactValue = (value: unknown): unknown => {
+    const texts = new Set<string>();
+    const newKeys: string[] = [];
+    let plain = false;
+    walkNeeded = false;
+    seen.length = 0;
+    try {
+      plain = collect(value, 0, texts, newKeys);
+    } catch {
+      // a throwing getter or proxy trap: the walk handles it
+    }
+    if (!plain) return redactAll(value);
+    const list = [...texts];
+    const found = suspectTexts(list, builtIns);
+    if (found === undefined) return redactAll(value);
+    const suspects = new Set(found);
+    for (const text of customSteps.length > 0 ? list : [])
+      if (customSteps.some((step) => step.apply(text, step.mark) !== text)) suspects.add(text);
+    for (const key of newKeys) if (!suspects.has(key) && cleanKeys.size < MAX_CLEAN_KEYS) cleanKeys.add(key);
+    if (suspects.size === 0 && !walkNeeded) return value;
+    // A text the scan did not see (a getter that answers differently the second time) is scanned alone.
+    scrubText = (text) =>
+      suspects.has(text) || !(texts.has(text) || cleanKeys.has(text) || text.length < minLength)
+        ? redactText(text)
+        : text;
+    try {
+      return redactAll(value);
+    } finally {
+      scrubText = redactText;
     }
   };
 

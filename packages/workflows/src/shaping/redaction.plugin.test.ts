@@ -14,6 +14,7 @@ import type { PluginContext } from "../plugin.js";
 import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
 import type { RedactionOptions } from "./redaction.options.js";
 import { redactionPlugin } from "./redaction.plugin.js";
+import { countTokens } from "./tokenizer.js";
 import { truncationPlugin } from "./truncation.plugin.js";
 
 let returned: unknown;
@@ -154,5 +155,41 @@ describe("redactionPlugin", () => {
     const outcome = await invoker.invoke({ name: "returnIt" });
     expect(outcome.metadata.flags).toEqual(["RESULT_TRUNCATED", "REDACTED"]);
     expect(formatToolOutcome(outcome)).not.toContain("@corp.example");
+  });
+
+  const truncatedThen = (options?: RedactionOptions) => {
+    const redaction = redactionPlugin(options);
+    const withRedaction = { plugins: [redaction] } as unknown as PluginContext;
+    return createToolInvoker(container.createChildContainer(), {
+      functions: [Tools],
+      middleware: [
+        redaction.createMiddleware!(context)!,
+        truncationPlugin({ maxTokens: 200 }).createMiddleware!(withRedaction)!,
+        toolResultMiddleware(),
+      ],
+    });
+  };
+
+  it("redacts a truncated result once, on what is kept", async () => {
+    // This replacement is matched again by its own pattern: a second redaction would show as [x][x].
+    const options = { patterns: [{ name: "ticket", pattern: /T-[0-9]{4}/g, replacement: "T-0000[x]" }] };
+    returned = Array.from({ length: 500 }, (_, i) => ({ id: `C-${i}`, ticket: `T-${1000 + i}` }));
+    const outcome = await truncatedThen(options).invoke({ name: "returnIt" });
+    const text = formatToolOutcome(outcome);
+    expect(outcome.metadata.flags).toEqual(["RESULT_TRUNCATED", "REDACTED"]);
+    expect(text).toContain("T-0000[x]");
+    expect(text).not.toContain("[x][x]");
+    expect(text).not.toMatch(/T-1[0-9]{3}/);
+  });
+
+  it("keeps a truncated result within its budget after redaction, markers included", async () => {
+    // Each address is shorter than its marker, so a cut counted before redaction would grow past the budget.
+    returned = Array.from({ length: 500 }, (_, i) => ({ n: i, to: `a${i}@b.io`, cc: `c${i}@d.io` }));
+    const outcome = await truncatedThen().invoke({ name: "returnIt" });
+    const data = JSON.stringify(outcome.data);
+    expect(data).not.toMatch(/@[bd]\.io/);
+    expect(data).toContain("[REDACTED:email]");
+    expect(countTokens(data)).toBeLessThanOrEqual(200);
+    expect(outcome.metadata.truncation?.keptTokens).toBe(countTokens(data));
   });
 });

@@ -31,6 +31,21 @@ export interface RedactionPlugin extends AgentFrameworkPlugin {
   redact(value: unknown): unknown;
 }
 
+/**
+ * Outcomes whose `data` was already redacted by these plugins: truncation redacts what it keeps
+ * (before counting it, so the budget holds for what the model reads), and the plugin then leaves
+ * that data alone, so a result is redacted once. A WeakMap: the mark goes with the outcome.
+ */
+const dataRedactedBy = new WeakMap<ToolOutcome, readonly object[]>();
+
+/**
+ * Records that every plugin in `by` has redacted the `data` of `outcome`.
+ * @internal
+ */
+export function markDataRedacted(outcome: ToolOutcome, by: readonly object[]): void {
+  dataRedactedBy.set(outcome, by);
+}
+
 // Set by the invoker and by truncation; the rest of metadata comes from plugins and is scrubbed.
 const OWN_METADATA = new Set(["tool", "callId", "attempts", "latencyMs", "idempotencyKey", "flags", "truncation"]);
 
@@ -71,6 +86,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
   };
 
   const shape = (outcome: ToolOutcome): ToolOutcome | undefined => {
+    const dataDone = dataRedactedBy.get(outcome)?.includes(plugin) === true;
     const changes: { -readonly [K in keyof OutcomeChanges]: OutcomeChanges[K] } = {};
     if (outcome.message !== undefined) {
       const message = redactText(outcome.message);
@@ -80,7 +96,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
       const suggestion = redactText(outcome.suggestion);
       if (suggestion !== outcome.suggestion) changes.suggestion = suggestion;
     }
-    if (outcome.data !== undefined) {
+    if (outcome.data !== undefined && !dataDone) {
       const data = redactValue(outcome.data);
       if (!Object.is(data, outcome.data)) changes.data = data;
     }
@@ -90,7 +106,7 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
   };
 
   const detectors = [...resolved.detectors, ...resolved.patterns.map((p) => p.name)];
-  return {
+  const plugin: RedactionPlugin = {
     name: "redaction",
     traits: [PLUGIN_TRAITS.shapesValues],
     options: resolved,
@@ -99,4 +115,5 @@ export function redactionPlugin(options?: RedactionOptions): RedactionPlugin {
       `redaction(${detectors.length} detectors: ${detectors.join(", ")}; field names ${resolved.redactFieldNames ? "on" : "off"}; ${resolved.allow.length} allowed)`,
     createMiddleware: () => shapingMiddleware(shape),
   };
+  return plugin;
 }

@@ -1,9 +1,43 @@
 import fc from "fast-check";
+import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { surelyFits } from "./surely-fits.js";
-import { countTokens } from "./tokenizer.js";
+import { countTokens, TOKEN_ENCODINGS } from "./tokenizer.js";
+
+/** Text of every kind a result holds: ASCII, CJK, emoji (surrogate pairs, ZWJ sequences), escapes. */
+const anyText = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "grapheme", maxLength: 200 }),
+  fc.string({ unit: "binary", maxLength: 200 }),
+  fc.string({
+    unit: fc.constantFrom(...'漢字かなカナ한국어中文测试😀👩‍👩‍👧🇩🇪é\u0000\n"\\<|endoftext|> '),
+    maxLength: 300,
+  }),
+);
 
 describe("surelyFits", () => {
+  it("rests on a token covering at least one UTF-8 byte, in both encodings", () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const bytes = Buffer.byteLength(text, "utf8");
+        for (const encoding of TOKEN_ENCODINGS) expect(countTokens(text, encoding)).toBeLessThanOrEqual(bytes);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("says a value fits exactly when its JSON's UTF-8 length is within the budget", () => {
+    fc.assert(
+      fc.property(fc.array(anyText, { maxLength: 5 }), fc.integer({ min: 16, max: 2000 }), (texts, maxTokens) => {
+        const value = { texts, n: texts.length };
+        const bytes = Buffer.byteLength(JSON.stringify(value), "utf8");
+        expect(surelyFits(value, maxTokens)).toBe(bytes <= maxTokens);
+        if (bytes <= maxTokens) expect(countTokens(JSON.stringify(value))).toBeLessThanOrEqual(maxTokens);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("never says a value fits when its JSON has more tokens than the budget", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 16, max: 400 }), (value, maxTokens) => {
@@ -24,7 +58,9 @@ describe("surelyFits", () => {
   it("accepts small plain results and leaves everything else to the exact path", () => {
     expect(surelyFits(5, 1000)).toBe(true);
     expect(surelyFits({ id: "ORD-1", status: "shipped", lines: [1, 2, 3] }, 1000)).toBe(true);
-    expect(surelyFits("x".repeat(200), 1000)).toBe(false); // 1202 bytes at worst
+    expect(surelyFits("x".repeat(200), 1000)).toBe(true); // 202 bytes
+    expect(surelyFits("x".repeat(999), 1000)).toBe(false); // 1001 bytes
+    expect(surelyFits("漢".repeat(333), 1000)).toBe(false); // 999 + 2 bytes
     expect(surelyFits(new Date(0), 1000)).toBe(false);
     expect(surelyFits({ at: new Map() }, 1000)).toBe(false);
     expect(surelyFits({ n: 1n }, 1000)).toBe(false);

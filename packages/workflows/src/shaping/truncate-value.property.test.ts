@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countTokens } from "./tokenizer.js";
+import { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from "./tokenizer.js";
 import { truncateValue } from "./truncate-value.js";
 
 const budget = fc.integer({ min: 16, max: 400 });
 
 /** The invariants every truncation keeps, whatever the input. */
-function checkInvariants(input: unknown, maxTokens: number): void {
-  const result = truncateValue(input, { maxTokens, maxListItems: 5 });
+function checkInvariants(input: unknown, maxTokens: number, encoding: TokenEncoding = "o200k_base"): void {
+  const result = truncateValue(input, { maxTokens, maxListItems: 5, encoding });
   const text = JSON.stringify(result.value);
   expect(() => JSON.parse(text)).not.toThrow();
-  const kept = countTokens(text);
+  const kept = countTokens(text, encoding);
   expect(result.keptTokens).toBe(kept);
   expect(kept).toBeLessThanOrEqual(maxTokens);
   if (!result.truncated) expect(result.value).toBe(input);
@@ -43,6 +43,27 @@ describe("truncateValue properties", () => {
     fc.assert(
       fc.property(big, budget, (value, maxTokens) => checkInvariants(value, maxTokens)),
       { numRuns: 60 },
+    );
+  });
+
+  it("CJK and emoji, in lists of records, nested values and long text: within the budget in both encodings", () => {
+    const wide = fc.string({
+      unit: fc.constantFrom(..."漢字仮名交じり文한국어中文测试かなカナ😀🎉👩‍👩‍👧🇩🇪👍🏽é "),
+      maxLength: 400,
+    });
+    const key = fc.oneof(fc.constantFrom("id", "名前", "メール", "😀", "note"), wide);
+    const value = fc.oneof(
+      fc.array(fc.record({ id: fc.nat(), 名前: wide, note: wide }), { minLength: 1, maxLength: 120 }),
+      fc.array(fc.dictionary(key, wide, { maxKeys: 4 }), { minLength: 1, maxLength: 80 }),
+      fc.dictionary(key, fc.oneof(wide, fc.array(wide, { maxLength: 30 })), { maxKeys: 40 }),
+      fc.array(wide, { maxLength: 60 }).map((parts) => parts.join("")),
+      fc.array(fc.record({ id: fc.nat(), body: wide }), { maxLength: 40 }).map((rows) => JSON.stringify(rows)),
+    );
+    fc.assert(
+      fc.property(value, budget, fc.constantFrom(...TOKEN_ENCODINGS), (input, maxTokens, encoding) =>
+        checkInvariants(input, maxTokens, encoding),
+      ),
+      { numRuns: 150 },
     );
   });
 

@@ -126,11 +126,20 @@ describe("truncateValue", () => {
     expect(result.originalTokens).toBeLessThan(exact * 1.3);
   });
 
-  it("counts originalTokens exactly when the value is only a little over budget", () => {
-    const value = rows(40);
+  it("counts originalTokens exactly when a structure is only a little over budget", () => {
+    const value = { rows: rows(40) };
     const result = truncateValue(value, { maxTokens: 1000 });
     expect(result.truncated).toBe(true);
     expect(result).toMatchObject({ originalTokens: tokensOf(value), originalTokensEstimated: false });
+  });
+
+  it("estimates originalTokens of a list it cuts from the items it counted, never tokenizing the rest", () => {
+    const value = rows(40);
+    const result = truncateValue(value, { maxTokens: 1000 });
+    expect(result.truncated).toBe(true);
+    expect(result.originalTokensEstimated).toBe(true);
+    expect(result.originalTokens).toBeGreaterThan(tokensOf(value) * 0.8);
+    expect(result.originalTokens).toBeLessThan(tokensOf(value) * 1.2);
   });
 
   it("never crashes on BigInt, Map, Set, Date, cycles or throwing getters, and returns valid JSON", () => {

@@ -1,7 +1,9 @@
 import { type JsonValue, toJsonSafe } from "@needlework/core";
 import { itemFails } from "@needlework/core/internal";
 import { scanJson } from "./json-measure.js";
+import { fitList } from "./fit-list.js";
 import { cutPoint, preservedKeyTest, type ShrinkRules, shrinkJson } from "./json-shrink.js";
+import { TokenCounter } from "./token-counter.js";
 import { type TokenEncoding, type Tokenizer, tokenizerFor } from "./tokenizer.js";
 import { listMarker, objectMarker, stringMarker, TRUNCATION_MARKERS } from "./truncation-markers.js";
 import {
@@ -42,6 +44,8 @@ const MAX_PASSES = 6;
 const GOOD_ENOUGH = 0.85;
 
 type Serialize = (kept: JsonValue) => string;
+/** Redacts a value before it is cut or counted (the pipeline's redactors); identity when none. @internal */
+export type Scrub = (value: unknown) => unknown;
 const compact: Serialize = (kept) => JSON.stringify(kept);
 const asJsonString: Serialize = (kept) => JSON.stringify(JSON.stringify(kept));
 
@@ -64,7 +68,7 @@ function fitJson(
   value: JsonValue,
   maxTokens: number,
   totalChars: number,
-  tokenizer: Tokenizer,
+  counter: TokenCounter,
   rules: ShrinkRules,
   serialize: Serialize,
 ): Fitted {
@@ -75,7 +79,10 @@ function fitJson(
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const kept = shrinkJson(value, budget, rules);
     const text = serialize(kept);
-    const tokens = tokenizer.count(text);
+    // A budget that cuts the same as an earlier one (a list at maxListItems, a value kept whole)
+    // would lead the search back and forth between the same texts: stop at the first repeat.
+    if (pass > 0 && counter.has(text)) break;
+    const tokens = counter.count(text);
     let next: number;
     if (tokens <= maxTokens) {
       if (!best || tokens > best.tokens) best = { kept, tokens, chars: text.length };
@@ -93,7 +100,7 @@ function fitJson(
   if (best) return best;
   const fallback = minimal(value);
   const text = serialize(fallback);
-  const tokens = tokenizer.count(text);
+  const tokens = counter.count(text);
   return tokens <= maxTokens ? { kept: fallback, tokens, chars: text.length } : { kept: null, tokens: 1, chars: 4 };
 }
 
@@ -177,23 +184,26 @@ function truncateString(
   maxTokens: number,
   tokenizer: Tokenizer,
   rules: ShrinkRules,
+  scrub: Scrub | undefined,
 ): TruncateResult<unknown> {
   const exact = exactCount(text, maxTokens, tokenizer);
   if (exact !== undefined && exact <= maxTokens)
     return { value: text, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
+  // Redacted before the cut, so no cut splits a secret into parts a detector no longer knows.
+  const shown = scrub ? (scrub(text) as string) : text;
   // A tool that returns JSON as text keeps valid JSON: cut the parsed structure, not the characters.
-  const first = text.trimStart()[0];
+  const first = shown.trimStart()[0];
   if (first === "{" || first === "[") {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(shown);
     } catch {
       parsed = undefined;
     }
     if (parsed !== undefined) {
       // Parsed JSON is plain but may nest deeper than the walk allows: the same depth cap applies.
       const safe = scanJson(parsed).plain ? (parsed as JsonValue) : toJsonSafe(parsed);
-      const fitted = fitJson(safe, maxTokens, text.length, tokenizer, rules, asJsonString);
+      const fitted = fitJson(safe, maxTokens, shown.length, new TokenCounter(tokenizer), rules, asJsonString);
       const originalTokens = exact ?? estimate(text.length + 2, fitted.tokens, fitted.chars, maxTokens);
       return {
         value: JSON.stringify(fitted.kept),
@@ -204,13 +214,22 @@ function truncateString(
       };
     }
   }
-  return plainText(text, maxTokens, tokenizer, exact);
+  return plainText(shown, maxTokens, tokenizer, exact);
 }
 
-/** A truncation function bound to resolved options; `maxTokens` may be overridden per call. @internal */
-export type Truncator = (value: unknown, maxTokens?: number) => TruncateResult<unknown>;
+/**
+ * A truncation function bound to resolved options; `maxTokens` may be overridden per call, and
+ * `scrub` redacts what is about to be cut or kept (see {@link createTruncator}). @internal
+ */
+export type Truncator = (value: unknown, maxTokens?: number, scrub?: Scrub) => TruncateResult<unknown>;
 
-/** Builds a {@link Truncator}; the tokenizer is loaded on the first call. @internal */
+/**
+ * Builds a {@link Truncator}; the tokenizer is loaded on the first call. With `scrub`, what is
+ * kept is redacted before it is counted (the budget holds for what the model reads), and what is
+ * cut is redacted before the cut (no secret is split into parts a detector no longer knows): the
+ * head of a list that keeps its first items whole, otherwise the whole value once it is known not
+ * to fit. A value that fits is returned as it came, not redacted. @internal
+ */
 export function createTruncator(options: ResolvedTruncationOptions): Truncator {
   const rules: ShrinkRules = {
     maxListItems: options.maxListItems,
@@ -218,11 +237,28 @@ export function createTruncator(options: ResolvedTruncationOptions): Truncator {
     // A failing item of a list (a batch's rejected write) is kept ahead of the others.
     isFailing: itemFails,
   };
-  return (value, maxTokens = options.maxTokens) => {
+  return (value, maxTokens = options.maxTokens, scrub) => {
     if (value === undefined)
       return { value, truncated: false, originalTokens: 0, keptTokens: 0, originalTokensEstimated: false };
     const tokenizer = tokenizerFor(options.encoding);
-    if (typeof value === "string") return truncateString(value, maxTokens, tokenizer, rules);
+    if (typeof value === "string") return truncateString(value, maxTokens, tokenizer, rules, scrub);
+    const counter = new TokenCounter(tokenizer);
+    // A list is tried first, reading only as many items as it counts (a long list is not walked).
+    const listed = Array.isArray(value) ? fitList(value, maxTokens, counter, rules, scrub) : undefined;
+    if (listed !== undefined && listed !== "over") {
+      if (!listed.whole)
+        return {
+          value: listed.kept,
+          truncated: true,
+          originalTokens: estimate(listed.totalChars, listed.itemTokens, listed.itemChars, maxTokens),
+          keptTokens: listed.tokens,
+          originalTokensEstimated: true,
+        };
+      // Every item was kept whole: the list fits.
+      const tokens = scrub ? counter.count(JSON.stringify(value)) : listed.tokens;
+      if (tokens <= maxTokens)
+        return { value, truncated: false, originalTokens: tokens, keptTokens: tokens, originalTokensEstimated: false };
+    }
     let safe = value as JsonValue;
     let scan = scanJson(value);
     if (!scan.plain) {
@@ -230,12 +266,13 @@ export function createTruncator(options: ResolvedTruncationOptions): Truncator {
       scan = scanJson(safe);
     }
     let exact: number | undefined;
-    if (scan.chars <= maxTokens * EXACT_CHARS_PER_TOKEN) {
-      exact = tokenizer.count(JSON.stringify(safe));
+    if (listed !== "over" && scan.chars <= maxTokens * EXACT_CHARS_PER_TOKEN) {
+      exact = counter.count(JSON.stringify(safe));
       if (exact <= maxTokens)
         return { value, truncated: false, originalTokens: exact, keptTokens: exact, originalTokensEstimated: false };
     }
-    const fitted = fitJson(safe, maxTokens, scan.chars, tokenizer, rules, compact);
+    const shown = scrub ? (scrub(safe) as JsonValue) : safe;
+    const fitted = fitJson(shown, maxTokens, scan.chars, counter, rules, compact);
     const originalTokens = exact ?? estimate(scan.chars, fitted.tokens, fitted.chars, maxTokens);
     return {
       value: fitted.kept,

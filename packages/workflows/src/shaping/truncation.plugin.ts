@@ -1,7 +1,7 @@
 import type { ToolCallContext, ToolOutcome } from "@needlework/core";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
 import { PLUGIN_TRAITS } from "../plugin.js";
-import { REDACTED_FLAG } from "./redaction.plugin.js";
+import { markDataRedacted, REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 import { surelyFits } from "./surely-fits.js";
 import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
@@ -68,10 +68,13 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
   const textBudget = Math.min(resolved.maxMessageTokens, resolved.maxTokens);
   // Parts that certainly fit are not tokenized: they come back unchanged either way.
   // A cut can split a secret (a JWT, a card number) into parts no detector matches any more, so when
-  // the pipeline redacts, what is about to be cut is redacted first, while its secrets are whole.
-  const createShape = (scrub: <T>(value: T) => T) => {
+  // the pipeline redacts, what is about to be cut is redacted first, while its secrets are whole, and
+  // what is kept is redacted before it is counted. The redaction plugins are then told the kept data
+  // is done, so each result is redacted once, on what is kept (see createTruncator).
+  const createShape = (scrub: (<T>(value: T) => T) | undefined, redactors: readonly object[]) => {
     let scrubbed = false;
     const clean = <T>(value: T): T => {
+      if (scrub === undefined) return value;
       const out = scrub(value);
       if (out !== value) scrubbed = true;
       return out;
@@ -87,11 +90,14 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
       const data =
         outcome.data === undefined || surelyFits(outcome.data, budget)
           ? undefined
-          : truncate(clean(outcome.data), budget);
+          : truncate(outcome.data, budget, scrub && clean);
       const message = text(outcome.message);
       const suggestion = text(outcome.suggestion);
       const shaped = shapeWith(outcome, data, message, suggestion);
-      return shaped && scrubbed ? reviseOutcome(shaped, REDACTED_FLAG, {}) : shaped;
+      if (shaped === undefined) return undefined;
+      const final = scrubbed ? reviseOutcome(shaped, REDACTED_FLAG, {}) : shaped;
+      if (data?.truncated && redactors.length > 0) markDataRedacted(final, redactors);
+      return final;
     };
   };
 
@@ -124,7 +130,7 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
     createMiddleware: (context?: PluginContext) => {
       const redactors = (context?.plugins ?? []).filter((p) => typeof p.redact === "function");
       const scrub = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
-      return shapingMiddleware(createShape(redactors.length > 0 ? scrub : <T>(value: T): T => value));
+      return shapingMiddleware(createShape(redactors.length > 0 ? scrub : undefined, redactors));
     },
   };
 }
