@@ -45,8 +45,8 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 // loads it is made from this module's own location: `import.meta.url` in ESM, `__filename` in the
 // CommonJS build (where import.meta is empty). A bare `require` would be rewritten by the bundler
 // into a stub that throws in ESM.
-let load: ((id: string) => unknown) | undefined;
-const loader = (): ((id: string) => unknown) =>
+let load: NodeJS.Require | undefined;
+const loader = (): NodeJS.Require =>
   (load ??= createRequire(typeof __filename === "string" && __filename !== "" ? __filename : import.meta.url));
 
 const ENTRY_POINTS: Record<TokenEncoding, string> = {
