@@ -247,8 +247,10 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
       "app.mjs": `import "reflect-metadata";\nconst { usingAgentFramework } = await import("@needlework/workflows");\n${body}\n`,
       "app.cjs": `require("reflect-metadata");\nconst { usingAgentFramework } = require("@needlework/workflows");\n${body}\n`,
     });
+    // pnpm puts its own store on NODE_PATH, where this repository's gpt-tokenizer is: not in a user's app.
+    const { NODE_PATH: _, ...env } = process.env;
     for (const file of ["app.mjs", "app.cjs"]) {
-      const { stdout } = await run(process.execPath, [file], dir);
+      const { stdout } = await run(process.execPath, [file], dir, env);
       expect(stdout, file).toContain("TOKENIZER_NOT_INSTALLED");
       expect(stdout, file).toContain("npm install gpt-tokenizer");
     }
