@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cannotRun } from "../../test/support/cannot-run.js";
 import { serveOrdersOverHttp } from "./server.js";
 
 // The MCP Inspector CLI as a real third-party peer of examples/mcp, over stdio (it spawns the built
@@ -18,10 +19,16 @@ const builtServer = fileURLToPath(new URL("../dist/mcp-server.js", import.meta.u
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const nodeOk = major > 22 || (major === 22 && minor >= 19);
 if (!nodeOk)
-  console.log(`MCP Inspector tests skipped: the Inspector needs Node 22.19+, this is Node ${process.versions.node}.`);
+  cannotRun(
+    "MCP Inspector CLI against examples/mcp",
+    `the Inspector needs Node 22.19+, this is Node ${process.versions.node}`,
+  );
 const stdioReady = nodeOk && existsSync(builtServer);
 if (nodeOk && !stdioReady)
-  console.log(`MCP Inspector stdio test skipped: ${builtServer} is missing; build the examples first.`);
+  cannotRun(
+    "MCP Inspector CLI against examples/mcp over stdio",
+    `${builtServer} is missing: run \`pnpm --filter @needlework/examples build\` first`,
+  );
 
 async function inspect(target: readonly string[], method: readonly string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], { timeout: 60_000 }).catch(

@@ -172,8 +172,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     if (!node20) {
       // CI sets NEEDLEWORK_REQUIRE_NODE20=1 (.ci/run): there the check must run, never skip.
       if (process.env.NEEDLEWORK_REQUIRE_NODE20 === "1") throw new Error("no Node 20 found on this machine");
-      console.log("skipped: no Node 20 on this machine (outside node_modules)");
-      context.skip();
+      context.skip("no Node 20 on this machine (outside node_modules); CI has one and fails without it");
       return;
     }
     for (const dir of ["esm", "cjs"]) {
@@ -235,6 +234,26 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
       expect(await (await fetch(new URL("api/runs", url))).json()).toEqual({ runs: [] });
     } finally {
       child.kill("SIGTERM");
+    }
+  });
+
+  it.concurrent("installs no gpt-tokenizer (an optional peer); usingTruncation() then names the package to install", async () => {
+    // docs/getting-started.md installs no tokenizer; docs/truncation-and-redaction.md says to add it to truncate.
+    expect(existsSync(join(app, "node_modules", "gpt-tokenizer"))).toBe(false);
+    const dir = join(app, "no-tokenizer");
+    const body = `
+      try { usingAgentFramework().usingTruncation(); console.log("no error"); }
+      catch (error) { console.log(error.code, error.message); }`;
+    writePageApp(dir, {
+      "app.mjs": `import "reflect-metadata";\nconst { usingAgentFramework } = await import("@needlework/workflows");\n${body}\n`,
+      "app.cjs": `require("reflect-metadata");\nconst { usingAgentFramework } = require("@needlework/workflows");\n${body}\n`,
+    });
+    // pnpm puts its own store on NODE_PATH, where this repository's gpt-tokenizer is: not in a user's app.
+    const { NODE_PATH: _, ...env } = process.env;
+    for (const file of ["app.mjs", "app.cjs"]) {
+      const { stdout } = await run(process.execPath, [file], dir, env);
+      expect(stdout, file).toContain("TOKENIZER_NOT_INSTALLED");
+      expect(stdout, file).toContain("npm install gpt-tokenizer");
     }
   });
 

@@ -12,6 +12,9 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
+/** Why a browser test cannot run on a machine without Chromium, and what to do about it. */
+export const NO_CHROMIUM = "no Chromium on this machine (install the Debian package chromium; CI does)";
+
 /** Debian's chromium (`command -v chromium`), or undefined when the machine has none. */
 export function findChromium(): string | undefined {
   try {

@@ -25,3 +25,4 @@ export type {
   AiSdkStreamPart,
 } from "./ai-sdk-language-model.js";
 export { toProviderName } from "./provider-name.js";
+export { toUiMessageStream, type UiMessageChunk } from "./ui-message-stream.js";

@@ -8,9 +8,10 @@ import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PostgresStore } from "@needlework/postgres";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
-import { browserTestsRun, CHROMIUM_FLAGS } from "../../../test/support/chromium.js";
+import { cannotRun } from "../../../test/support/cannot-run.js";
+import { browserTestsRun, CHROMIUM_FLAGS, NO_CHROMIUM } from "../../../test/support/chromium.js";
 import { type WrittenRuns, writeRuns } from "./runs.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -80,8 +81,13 @@ if (browserRuns)
       await store?.close();
     }, 60_000);
 
+    // Each test answers for what the page logged while it ran.
+    afterEach(() => {
+      expect(problems.splice(0), "console errors, warnings or dialogs").toEqual([]);
+    });
+
     it("lists the runs newest first with their status", async () => {
-      await drawn("#/runs");
+      await open("#/runs");
       const rows = page.locator("#runs tbody tr");
       const ids = await Promise.all((await rows.all()).map((row) => row.getAttribute("data-run-id")));
       expect(ids).toEqual([runs.running, runs.poisoned, runs.hostile, runs.paused, runs.failed]);
@@ -201,12 +207,6 @@ if (browserRuns)
       expect(await page.locator("#run-view").isHidden()).toBe(true);
       // The browser logs the 404 answer itself; nothing else may be logged.
       problems.push(...problems.splice(before).filter((p) => !/status of 404/.test(p)));
-      // Back to a page that exists, so the problem line is cleared for the next test.
-      await open("#/runs");
-    });
-
-    it("logged no console error or warning, and opened no dialog", () => {
-      expect(problems).toEqual([]);
     });
   });
-else it.skip("needlework-inspector in headless Chromium (no Chromium on this machine)", () => {});
+else cannotRun("needlework-inspector in headless Chromium", NO_CHROMIUM);

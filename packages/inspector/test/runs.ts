@@ -18,6 +18,8 @@ type ContactInput = z.infer<typeof Contact>;
 export class CrmWorld {
   readonly flaky = new Map<string, number>();
   hang?: Promise<void>;
+  /** Called when a body starts waiting on `hang`: the call is running, its start journaled. */
+  onHang?: () => void;
   /** Orders refunded, in order (the refund tool's side effect). */
   readonly refunds: string[] = [];
   /** Merges done (the merge tool succeeds once `locked` is false). */
@@ -42,7 +44,10 @@ class CrmTools {
     const seen = this.world.flaky.get(contactId) ?? 0;
     this.world.flaky.set(contactId, seen + 1);
     if (seen === 0) throw Object.assign(new Error("Service unavailable"), { status: 503 });
-    if (this.world.hang) await this.world.hang;
+    if (this.world.hang) {
+      this.world.onHang?.();
+      await this.world.hang;
+    }
     return { taskId: `T-${contactId}`, status: "Not Started" };
   }
 
@@ -153,8 +158,9 @@ export async function writeRuns(store: AgentStore, options: { denial?: boolean }
     { text: "Creating the task.", toolCalls: [{ id: "t1", name: "createTask", arguments: { contactId: "99" } }] },
     { text: "Task created after the restart." },
   ]);
+  const hanging = new Promise<void>((resolve) => (world.onHang = resolve));
   const cut = crm.run("Create a task for 99.", { signal: kill.signal, runId: `run_running_${Date.now()}` });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await hanging; // the call is running: the process "dies" now, not after a guessed delay
   kill.abort(new DOMException("process killed", "AbortError"));
   await cut.catch(() => undefined);
   unblock();

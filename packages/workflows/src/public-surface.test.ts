@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -6,18 +7,22 @@ import * as internal from "./internal.js";
 import * as workflows from "./index.js";
 import * as testing from "./testing.js";
 
-// Runtime names DESIGN.md promises from `@needlework/workflows` (types are checked by tsc, not here).
-const DESIGN_VALUES = [
-  "usingAgentFramework",
-  "createAgent",
-  "ScriptedChatClient",
-  "InMemoryDeadLetterQueue",
-  "FileDeadLetterQueue",
-  "toServerSentEvents",
-  "AgentFrameworkBuilder",
-  "createToolResultMiddleware",
-  "toolResultMiddleware",
-  "createResiliencePlugin",
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+// Runtime names users are promised from `@needlework/workflows` (types are checked by tsc, not here), each
+// with the page that promises it: a docs page, or the TSDoc of the source for names no page shows. The
+// test reads each page, so a citation cannot point at a file that is gone.
+const PROMISED_VALUES = [
+  ["usingAgentFramework", "docs/builder-and-plugins.md"],
+  ["createAgent", "docs/agent-loop.md"],
+  ["ScriptedChatClient", "docs/agent-loop.md"],
+  ["InMemoryDeadLetterQueue", "docs/dead-letters.md"],
+  ["FileDeadLetterQueue", "docs/dead-letters.md"],
+  ["toServerSentEvents", "docs/streaming.md"],
+  ["AgentFrameworkBuilder", "packages/workflows/src/builder/agent-framework.builder.ts"],
+  ["createToolResultMiddleware", "packages/workflows/src/tool-result/tool-result.middleware.ts"],
+  ["toolResultMiddleware", "packages/workflows/src/tool-result/tool-result.middleware.ts"],
+  ["createResiliencePlugin", "docs/resilience.md"],
 ] as const;
 
 const INTERNALS = [
@@ -32,9 +37,10 @@ const INTERNALS = [
 ] as const;
 
 describe("the public surface of @needlework/workflows", () => {
-  it.each(DESIGN_VALUES)("exports %s", (name) => {
+  it.each(PROMISED_VALUES)("exports %s, as %s promises", (name, page) => {
     expect(workflows).toHaveProperty(name);
     expect((workflows as Record<string, unknown>)[name]).toBeTypeOf("function");
+    expect(readFileSync(join(repoRoot, page), "utf8")).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
   it.each(INTERNALS)("does not export the internal %s", (name) => {

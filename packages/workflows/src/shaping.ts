@@ -27,6 +27,7 @@ export {
   RESULT_TRUNCATED_FLAG,
   stringMarker,
   TOKEN_ENCODINGS,
+  TOKENIZER_NOT_INSTALLED,
   TRUNCATION_MARKERS,
   truncateText,
   truncateValue,

@@ -1,8 +1,9 @@
 /**
  * `@needlework/workflows/streaming`: the event stream's parts, for those who consume or encode it
  * themselves. Each `AgentEvent` member type, the sink a run emits into, `createAgentRunStream` and
- * the UI-message chunk type. An application uses `agent.stream()`, `AgentEvent`, `AgentRunStream`,
- * `toServerSentEvents` and `toUiMessageStream` from the main entry.
+ * the UI-message chunk type (deprecated: `UiMessageChunk` is in `@needlework/ai-sdk`). An application
+ * uses `agent.stream()`, `AgentEvent`, `AgentRunStream` and `toServerSentEvents` from the main entry,
+ * and `toUiMessageStream` from `@needlework/ai-sdk`.
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-export { countTokens, TOKEN_ENCODINGS, type TokenEncoding } from "./tokenizer.js";
+export { countTokens, TOKEN_ENCODINGS, TOKENIZER_NOT_INSTALLED, type TokenEncoding } from "./tokenizer.js";
 export { truncateText, truncateValue, type TruncateResult } from "./truncate-value.js";
 export { listMarker, objectMarker, stringMarker, TRUNCATION_MARKERS } from "./truncation-markers.js";
 export {

@@ -4,6 +4,7 @@ import { PLUGIN_TRAITS } from "../plugin.js";
 import { markDataRedacted, REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 import { surelyFits } from "./surely-fits.js";
+import { assertTokenizerInstalled } from "./tokenizer.js";
 import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
 import {
   MIN_MAX_TOKENS,
@@ -64,6 +65,7 @@ function budgetFor(call: ToolCallContext, fallback: number): number {
  */
 export function truncationPlugin(options?: TruncationOptions): TruncationPlugin {
   const resolved = resolveTruncationOptions(options);
+  assertTokenizerInstalled(resolved.encoding);
   const truncate = createTruncator(resolved);
   const textBudget = Math.min(resolved.maxMessageTokens, resolved.maxTokens);
   // Parts that certainly fit are not tokenized: they come back unchanged either way.

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invalidOption } from "../../test/invalid-option.js";
 import { z } from "zod";
 import { usingAgentFramework } from "../builder/index.js";
-import { resiliencePlugin } from "../resilience/index.js";
+import type { ResilienceOptions } from "../resilience/index.js";
 import { toolResultMiddleware } from "../tool-result/index.js";
 import { chaos, type ChaosEvent, type ChaosOptions, chaosPlugin, seededRandom } from "./chaos.js";
 import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
@@ -38,6 +38,16 @@ class ChaosTools {
 /** An invoker over the chaos tools with `middleware` (first outermost). */
 function invokerWith(...middleware: ToolMiddleware[]) {
   return createToolInvoker(container.createChildContainer(), { functions: [ChaosTools], middleware });
+}
+
+/** The builder's stack: chaos innermost, then resilience, then the tool-result middleware outermost. */
+function stackWith(resilience: ResilienceOptions, faults: ChaosOptions) {
+  return usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(ChaosTools)
+    .usingPlugin(chaosPlugin(faults))
+    .usingResilience(resilience)
+    .usingToolResultMiddleware()
+    .buildAgentFactory().tools;
 }
 
 /** A random source playing `values` in a loop. */
@@ -175,15 +185,10 @@ describe("chaos", () => {
   });
 
   it("inside resilience, an attempt timeout cuts injected latency short and the idempotent tool is retried", async () => {
-    const resilience = resiliencePlugin({
-      retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, jitter: 0 },
-      attemptTimeoutMs: 1_000,
-    }).createMiddleware!({} as never)!;
     // First draw: hit (0 < 0.5); latency only. Second attempt: miss (0.9).
-    const invoker = invokerWith(
-      toolResultMiddleware(),
-      resilience,
-      chaos({ rate: 0.5, faults: { latency: { ms: 5_000 } }, random: sequence(0, 0.9) }),
+    const invoker = stackWith(
+      { retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10, jitter: 0 }, attemptTimeoutMs: 1_000 },
+      { rate: 0.5, faults: { latency: { ms: 5_000 } }, random: sequence(0, 0.9) },
     );
     const pending = invoker.invoke({ name: "read", arguments: { id: "a" } });
     await vi.advanceTimersByTimeAsync(1_010);
@@ -193,14 +198,12 @@ describe("chaos", () => {
   });
 
   it("a thrown transient fault is retried only for idempotent tools; a transient result for any tool", async () => {
-    const resilience = () =>
-      resiliencePlugin({ retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } }).createMiddleware!({} as never)!;
+    const resilience: ResilienceOptions = { retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 } };
     const thrown = (tool: string) =>
-      invokerWith(
-        toolResultMiddleware(),
-        resilience(),
-        chaos({ rate: 0.5, faults: { transient: true }, random: sequence(0, 0.9) }),
-      ).invoke({ name: tool, arguments: { id: "a" } });
+      stackWith(resilience, { rate: 0.5, faults: { transient: true }, random: sequence(0, 0.9) }).invoke({
+        name: tool,
+        arguments: { id: "a" },
+      });
     expect(await thrown("read")).toMatchObject({ status: "ok", metadata: { attempts: 2 } });
     expect(await thrown("write")).toMatchObject({
       status: "error",
@@ -208,21 +211,17 @@ describe("chaos", () => {
       retriable: true,
       metadata: { attempts: 1 },
     });
-    const result = invokerWith(
-      toolResultMiddleware(),
-      resilience(),
-      chaos({ rate: 0.5, faults: { transient: { as: "result" } }, random: sequence(0, 0.9) }),
-    );
+    const result = stackWith(resilience, {
+      rate: 0.5,
+      faults: { transient: { as: "result" } },
+      random: sequence(0, 0.9),
+    });
     expect(await result.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({
       status: "ok",
       data: { written: "a" },
       metadata: { attempts: 2 },
     });
-    const always = invokerWith(
-      toolResultMiddleware(),
-      resilience(),
-      chaos({ rate: 1, faults: { transient: { as: "result" } } }),
-    );
+    const always = stackWith(resilience, { rate: 1, faults: { transient: { as: "result" } } });
     expect(await always.invoke({ name: "write", arguments: { id: "a" } })).toMatchObject({
       status: "error",
       errorCode: "CHAOS_TRANSIENT",

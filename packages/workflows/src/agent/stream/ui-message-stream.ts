@@ -12,6 +12,9 @@ type BrowserEvent = NonNullable<ReturnType<typeof browserSafe>>;
  * travel as data parts (`data-tool-retry`, `data-run-health`, `data-correction`,
  * `data-approval-required`); `finish` carries `{ runId, status, health, usage }` as message metadata.
  *
+ * @deprecated The AI SDK encoder moved to `@needlework/ai-sdk`: `import type { UiMessageChunk } from
+ * "@needlework/ai-sdk"` (the same type). This copy stays, unchanged, until the next major version.
+ *
  * @example
  * ```ts
  * const chunk: UiMessageChunk = { type: "text-delta", id: "text-1", delta: "Order ORD-1 " };
@@ -124,8 +127,14 @@ function createEncoder(): (event: BrowserEvent) => UiMessageChunk[] {
  * SDK's `createUIMessageStreamResponse({ stream })`; cancelling it cancels the run. A protocol
  * encoder only: @needlework/workflows does not depend on `ai`.
  *
+ * @deprecated Vendor protocol code lives in the adapter packages: `import { toUiMessageStream } from
+ * "@needlework/ai-sdk"` sends the same chunks (a test holds the two equal). This copy stays, unchanged
+ * and without new protocol parts, until the next major version; @needlework/workflows cannot re-export
+ * it from the adapter, which depends on workflows.
+ *
  * @example
  * ```ts
+ * // Deprecated: import { toUiMessageStream } from "@needlework/ai-sdk" instead.
  * import { createUIMessageStreamResponse } from "ai";
  *
  * export function POST(): Response {
