@@ -1,4 +1,4 @@
-import { RunStoreError } from "@needlework/workflows/durable";
+import { RunStoreError } from "@needlework/durable";
 import type { Pool } from "pg";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */

@@ -12,9 +12,8 @@ import type {
   RunListPage,
   RunListQuery,
   RunSummary,
-} from "@needlework/workflows/durable";
-import { DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
-import { checkRunQuery, cursorAfter, RUNNING, runBusy } from "@needlework/workflows/internal";
+} from "@needlework/durable";
+import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy } from "@needlework/durable";
 import type { Pool } from "pg";
 import { escapeText, jsonParam, unescapeJson, unescapeText } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";

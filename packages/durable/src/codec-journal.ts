@@ -22,7 +22,7 @@ import type {
 
 const MARK = "$codec";
 
-/** The journal's and the dead letters' store areas (PayloadContext.namespace). @internal */
+/** The journal's store area (`PayloadContext.namespace`). */
 export const JOURNAL_NAMESPACE = "journal";
 const DEAD_LETTER_NAMESPACE = "dead-letter";
 
@@ -35,7 +35,18 @@ function unsealedPayload(context: PayloadContext | undefined): RunStoreError {
   );
 }
 
-/** Encodes and decodes the payloads of journal records; everything else passes as it is. @internal */
+/**
+ * Encodes and decodes payloads with a {@link PayloadCodec}, marking each sealed value so a payload
+ * stored in clear where a sealed one belongs is refused (`PAYLOAD_UNSEALED`). What
+ * {@link sealDeadLetter} and {@link openDeadLetter} use; a store with its own dead-letter table
+ * keeps one per store.
+ *
+ * @example
+ * ```ts
+ * const seal = new PayloadSealer(aesGcmCodec(key));
+ * await queue.add(await sealDeadLetter(seal, entry));
+ * ```
+ */
 export class PayloadSealer {
   constructor(private readonly codec: PayloadCodec) {}
 
@@ -81,8 +92,13 @@ export class PayloadSealer {
  * A journal whose payloads pass through `codec`: input, instructions, model messages, tool
  * arguments, outcomes (all but status, retriable, error code and metadata's tool, call id and key),
  * formatted text and results are stored encoded; run and call ids, agent and tool names, statuses,
- * error codes and times stay readable. Stores wrap their journal in it when given a `codec`.
- * @internal
+ * error codes and times stay readable. Stores wrap their journal in it when given a `codec`: a
+ * third-party store gets encryption at rest by wrapping its journal the same way.
+ *
+ * @example
+ * ```ts
+ * const journal = codec === undefined ? inner : codecJournal(inner, codec);
+ * ```
  */
 export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace = JOURNAL_NAMESPACE): RunJournal {
   const seal = new PayloadSealer(codec);
@@ -280,7 +296,14 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
   }
 }
 
-/** A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable. @internal */
+/**
+ * A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable.
+ *
+ * @example
+ * ```ts
+ * await insertLetter(await sealDeadLetter(seal, entry));
+ * ```
+ */
 export async function sealDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
   // Names the model chose stay sealed: the calls' ids, and the name of a tool the agent does not know.
   const tool = entry.errorCode === "UNKNOWN_TOOL" ? "" : entry.tool;
@@ -311,7 +334,15 @@ function letterAt(runId: string, tool: string, kind: string): PayloadContext {
   return { namespace: DEAD_LETTER_NAMESPACE, runId: String(runId), kind, ref: String(tool) };
 }
 
-/** A dead-letter entry as `sealDeadLetter` was given it; `PAYLOAD_UNSEALED` when a payload is in clear. @internal */
+/**
+ * A dead-letter entry as `sealDeadLetter` was given it; `RunStoreError` `PAYLOAD_UNSEALED` when a
+ * payload is in clear.
+ *
+ * @example
+ * ```ts
+ * const letter = await openDeadLetter(seal, row.entry);
+ * ```
+ */
 export async function openDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
   const at = (kind: string) => letterAt(entry.runId, entry.tool, kind);
   const one = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
