@@ -93,6 +93,13 @@ ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_epoch bigint NOT NULL DEFAU
 UPDATE ${s}.runs SET lease_owner = NULL, lease_expires = NULL
 WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now());`,
   },
+  {
+    version: 5,
+    name: "run_calls.approval: an approved call's signed decision record",
+    // The run-store contract keeps a call's decision record as it was given: a resumed run runs an
+    // approved call again without asking, and checks the signature itself.
+    sql: (s) => `ALTER TABLE ${s}.run_calls ADD COLUMN IF NOT EXISTS approval jsonb;`,
+  },
 ];
 
 /**
