@@ -77,7 +77,7 @@ export function journalRecordsContract(open: OpenStores): void {
     it("keeps copies: changing what was written, or what was read, changes nothing stored", async () => {
       const { first, second } = await open({ leaseMs: LONG_LEASE_MS });
       const runId = runIdFor("copies");
-      const call = structuredClone(callOf(runId, "c1")) as { arguments: { id: string } };
+      const call = structuredClone(callOf(runId, "c1")) as unknown as { arguments: { id: string } };
       await first.journal.runStarted(startOf(runId), "owner-a");
       await first.journal.turn(runId, turnOf(0, ["c1"]), "owner-a");
       await first.journal.callsStarted(runId, [call as unknown as ReturnType<typeof callOf>], "owner-a");
