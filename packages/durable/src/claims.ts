@@ -18,13 +18,13 @@ export interface ResumedCheckpointStore {
 }
 
 /**
- * The default store: in memory, shared by every agent of the process, so two agent instances
- * never resume one checkpoint twice. Use {@link FileResumedCheckpointStore} (or your own) when
- * several processes resume checkpoints.
+ * Claims in memory: one process (the claims of `InMemoryRunStore`). Use
+ * {@link FileResumedCheckpointStore} (or your own) when several processes resume checkpoints.
  *
  * @example
  * ```ts
- * const agent = factory.createAgent({ ..., resumedCheckpoints: new InMemoryResumedCheckpointStore() });
+ * const claims = new InMemoryResumedCheckpointStore();
+ * await claims.claim("ckpt_1"); // true; false from then on
  * ```
  */
 export class InMemoryResumedCheckpointStore implements ResumedCheckpointStore {

@@ -66,7 +66,8 @@ export {
   type PayloadContext,
   payloadCodecOption,
 } from "./payload-codec.js";
-export { codecJournal, JOURNAL_NAMESPACE, openDeadLetter, PayloadSealer, sealDeadLetter } from "./codec-journal.js";
+export { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
+export { codecJournal, JOURNAL_NAMESPACE, PayloadSealer } from "./codec-journal.js";
 export { InMemoryRunJournal, InMemoryRunStore, type InMemoryRunStoreOptions } from "./in-memory-run-store.js";
 export { FileRunJournal } from "./file-run-journal.js";
 export { FileRunStore, type FileRunStoreOptions } from "./file-run-store.js";
