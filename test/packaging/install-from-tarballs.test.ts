@@ -146,6 +146,12 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
       { "order.spec.ts": fixture("vitest5/order.spec.ts") },
       { compilerOptions: { target: "es2022", module: "nodenext", strict: true, skipLibCheck: true } },
     );
+    writeApp(
+      join(app, "store-contract"),
+      { type: "module", scripts: { test: "vitest run" } },
+      { "store.spec.ts": fixture("store-contract/store.spec.ts") },
+      { compilerOptions: { target: "es2022", module: "nodenext", strict: true, skipLibCheck: true } },
+    );
     // Compile the two legacy-decorator apps with the repository's TypeScript, side by side.
     const tsc = repoBin("typescript/bin/tsc");
     await Promise.all(["esm", "cjs"].map((dir) => run(process.execPath, [tsc, "-p", "."], join(app, dir))));
@@ -209,6 +215,14 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     await run(process.execPath, [vitest, "--clearCache"], dir, env);
     const { stdout } = await run(process.execPath, [vitest, "run"], dir, env);
     expect(stdout).toMatch(/1 passed/);
+  });
+
+  it("runs the run-store contract suites from the installed @needlework/durable/testing (a store outside the repository)", async () => {
+    const vitest = join(app, "node_modules", "vitest", "vitest.mjs");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST")));
+    const { stdout } = await run(process.execPath, [vitest, "run"], join(app, "store-contract"), env);
+    expect(stdout).toMatch(/\d+ passed/);
+    expect(stdout).not.toMatch(/failed/);
   });
 
   it("serves the run inspector from the installed bin, its page's files included", async () => {

@@ -15,6 +15,8 @@ export { keyedIdempotent } from "./keyed-idempotent.js";
 export { ownAbortAsTimeout } from "./own-abort.js";
 export { closest } from "./closest-name.js";
 export { ownOptions } from "./own-options.js";
+export { ownOption, ownProperties } from "./own-properties.js";
+export { parseOptions, type SchemaMatches } from "./parse-options.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";

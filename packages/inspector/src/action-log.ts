@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentStore } from "@needlework/workflows/durable";
+import type { AgentStore } from "@needlework/durable";
 import type { ActionRecord } from "./run-view.js";
 
 /**

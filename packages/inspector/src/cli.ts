@@ -4,8 +4,8 @@ import "reflect-metadata";
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closest } from "@needlework/core/internal";
-import { FileRunStore } from "@needlework/workflows";
-import type { AgentStore } from "@needlework/workflows/durable";
+import { FileRunStore } from "@needlework/durable";
+import type { AgentStore } from "@needlework/durable";
 import { startInspector } from "./inspector.js";
 
 const USAGE = `Usage: needlework-inspector --database-url <url> [--schema needlework] [--port 4600] [--host 127.0.0.1] [--token <secret>]

@@ -2,7 +2,7 @@
  * Each tool's health over the runs of a window: calls, failures by error code, and latency
  * percentiles (p50, p95) of its settled calls. One pass over the calls, then one sort per tool.
  */
-import type { JournaledRun } from "@needlework/workflows/durable";
+import type { JournaledRun } from "@needlework/durable";
 
 /**
  * One tool's figures over a window of runs.

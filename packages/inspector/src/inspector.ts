@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { InvalidOptionError } from "@needlework/core";
-import type { Agent } from "@needlework/workflows";
 import type {
   AgentStore,
   DeadLetterFilter,
@@ -16,15 +15,9 @@ import type {
   RunJournal,
   RunSummary,
   StoredDeadLetter,
-} from "@needlework/workflows/durable";
-import {
-  codecJournal,
-  cursorAfter,
-  openDeadLetter,
-  PayloadSealer,
-  parseOptions,
-  payloadCodecOption,
-} from "@needlework/workflows/internal";
+} from "@needlework/durable";
+import { codecJournal, cursorAfter, openDeadLetter, PayloadSealer, payloadCodecOption } from "@needlework/durable";
+import { parseOptions } from "@needlework/core/internal";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { csrf } from "hono/csrf";
@@ -34,6 +27,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { type ActionLog, defaultActionLog, type NewAction, newRecord } from "./action-log.js";
 import { toolHealth } from "./health.js";
+import type { InspectedAgent } from "./inspected-agent.js";
 import { type ActionRecord, pausedRun, type RunStats, runStats, runView, UNREADABLE, unsealed } from "./run-view.js";
 
 /**
@@ -64,7 +58,7 @@ export interface InspectorOptions {
    * (`agent.resume`), resume an interrupted run (`agent.resumeRun`), replay a dead letter's call
    * (`agent.tools`). Matched by `agent.name`. Without them the page only reads (and acknowledges).
    */
-  readonly agents?: readonly Agent[];
+  readonly agents?: readonly InspectedAgent[];
   /** Where actions are journaled with who and when. Default: beside the store (see {@link ActionLog}). */
   readonly actions?: ActionLog;
   /** How often the server looks at the store for changes to push to open pages, in ms. Default 1000. */
@@ -105,11 +99,11 @@ const optionsSchema = z.strictObject({
   token: z.string().optional(),
   agents: z
     .array(
-      z.custom<Agent>(
+      z.custom<InspectedAgent>(
         (v) =>
-          typeof (v as Agent | null)?.name === "string" &&
-          typeof (v as Agent).resume === "function" &&
-          typeof (v as Agent).resumeRun === "function",
+          typeof (v as InspectedAgent | null)?.name === "string" &&
+          typeof (v as InspectedAgent).resume === "function" &&
+          typeof (v as InspectedAgent).resumeRun === "function",
         "must be agents made by factory.createAgent()",
       ),
     )
@@ -311,7 +305,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const journal: RunJournal = codec ? codecJournal(store.journal, codec) : store.journal;
   const seal = codec ? new PayloadSealer(codec) : undefined;
   const letters = store.deadLetters;
-  const byName = new Map<string, Agent>();
+  const byName = new Map<string, InspectedAgent>();
   for (const agent of agents) byName.set(agent.name, agent);
   let actionLog: ActionLog | undefined = givenActions;
   const actionsOf = async (): Promise<ActionLog> => {
@@ -405,7 +399,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     return record;
   };
 
-  const agentFor = (name: string): Agent => {
+  const agentFor = (name: string): InspectedAgent => {
     const agent = byName.get(name);
     if (!agent)
       throw new HttpError(
@@ -670,7 +664,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     try {
       // The agent's own resume: the checkpoint's signature and one-time claim are checked there.
       const result = await agent.resume(
-        paused.checkpoint as Parameters<Agent["resume"]>[0],
+        paused.checkpoint as Parameters<InspectedAgent["resume"]>[0],
         Object.fromEntries(decisions),
       );
       status = result.status;

@@ -8,7 +8,7 @@
  * Every step is one pass over the run's turns and calls with Map lookups: a view costs time linear
  * in the run's size (a 20,000-call run was quadratic before, 4-7 s).
  */
-import type { JournaledCall, JournaledRun, RunSummary } from "@needlework/workflows/durable";
+import type { JournaledCall, JournaledRun, RunSummary } from "@needlework/durable";
 
 /** A payload stored through a codec, shown without one. */
 export const ENCODED = "[encoded: start the inspector with the store's codec to read it]";

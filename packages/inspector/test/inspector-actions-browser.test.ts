@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PostgresStore } from "@needlework/postgres";
 import { FileRunStore } from "@needlework/workflows";
-import type { AgentStore } from "@needlework/workflows/durable";
+import type { AgentStore } from "@needlework/durable";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";

@@ -13,7 +13,7 @@ import {
   type JournaledCall,
   type JournaledRun,
   type JournaledTurn,
-} from "@needlework/workflows/durable";
+} from "@needlework/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../src/index.js";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";

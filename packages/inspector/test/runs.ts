@@ -4,7 +4,7 @@
 import "reflect-metadata";
 import { AgentFunction, AgentFunctionGroup, ToolResult } from "@needlework/core";
 import { type Agent, ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
-import type { AgentStore } from "@needlework/workflows/durable";
+import type { AgentStore } from "@needlework/durable";
 import { container } from "tsyringe";
 import { z } from "zod";
 

@@ -1,4 +1,4 @@
-import { RunStoreError } from "@needlework/workflows/durable";
+import { RunStoreError } from "@needlework/durable";
 import type { Pool } from "pg";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */
@@ -92,6 +92,13 @@ CREATE INDEX runs_by_agent ON ${s}.runs (agent, started_at DESC, run_id COLLATE 
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_epoch bigint NOT NULL DEFAULT 0;
 UPDATE ${s}.runs SET lease_owner = NULL, lease_expires = NULL
 WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now());`,
+  },
+  {
+    version: 5,
+    name: "run_calls.approval: an approved call's signed decision record",
+    // The run-store contract keeps a call's decision record as it was given: a resumed run runs an
+    // approved call again without asking, and checks the signature itself.
+    sql: (s) => `ALTER TABLE ${s}.run_calls ADD COLUMN IF NOT EXISTS approval jsonb;`,
   },
 ];
 

@@ -1,4 +1,4 @@
-import type { ResumedCheckpointStore } from "@needlework/workflows/durable";
+import type { ResumedCheckpointStore } from "@needlework/durable";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 

@@ -1,11 +1,13 @@
-import type {
-  DeadLetterEntry,
-  DeadLetterFilter,
-  ManagedDeadLetterQueue,
-  PayloadCodec,
-  StoredDeadLetter,
-} from "@needlework/workflows/durable";
-import { openDeadLetter, PayloadSealer, sealDeadLetter } from "@needlework/workflows/internal";
+import {
+  type DeadLetterEntry,
+  type DeadLetterFilter,
+  type ManagedDeadLetterQueue,
+  openDeadLetter,
+  type PayloadCodec,
+  PayloadSealer,
+  sealDeadLetter,
+  type StoredDeadLetter,
+} from "@needlework/durable";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 import { jsonParam, unescapeJson } from "./stored-text.js";

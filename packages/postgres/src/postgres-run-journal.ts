@@ -1,4 +1,5 @@
 import type {
+  ApprovalRecord,
   JournaledCall,
   JournaledCallStart,
   JournaledOutcome,
@@ -12,10 +13,9 @@ import type {
   RunListPage,
   RunListQuery,
   RunSummary,
-} from "@needlework/workflows/durable";
+} from "@needlework/durable";
 import { callIdempotencyKey } from "@needlework/core/internal";
-import { DEFAULT_LEASE_MS } from "@needlework/workflows/durable";
-import { checkRunQuery, cursorAfter, RUNNING, runBusy } from "@needlework/workflows/internal";
+import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy } from "@needlework/durable";
 import type { Pool } from "pg";
 import { escapeText, jsonParam, unescapeJson, unescapeText } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
@@ -41,6 +41,7 @@ interface CallRow {
   tool: string;
   arguments: JournaledCallStart["arguments"];
   idempotency_key: string;
+  approval: ApprovalRecord | null;
   outcome: JournaledOutcome["outcome"] | null;
   formatted: string | null;
 }
@@ -289,7 +290,7 @@ export class PostgresRunJournal implements RunJournal {
               'finish_reason', t.finish_reason) ORDER BY t.turn), '[]'::json)
             FROM ${this.schema}.run_turns t WHERE t.run_id = $1) AS turns,
            (SELECT coalesce(json_agg(json_build_object('call_id', c.call_id, 'tool', c.tool, 'arguments', c.arguments,
-              'idempotency_key', c.idempotency_key, 'outcome', c.outcome, 'formatted', c.formatted) ORDER BY c.seq), '[]'::json)
+              'idempotency_key', c.idempotency_key, 'approval', c.approval, 'outcome', c.outcome, 'formatted', c.formatted) ORDER BY c.seq), '[]'::json)
             FROM ${this.schema}.run_calls c WHERE c.run_id = $1) AS calls
          FROM ${this.schema}.runs r WHERE r.run_id = $1`,
         [runId, owner, this.leaseMs, agent],
@@ -363,7 +364,7 @@ export class PostgresRunJournal implements RunJournal {
           [runId],
         );
         const calls = await client.query<CallRow>(
-          `SELECT call_id, tool, arguments, idempotency_key, outcome, formatted FROM ${this.schema}.run_calls
+          `SELECT call_id, tool, arguments, idempotency_key, approval, outcome, formatted FROM ${this.schema}.run_calls
            WHERE run_id = $1 ORDER BY seq`,
           [runId],
         );
@@ -403,10 +404,10 @@ function turnsInsert(schema: string, rows: string, source = "lease"): string {
 
 /** Call starts from a JSON array of {@link callRow}s, in order; a call already recorded is kept. */
 function callsInsert(schema: string, rows: string, source = "lease"): string {
-  return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key)
-    SELECT ${source}.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key
-    FROM ${source}, ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text))
-      WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, n)
+  return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key, approval)
+    SELECT ${source}.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key, c.approval
+    FROM ${source}, ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text, approval jsonb))
+      WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, approval, n)
     ORDER BY n
     ON CONFLICT (run_id, call_id) DO NOTHING`;
 }
@@ -439,6 +440,7 @@ function callRow(c: JournaledCallStart): Record<string, unknown> {
     tool: c.tool,
     arguments: unescapeJson(c.arguments),
     idempotency_key: c.idempotencyKey,
+    approval: c.approval === undefined ? null : { decision: c.approval.decision, signature: c.approval.signature },
   };
 }
 
@@ -479,6 +481,7 @@ function toRun(row: RunRow, turns: readonly TurnRow[], calls: readonly CallRow[]
         tool: c.tool,
         arguments: unescapeJson(c.arguments),
         idempotencyKey: c.idempotency_key,
+        ...(c.approval === null || c.approval === undefined ? {} : { approval: c.approval }),
         ...(c.outcome === null
           ? {}
           : {

@@ -1,5 +1,6 @@
-import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/workflows/durable";
-import { codecJournal, ownOptions, parseOptions, payloadCodecOption } from "@needlework/workflows/internal";
+import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/durable";
+import { codecJournal, payloadCodecOption } from "@needlework/durable";
+import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { InvalidOptionError, NeedleworkError } from "@needlework/core";
-import { type Agent, type AgentRunResult, RunStoreError } from "@needlework/workflows";
-import { ownOptions, parseOptions, storedResult } from "@needlework/workflows/internal";
+import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
+import { RunStoreError, storedResult } from "@needlework/durable";
+// Types only: a store never loads the builder. The queue runs agents, so it names their type.
+import type { Agent, AgentRunResult } from "@needlework/workflows";
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { PostgresStore } from "./postgres-store.js";
@@ -396,7 +398,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       // A run journaled by an agent but never enqueued is not the queue's to answer.
       if (job === null) throw notFound();
       const run = await store.journal.read(runId);
-      if (run?.end !== undefined) return storedResult(runId, run.end.result);
+      // The journal holds what the agent returned: checked here, then typed as the agent's result.
+      if (run?.end !== undefined) return storedResult(runId, run.end.result) as unknown as AgentRunResult;
       if (job?.state === "failed")
         throw new RunQueueError(
           "RUN_FAILED",

@@ -1,5 +1,5 @@
 import { ConstantBackoff } from "cockatiel";
-import { RunStoreError } from "@needlework/workflows/durable";
+import { RunStoreError } from "@needlework/durable";
 import { describe, expect, it } from "vitest";
 import { STORE_ATTEMPTS, withStoreRetry } from "./store-errors.js";
 

@@ -1,4 +1,4 @@
-import { RunStoreError } from "@needlework/workflows/durable";
+import { RunStoreError } from "@needlework/durable";
 import { ExponentialBackoff, handleWhen, type IBackoffFactory, type IRetryBackoffContext, retry } from "cockatiel";
 
 /** Attempts of one statement (the first and its retries). @internal */

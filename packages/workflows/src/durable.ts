@@ -3,7 +3,9 @@
  * The journal contract a store implements (`RunJournal` and the records it keeps), the stores'
  * journals and checkpoint-claim stores on their own, and the dead-letter file's read result.
  * An application configures `store` with the names on the main entry (`InMemoryRunStore`,
- * `FileRunStore`, `@needlework/postgres`'s `PostgresStore`).
+ * `FileRunStore`, `@needlework/postgres`'s `PostgresStore`). Every name here is
+ * `@needlework/durable`'s, re-exported: a store written outside needlework depends on
+ * `@needlework/durable` alone (and runs its contract suites from `@needlework/durable/testing`).
  *
  * @example
  * ```ts
@@ -36,15 +38,15 @@ export {
   type RunStoreErrorCode,
   type SkippedDeadLetterLine,
 } from "./agent/index.js";
-export { DEFAULT_LEASE_MS, type RunLeaseInfo } from "./agent/durable/run-journal.js";
-export type { JournalCommit } from "./agent/durable/run-journal.js";
-export type { RunListPage, RunListQuery, RunSummary } from "./agent/durable/run-list.js";
+export { DEFAULT_LEASE_MS, type RunLeaseInfo } from "@needlework/durable";
+export type { JournalCommit } from "@needlework/durable";
+export type { RunListPage, RunListQuery, RunSummary } from "@needlework/durable";
 export type { ApprovalRecord } from "./agent/approvals/decision-record.js";
 export type {
   DeadLetterFilter,
   ManagedDeadLetterQueue,
   StoredDeadLetter,
-} from "./agent/durable/dead-letter-queue.js";
+} from "@needlework/durable";
 export {
   aesGcmCodec,
   type AesGcmCodecOptions,
@@ -52,6 +54,6 @@ export {
   type AesKeyRing,
   type PayloadCodec,
   type PayloadContext,
-} from "./agent/durable/payload-codec.js";
-export type { FileRunStoreOptions } from "./agent/durable/file-run-store.js";
-export type { InMemoryRunStoreOptions } from "./agent/durable/in-memory-run-store.js";
+} from "@needlework/durable";
+export type { FileRunStoreOptions } from "@needlework/durable";
+export type { InMemoryRunStoreOptions } from "@needlework/durable";

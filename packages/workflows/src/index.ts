@@ -2,8 +2,8 @@
 // re-export. The main entry holds what an application uses (a budget in public-surface.test.ts keeps it
 // small); the parts of the journal, the event stream, shaping and diagnostics that stores, custom
 // encoders and exporters need are on the subpaths `/durable`, `/streaming`, `/shaping` and
-// `/diagnostics`. The chat types are @needlework/core's. Internals other needlework packages need live in
-// `@needlework/workflows/internal`.
+// `/diagnostics`. The chat types are @needlework/core's; the run-store names are @needlework/durable's,
+// re-exported here so every import users wrote keeps working.
 export {
   AgentFrameworkBuilder,
   AgentFrameworkBuildError,
@@ -128,4 +128,4 @@ export type {
   PluginContext,
   RunInfo,
 } from "./plugin.js";
-export { aesGcmCodec, type PayloadCodec } from "./agent/durable/payload-codec.js";
+export { aesGcmCodec, type PayloadCodec } from "@needlework/durable";

@@ -5,7 +5,7 @@ import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { type Agent, createAgent } from "../src/agent/agent.js";
-import type { AgentStore } from "../src/agent/durable/run-journal.js";
+import type { AgentStore } from "@needlework/durable";
 import { type ScriptedStep, ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
 
 const SECRET = "forgery-test-secret-0123456789abcdef0123456789";

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe } from "vitest";
-import { FileRunStore } from "../src/agent/durable/file-run-store.js";
-import { InMemoryRunStore } from "../src/agent/durable/in-memory-run-store.js";
+import { FileRunStore } from "@needlework/durable";
+import { InMemoryRunStore } from "@needlework/durable";
 import { approvalForgeryContract } from "./approval-forgery-contract.js";
 
 describe("forged approvals: InMemoryRunStore", () => {

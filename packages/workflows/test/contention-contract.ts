@@ -3,7 +3,7 @@
 // nested past the snapshot's depth, and a stored result that was tampered with.
 import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import { expect, it } from "vitest";
-import type { AgentStore, RunJournal } from "../src/agent/durable/run-journal.js";
+import type { AgentStore, RunJournal } from "@needlework/durable";
 import { FakeCrm, resumeAgent } from "./resume-contract.js";
 
 /** Opens two handles (two processes' worth) on one store whose leases last `leaseMs`. */

@@ -4,7 +4,7 @@ import { createToolInvoker } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it, vi } from "vitest";
 import { createAgent } from "../src/agent/agent.js";
-import { InMemoryRunStore } from "../src/agent/durable/in-memory-run-store.js";
+import { InMemoryRunStore } from "@needlework/durable";
 import { ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
 import { usingAgentFramework } from "../src/builder/agent-framework.builder.js";
 import { checkpointOf, CrmTools, PaymentTools, ToolWorld } from "./agent-fixtures.js";

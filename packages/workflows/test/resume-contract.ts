@@ -13,8 +13,8 @@ import type { Agent } from "../src/agent/agent.js";
 import type { CreateAgentOptions } from "../src/agent/agent.options.js";
 import { createAgent } from "../src/agent/agent.js";
 import { type ScriptedStep, ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
-import type { AgentStore } from "../src/agent/durable/run-journal.js";
-import { RunStoreError } from "../src/agent/durable/run-store-error.js";
+import type { AgentStore } from "@needlework/durable";
+import { RunStoreError } from "@needlework/durable";
 
 /** A fake CRM: counts executions, remembers idempotency keys, and can hang calls until aborted. */
 export class FakeCrm {

@@ -8,7 +8,7 @@ import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from ".
 import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.schema.js";
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
-import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "./durable/dead-letter-queue.js";
+import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "@needlework/durable";
 import {
   defaultResumedCheckpointDirectory,
   defaultResumedCheckpoints,

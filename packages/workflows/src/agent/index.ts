@@ -41,12 +41,12 @@ export {
   type DeadLetterEntry,
   type DeadLetterQueue,
   InMemoryDeadLetterQueue,
-} from "./durable/dead-letter-queue.js";
+} from "@needlework/durable";
 export {
   type DeadLetterReadResult,
   FileDeadLetterQueue,
   type SkippedDeadLetterLine,
-} from "./durable/file-dead-letter-queue.js";
+} from "@needlework/durable";
 export type { FinalAnswerOptions } from "./policies/final-answer.js";
 export {
   AgentHookError,
@@ -98,8 +98,8 @@ export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
 export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
 export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";
-export { FileRunJournal, FileRunStore } from "./durable/file-run-store.js";
-export { InMemoryRunJournal, InMemoryRunStore } from "./durable/in-memory-run-store.js";
+export { FileRunJournal, FileRunStore } from "@needlework/durable";
+export { InMemoryRunJournal, InMemoryRunStore } from "@needlework/durable";
 export type {
   AgentStore,
   JournaledCall,
@@ -110,5 +110,5 @@ export type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
-} from "./durable/run-journal.js";
-export { RunStoreError, type RunStoreErrorCode } from "./durable/run-store-error.js";
+} from "@needlework/durable";
+export { RunStoreError, type RunStoreErrorCode } from "@needlework/durable";

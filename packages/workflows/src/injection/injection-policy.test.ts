@@ -4,7 +4,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentRunResult, AwaitingApprovalRunResult } from "../agent/agent-run-result.js";
-import { InMemoryRunStore } from "../agent/durable/in-memory-run-store.js";
+import { InMemoryRunStore } from "@needlework/durable";
 import { ScriptedChatClient, type ScriptedStep, type ScriptedTurn } from "../agent/scripted-chat-client.js";
 import type { AgentEvent } from "../agent/stream/agent-event.js";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";

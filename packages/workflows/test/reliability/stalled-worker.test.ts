@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileRunStore } from "../../src/agent/durable/file-run-store.js";
+import { FileRunStore } from "@needlework/durable";
 import { mailer } from "../support/mailer.js";
 import { startWorker, type Worker } from "../support/stalled-worker.js";
 

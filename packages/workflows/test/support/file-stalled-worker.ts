@@ -1,6 +1,6 @@
 // Child process of the file store's stalled-worker test: runs the mailer over a FileRunStore.
 // node --conditions=@needlework/source --import tsx file-stalled-worker.ts <directory> <leaseMs> <runId>
-import { FileRunStore } from "../../src/agent/durable/file-run-store.js";
+import { FileRunStore } from "@needlework/durable";
 import { mailer } from "./mailer.js";
 import { report } from "./stalled-worker.js";
 

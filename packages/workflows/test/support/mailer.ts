@@ -13,7 +13,7 @@ import {
 import { container } from "tsyringe";
 import { z } from "zod";
 import { type Agent, createAgent } from "../../src/agent/agent.js";
-import type { AgentStore } from "../../src/agent/durable/run-journal.js";
+import type { AgentStore } from "@needlework/durable";
 
 /** Resolves once `ready()` is true, checking every 10 ms (a file another process creates). */
 function until(ready: () => boolean, signal: AbortSignal): Promise<void> {

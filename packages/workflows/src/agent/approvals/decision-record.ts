@@ -1,25 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { argumentsHash } from "@needlework/core";
+import type { ApprovalRecord } from "@needlework/durable";
 import type { ApprovalDecision } from "./approval-options.js";
 
-/**
- * A reviewer's decision on one call as the journal keeps it: the decision and an HMAC-SHA256 (hex)
- * with a key derived from the agent's checkpoint secret over the run id, the call id, the tool, the hash
- * of the call's canonical arguments ({@link argumentsHash}) and the decision. Ids and the hash are not
- * stored: they are recomputed from the call being run, so a record proves nothing for another run,
- * another call or other arguments, and a database writer without the secret cannot make one.
- *
- * @example
- * ```ts
- * const run = await store.journal.read(runId);
- * const approved = run?.calls.filter((c) => c.approval?.decision === "approved");
- * ```
- */
-export interface ApprovalRecord {
-  readonly decision: ApprovalDecision;
-  /** Hex HMAC-SHA256. */
-  readonly signature: string;
-}
+export type { ApprovalRecord } from "@needlework/durable";
 
 /** What a decision record is about: the call, in its run, with the arguments it runs with. @internal */
 export interface DecidedCall {

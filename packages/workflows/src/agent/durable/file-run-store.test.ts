@@ -1,17 +1,17 @@
 import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { NeedleworkError } from "@needlework/core";
 import { AgentHookError } from "../hooks.js";
-import { InMemoryRunStore } from "./in-memory-run-store.js";
-import { RunStoreError } from "./run-store-error.js";
+import { InMemoryRunStore } from "@needlework/durable";
+import { RunStoreError } from "@needlework/durable";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";
-import { FileRunJournal, FileRunStore } from "./file-run-store.js";
-import { aesGcmCodec } from "./payload-codec.js";
+import { FileRunJournal, FileRunStore } from "@needlework/durable";
+import { aesGcmCodec } from "@needlework/durable";
 import { contentionContract } from "../../../test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";
-import type { RunJournal } from "./run-journal.js";
+import type { RunJournal } from "@needlework/durable";
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../agent.js";
 import { ScriptedChatClient } from "../scripted-chat-client.js";
-import { InMemoryRunStore } from "./in-memory-run-store.js";
+import { InMemoryRunStore } from "@needlework/durable";
 import { contentionContract } from "../../../test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";
 

@@ -6,8 +6,8 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
-} from "./run-journal.js";
-import { RunStoreError } from "./run-store-error.js";
+} from "@needlework/durable";
+import { RunStoreError } from "@needlework/durable";
 
 /**
  * Collects the items given in one tick and writes them with one call: a round's calls start in

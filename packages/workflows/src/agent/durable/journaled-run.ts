@@ -7,8 +7,8 @@ import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.j
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { JournalWriter, runExists } from "./journal-writer.js";
 import { journaledOutcome, journaledRuntime } from "./journaled-runtime.js";
-import type { JournaledRun, JournaledRunStart, RunJournal } from "./run-journal.js";
-import { RunStoreError, runBusy } from "./run-store-error.js";
+import type { JournaledRun, JournaledRunStart, RunJournal } from "@needlework/durable";
+import { RunStoreError, runBusy } from "@needlework/durable";
 import { storedResult } from "./stored-result.js";
 
 /**

@@ -16,7 +16,7 @@ import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournalWriter } from "./journal-writer.js";
-import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } from "./run-journal.js";
+import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } from "@needlework/durable";
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {

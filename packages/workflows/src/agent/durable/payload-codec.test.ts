@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FakeCrm, resumeAgent } from "../../../test/resume-contract.js";
-import { FileRunStore } from "./file-run-store.js";
-import { aesGcmCodec } from "./payload-codec.js";
+import { FileRunStore } from "@needlework/durable";
+import { aesGcmCodec } from "@needlework/durable";
 
 const CANARY = "sk-proj-CODECcanary0123456789abcdefghijk";
 

@@ -6,7 +6,7 @@ import type {
   ToolCallRecord,
 } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
-import type { DeadLetterQueue } from "../durable/dead-letter-queue.js";
+import type { DeadLetterQueue } from "@needlework/durable";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { RunListener } from "../events/run-events.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assertStatus, harness, HttpError } from "../../../test/agent-fixtures.js";
-import { InMemoryDeadLetterQueue } from "../durable/dead-letter-queue.js";
+import { InMemoryDeadLetterQueue } from "@needlework/durable";
 
 const update = (contactId: string, email = "x@example.com") => ({
   name: "updateContact",

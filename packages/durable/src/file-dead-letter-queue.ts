@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import { mkdir, open, readFile } from "node:fs/promises";
-import { openDeadLetter, PayloadSealer, sealDeadLetter } from "./codec-journal.js";
-import { ownOption } from "./own-options.js";
+import { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
+import { PayloadSealer } from "./codec-journal.js";
+import { ownOption } from "@needlework/core/internal";
 import type { PayloadCodec } from "./payload-codec.js";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";

@@ -61,13 +61,28 @@ export const RUNNING = "running";
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 
-/** The position a page ends at: the last run's start time and id (ties on the time are broken by id). @internal */
+/**
+ * The position a page ends at: the last run's start time and id (ties on the time are broken by id).
+ *
+ * @example
+ * ```ts
+ * const { after } = checkRunQuery("MyJournal", query); // after?.startedAt, after?.runId
+ * ```
+ */
 export interface RunCursor {
   readonly startedAt: string;
   readonly runId: string;
 }
 
-/** A query checked: limit in range, cursor decoded. Throws `RunStoreError` `INVALID_QUERY` naming the problem. @internal */
+/**
+ * A {@link RunListQuery} checked: limit in range (default 50, at most 500), cursor decoded. Throws
+ * `RunStoreError` `INVALID_QUERY` naming the problem. A store's `list` starts with it.
+ *
+ * @example
+ * ```ts
+ * const { status, agent, limit, after } = checkRunQuery("MyJournal", query);
+ * ```
+ */
 export function checkRunQuery(
   owner: string,
   query: RunListQuery = {},
@@ -103,7 +118,14 @@ export function checkRunQuery(
   };
 }
 
-/** The cursor after `run`. @internal */
+/**
+ * The cursor after `run`: what a page's `next` holds when `run` is its last summary.
+ *
+ * @example
+ * ```ts
+ * const next = page.length === limit ? cursorAfter(page[page.length - 1]!) : undefined;
+ * ```
+ */
 export function cursorAfter(run: RunSummary): string {
   return Buffer.from(JSON.stringify([new Date(run.startedAt).toISOString(), run.runId]), "utf8").toString("base64url");
 }

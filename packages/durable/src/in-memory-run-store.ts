@@ -1,8 +1,8 @@
 import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
-import { InMemoryResumedCheckpointStore } from "../approvals/claims.js";
+import { InMemoryResumedCheckpointStore } from "./claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
-import { ownOption } from "./own-options.js";
+import { ownOption } from "@needlework/core/internal";
 import { runBusy } from "./run-store-error.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {

@@ -11,7 +11,7 @@ export function ownOption<T extends object, K extends keyof T>(options: T | unde
  * A copy of `options` holding its own enumerable properties only, on a null prototype: what an
  * options schema parses, so an inherited key is never read as an option. @internal
  */
-export function ownOptions<T>(options: T): T {
+export function ownProperties<T>(options: T): T {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return options;
   const copy = Object.create(null) as Record<PropertyKey, unknown>;
   for (const key of Object.keys(options)) copy[key] = (options as Record<string, unknown>)[key];

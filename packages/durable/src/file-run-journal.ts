@@ -1,18 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
-import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
-import { FileResumedCheckpointStore } from "../approvals/claims.js";
+import { ownOption } from "@needlework/core/internal";
+import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-run-index.js";
+import type { FileRunStoreOptions } from "./file-run-store.js";
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
-import { codecJournal } from "./codec-journal.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
-import { ownOption, ownOptions } from "./own-options.js";
 import { runBusy } from "./run-store-error.js";
-import type { PayloadCodec } from "./payload-codec.js";
-import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
+import type { RunListPage, RunListQuery } from "./run-list.js";
 import type {
-  AgentStore,
   JournaledCallStart,
   JournaledOutcome,
   JournaledRun,
@@ -23,8 +20,6 @@ import type {
   RunJournal,
   RunLeaseInfo,
 } from "./run-journal.js";
-
-const RUN_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 /**
  * A run journal in a directory: one JSON-lines file per run, each record appended and fsynced
@@ -170,69 +165,15 @@ export class FileRunJournal implements RunJournal {
   }
 
   /**
-   * Runs newest first, paged. The directory keeps an index of runs (`runs.index`: JSON lines, one when
-   * a run starts and one when it ends, appended and synced), so a page reads one file, not every
-   * journal. A run the index does not name (written before the index existed, or cut off between
-   * its journal and its index line) is read from its journal.
+   * Runs newest first, paged, from the directory's runs index (`runs.index`: one line when a run
+   * starts and one when it ends), so a page reads one file, not every journal.
    */
-  async list(query?: RunListQuery): Promise<RunListPage> {
-    let names: string[];
-    try {
-      names = await readdir(this.directory);
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "ENOENT") return pageOfRuns("FileRunJournal", [], query);
-      throw error;
-    }
-    const indexed = await this.readIndex();
-    const summaries: RunSummary[] = [];
-    for (const name of names) {
-      if (!name.endsWith(".jsonl")) continue;
-      const runId = name.slice(0, -".jsonl".length);
-      const known = indexed.get(runId);
-      if (known?.agent !== undefined && known.startedAt !== undefined)
-        summaries.push({
-          runId,
-          agent: known.agent,
-          startedAt: known.startedAt,
-          status: known.status ?? RUNNING,
-          ...(known.endedAt === undefined ? {} : { endedAt: known.endedAt }),
-        });
-      else if (RUN_ID.test(runId)) {
-        const run = await this.read(runId);
-        if (run) summaries.push(summaryOf(run));
-      }
-    }
-    return pageOfRuns("FileRunJournal", summaries, query);
+  list(query?: RunListQuery): Promise<RunListPage> {
+    return listFileRuns(this.directory, (runId) => this.read(runId), query);
   }
 
-  private async index(line: IndexLine): Promise<void> {
-    const handle = await open(join(this.directory, INDEX), "a");
-    try {
-      await handle.writeFile(`\n${JSON.stringify(line)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  }
-
-  private async readIndex(): Promise<Map<string, Partial<IndexLine>>> {
-    const runs = new Map<string, Partial<IndexLine>>();
-    let text = "";
-    try {
-      text = await readFile(join(this.directory, INDEX), "utf8");
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== "ENOENT") throw error;
-    }
-    for (const raw of text.split("\n")) {
-      if (raw === "") continue;
-      try {
-        const line = JSON.parse(raw) as IndexLine;
-        if (typeof line.runId === "string") runs.set(line.runId, { ...runs.get(line.runId), ...line });
-      } catch {
-        // a torn line: that run is read from its journal
-      }
-    }
-    return runs;
+  private index(line: IndexLine): Promise<void> {
+    return appendIndexLine(this.directory, line);
   }
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
@@ -381,69 +322,5 @@ export class FileRunJournal implements RunJournal {
     } finally {
       await handle.close();
     }
-  }
-}
-
-/** The runs index of a FileRunJournal directory: JSON lines, named apart from every `<runId>.jsonl`. */
-const INDEX = "runs.index";
-
-/** A line of the runs index: a start (agent, startedAt) or an end (status, endedAt). */
-interface IndexLine {
-  readonly runId: string;
-  readonly agent?: string;
-  readonly startedAt?: string;
-  readonly status?: string;
-  readonly endedAt?: string;
-}
-
-function summaryOf(run: JournaledRun): RunSummary {
-  return {
-    runId: run.runId,
-    agent: run.agent,
-    startedAt: run.startedAt,
-    status: run.end?.status ?? RUNNING,
-    ...(run.end ? { endedAt: run.end.endedAt } : {}),
-  };
-}
-
-/** Options of {@link FileRunStore} and {@link FileRunJournal}. */
-export interface FileRunStoreOptions {
-  /** How long a run's lease lasts without renewal, in ms. Default 30 000. */
-  readonly leaseMs?: number;
-  /**
-   * Encodes every payload the store writes (journal and dead letters), e.g. `aesGcmCodec(key)`;
-   * ids, names, statuses, codes and times stay readable. Records written without one stay readable.
-   */
-  readonly codec?: PayloadCodec;
-}
-
-/**
- * An {@link AgentStore} in a directory: `runs/` (the journal), `dead-letters.jsonl` and
- * `resumed/` (checkpoint claims). A single process can resume its runs after a restart, with
- * no database.
- *
- * @example
- * ```ts
- * const store = new FileRunStore("/var/lib/crm-sync");
- * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
- * ```
- */
-export class FileRunStore implements AgentStore {
-  readonly journal: RunJournal;
-  readonly deadLetters: FileDeadLetterQueue;
-  readonly resumedCheckpoints: FileResumedCheckpointStore;
-
-  constructor(
-    readonly directory: string,
-    options: FileRunStoreOptions = {},
-  ) {
-    if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunStore: pass a directory path.");
-    const own = ownOptions(options);
-    const journal = new FileRunJournal(join(directory, "runs"), own);
-    const given = ownOption(own, "codec");
-    this.journal = given === undefined ? journal : codecJournal(journal, given);
-    const codec = given === undefined ? {} : { codec: given };
-    this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
-    this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
   }
 }

@@ -23,9 +23,8 @@ import type {
 
 const MARK = "$codec";
 
-/** The journal's and the dead letters' store areas (PayloadContext.namespace). @internal */
+/** The journal's store area (`PayloadContext.namespace`). */
 export const JOURNAL_NAMESPACE = "journal";
-const DEAD_LETTER_NAMESPACE = "dead-letter";
 
 function unsealedPayload(context: PayloadContext | undefined): RunStoreError {
   const where = context === undefined ? "a payload" : `the ${context.kind} of run '${context.runId}'`;
@@ -36,7 +35,18 @@ function unsealedPayload(context: PayloadContext | undefined): RunStoreError {
   );
 }
 
-/** Encodes and decodes the payloads of journal records; everything else passes as it is. @internal */
+/**
+ * Encodes and decodes payloads with a {@link PayloadCodec}, marking each sealed value so a payload
+ * stored in clear where a sealed one belongs is refused (`PAYLOAD_UNSEALED`). What
+ * {@link sealDeadLetter} and {@link openDeadLetter} use; a store with its own dead-letter table
+ * keeps one per store.
+ *
+ * @example
+ * ```ts
+ * const seal = new PayloadSealer(aesGcmCodec(key));
+ * await queue.add(await sealDeadLetter(seal, entry));
+ * ```
+ */
 export class PayloadSealer {
   constructor(private readonly codec: PayloadCodec) {}
 
@@ -82,8 +92,13 @@ export class PayloadSealer {
  * A journal whose payloads pass through `codec`: input, instructions, model messages, tool
  * arguments, outcomes (all but status, retriable, error code and metadata's tool, call id and key),
  * formatted text and results are stored encoded; run and call ids, agent and tool names, statuses,
- * error codes and times stay readable. Stores wrap their journal in it when given a `codec`.
- * @internal
+ * error codes and times stay readable. Stores wrap their journal in it when given a `codec`: a
+ * third-party store gets encryption at rest by wrapping its journal the same way.
+ *
+ * @example
+ * ```ts
+ * const journal = codec === undefined ? inner : codecJournal(inner, codec);
+ * ```
  */
 export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace = JOURNAL_NAMESPACE): RunJournal {
   const seal = new PayloadSealer(codec);
@@ -279,53 +294,4 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
         : { end: { ...run.end, result: await seal.openValue<JsonValue>(run.end.result, at(runId, "result")) } }),
     };
   }
-}
-
-/** A dead-letter entry with its payloads (arguments, outcomes, reason) sealed; the rest stays readable. @internal */
-export async function sealDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
-  // Names the model chose stay sealed: the calls' ids, and the name of a tool the agent does not know.
-  const tool = entry.errorCode === "UNKNOWN_TOOL" ? "" : entry.tool;
-  const at = (kind: string) => letterAt(entry.runId, tool, kind);
-  return {
-    ...entry,
-    tool,
-    callIds: [await seal.text(JSON.stringify({ tool: entry.tool, callIds: entry.callIds }), at("dead-letter.calls"))],
-    arguments: await seal.value(entry.arguments, at("dead-letter.arguments")),
-    outcomes: [await seal.value(entry.outcomes, at("dead-letter.outcomes"))],
-    reason: await seal.text(entry.reason, at("dead-letter.reason")),
-  };
-}
-
-/** What sealing a dead letter reads of it. */
-interface DeadLetterShape {
-  readonly runId: string;
-  readonly tool: string;
-  readonly errorCode: string;
-  readonly callIds: readonly string[];
-  readonly arguments: unknown;
-  readonly outcomes: readonly unknown[];
-  readonly reason: string;
-}
-
-/** A dead letter's field's place: its run and its tool (as stored, with the readable columns). */
-function letterAt(runId: string, tool: string, kind: string): PayloadContext {
-  return { namespace: DEAD_LETTER_NAMESPACE, runId: String(runId), kind, ref: String(tool) };
-}
-
-/** A dead-letter entry as `sealDeadLetter` was given it; `PAYLOAD_UNSEALED` when a payload is in clear. @internal */
-export async function openDeadLetter<T extends DeadLetterShape>(seal: PayloadSealer, entry: T): Promise<T> {
-  const at = (kind: string) => letterAt(entry.runId, entry.tool, kind);
-  const one = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
-  const calls = JSON.parse(await seal.openText(one(entry.callIds) as string, at("dead-letter.calls"))) as {
-    tool: string;
-    callIds: string[];
-  };
-  return {
-    ...entry,
-    tool: calls.tool,
-    callIds: calls.callIds,
-    arguments: await seal.openValue(entry.arguments, at("dead-letter.arguments")),
-    outcomes: await seal.openValue<unknown[]>(one(entry.outcomes), at("dead-letter.outcomes")),
-    reason: await seal.openText(entry.reason, at("dead-letter.reason")),
-  };
 }

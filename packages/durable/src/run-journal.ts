@@ -1,7 +1,7 @@
 import type { ChatAssistantMessage, ChatUsage, FailedItem, JsonValue, ToolOutcomeStatus } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
-import type { ResumedCheckpointStore } from "../approvals/claims.js";
-import type { ApprovalRecord } from "../approvals/decision-record.js";
+import type { ResumedCheckpointStore } from "./claims.js";
+import type { ApprovalRecord } from "./approval-record.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 
 /**

@@ -41,7 +41,15 @@ export interface PayloadCodec {
   decode(stored: string, context?: PayloadContext): string | Promise<string>;
 }
 
-/** The `codec` option of a store or the inspector, checked: anything with `encode` and `decode` functions. @internal */
+/**
+ * The zod schema of a `codec` option (a store's or the inspector's): anything with `encode` and
+ * `decode` functions.
+ *
+ * @example
+ * ```ts
+ * const options = z.strictObject({ codec: payloadCodecOption.optional() });
+ * ```
+ */
 export const payloadCodecOption = z.custom<PayloadCodec>(
   (v) => typeof (v as PayloadCodec | null)?.encode === "function" && typeof (v as PayloadCodec).decode === "function",
   "must be a PayloadCodec ({ encode, decode })",

@@ -80,8 +80,14 @@ export class RunStoreError extends NeedleworkError {
 }
 
 /**
- * The run is leased to another live process (or was taken over from this one): nothing was
- * written. @internal
+ * The `RUN_BUSY` error a store throws when the run is leased to another live process (or was
+ * taken over from this one): nothing was written. `retryAfterMs` is how long the live lease still
+ * has, when known.
+ *
+ * @example
+ * ```ts
+ * if (holder !== owner && expires > now) throw runBusy(runId, expires - now);
+ * ```
  */
 export function runBusy(runId: string, retryAfterMs = 0): RunStoreError {
   return new RunStoreError(

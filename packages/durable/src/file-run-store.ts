@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { ownOption, ownProperties } from "@needlework/core/internal";
+import { FileResumedCheckpointStore } from "./claims.js";
+import { codecJournal } from "./codec-journal.js";
+import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
+import { FileRunJournal } from "./file-run-journal.js";
+import type { PayloadCodec } from "./payload-codec.js";
+import type { AgentStore, RunJournal } from "./run-journal.js";
+
+/** Options of {@link FileRunStore} and {@link FileRunJournal}. */
+export interface FileRunStoreOptions {
+  /** How long a run's lease lasts without renewal, in ms. Default 30 000. */
+  readonly leaseMs?: number;
+  /**
+   * Encodes every payload the store writes (journal and dead letters), e.g. `aesGcmCodec(key)`;
+   * ids, names, statuses, codes and times stay readable. Records written without one stay readable.
+   */
+  readonly codec?: PayloadCodec;
+}
+
+/**
+ * An {@link AgentStore} in a directory: `runs/` (the journal), `dead-letters.jsonl` and
+ * `resumed/` (checkpoint claims). A single process can resume its runs after a restart, with
+ * no database.
+ *
+ * @example
+ * ```ts
+ * const store = new FileRunStore("/var/lib/crm-sync");
+ * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
+ * ```
+ */
+export class FileRunStore implements AgentStore {
+  readonly journal: RunJournal;
+  readonly deadLetters: FileDeadLetterQueue;
+  readonly resumedCheckpoints: FileResumedCheckpointStore;
+
+  constructor(
+    readonly directory: string,
+    options: FileRunStoreOptions = {},
+  ) {
+    if (typeof directory !== "string" || directory === "") throw new TypeError("FileRunStore: pass a directory path.");
+    const own = ownProperties(options);
+    const journal = new FileRunJournal(join(directory, "runs"), own);
+    const given = ownOption(own, "codec");
+    this.journal = given === undefined ? journal : codecJournal(journal, given);
+    const codec = given === undefined ? {} : { codec: given };
+    this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
+    this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `@needlework/durable`: the run-store contract of needlework. What a store implements (the run
+ * journal, its records and leases, dead letters, checkpoint claims), the payload codec that
+ * encrypts what a store writes, the in-memory and file stores, and the helpers a third-party store
+ * shares with the built-in ones. The contract suites every store must pass are on
+ * `@needlework/durable/testing`.
+ *
+ * @example
+ * ```ts
+ * import { FileRunStore } from "@needlework/durable";
+ * const store = new FileRunStore("/var/lib/crm-sync");
+ * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
+ * ```
+ * @packageDocumentation
+ */
+export type { ApprovalRecord } from "./approval-record.js";
+export {
+  type AgentStore,
+  DEFAULT_LEASE_MS,
+  type JournalCommit,
+  type JournaledCall,
+  type JournaledCallStart,
+  type JournaledOutcome,
+  type JournaledRun,
+  type JournaledRunEnd,
+  type JournaledRunStart,
+  type JournaledTurn,
+  type RunJournal,
+  type RunLeaseInfo,
+} from "./run-journal.js";
+export { RunStoreError, type RunStoreErrorCode, runBusy } from "./run-store-error.js";
+export {
+  checkRunQuery,
+  cursorAfter,
+  RUNNING,
+  type RunCursor,
+  type RunListPage,
+  type RunListQuery,
+  type RunSummary,
+} from "./run-list.js";
+export { storedResult, type StoredRunResult } from "./stored-result.js";
+export {
+  FileResumedCheckpointStore,
+  InMemoryResumedCheckpointStore,
+  type ResumedCheckpointStore,
+} from "./claims.js";
+export {
+  type DeadLetterEntry,
+  type DeadLetterFilter,
+  type DeadLetterQueue,
+  InMemoryDeadLetterQueue,
+  type ManagedDeadLetterQueue,
+  type StoredDeadLetter,
+} from "./dead-letter-queue.js";
+export {
+  type DeadLetterReadResult,
+  FileDeadLetterQueue,
+  type SkippedDeadLetterLine,
+} from "./file-dead-letter-queue.js";
+export {
+  type AesGcmCodecOptions,
+  type AesKey,
+  type AesKeyRing,
+  aesGcmCodec,
+  type PayloadCodec,
+  type PayloadContext,
+  payloadCodecOption,
+} from "./payload-codec.js";
+export { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
+export { codecJournal, JOURNAL_NAMESPACE, PayloadSealer } from "./codec-journal.js";
+export { InMemoryRunJournal, InMemoryRunStore, type InMemoryRunStoreOptions } from "./in-memory-run-store.js";
+export { FileRunJournal } from "./file-run-journal.js";
+export { FileRunStore, type FileRunStoreOptions } from "./file-run-store.js";

@@ -1,0 +1,133 @@
+// The layering between packages, read from their sources and their builds: a run store
+// (`@needlework/durable`, `@needlework/postgres`) and the inspector never load the builder
+// (`@needlework/workflows`' main entry), and nothing imports `@needlework/workflows/internal`'s
+// run-store internals (they are documented exports of `@needlework/durable`). The one exception is
+// the run queue, which names the agent's type to run agents: types only, so no JavaScript of
+// workflows is loaded. Needs the packages built for the dist checks (`pnpm test` builds first).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..");
+const packages = join(root, "packages");
+
+/** One import or re-export of a module: what it names and whether only types cross. */
+interface ModuleImport {
+  readonly file: string;
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+function sourceFiles(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !/\.test(-d)?\.ts$/.test(file) && !file.endsWith("test-database.ts"));
+}
+
+/** The imports of a source file, as the compiler reads them (dynamic `import()` included). */
+function importsOf(file: string): ModuleImport[] {
+  const text = readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: ModuleImport[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const specifier = (node.moduleSpecifier as ts.StringLiteral).text;
+      let typeOnly = false;
+      if (ts.isImportDeclaration(node)) {
+        const clause = node.importClause;
+        const named = clause?.namedBindings;
+        typeOnly =
+          clause !== undefined &&
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              named !== undefined &&
+              ts.isNamedImports(named) &&
+              named.elements.length > 0 &&
+              named.elements.every((element) => element.isTypeOnly)));
+      } else typeOnly = node.isTypeOnly;
+      found.push({ file: relative(root, file), specifier, typeOnly });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      found.push({ file: relative(root, file), specifier: node.arguments[0].text, typeOnly: false });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const importsIn = (name: string): ModuleImport[] => sourceFiles(join(packages, name, "src")).flatMap(importsOf);
+const isWorkflows = (specifier: string): boolean =>
+  specifier === "@needlework/workflows" || specifier.startsWith("@needlework/workflows/");
+const described = (imports: readonly ModuleImport[]): string[] => imports.map((i) => `${i.file}: ${i.specifier}`);
+
+describe("package layering (sources)", () => {
+  it("sees the sources it checks (a moved folder would make every rule below pass vacuously)", () => {
+    for (const name of ["durable", "postgres", "inspector"]) expect(importsIn(name).length).toBeGreaterThan(10);
+    expect(importsIn("postgres").some((i) => i.file.endsWith("run-queue.ts") && isWorkflows(i.specifier))).toBe(true);
+  });
+
+  it("@needlework/durable imports nothing of workflows, postgres or the inspector", () => {
+    const upward = importsIn("durable").filter((i) =>
+      /^@needlework\/(workflows|postgres|inspector|openai|ai-sdk|mcp)(\/|$)/.test(i.specifier),
+    );
+    expect(described(upward)).toEqual([]);
+  });
+
+  it("the inspector (its CLI included) imports nothing of @needlework/workflows", () => {
+    expect(described(importsIn("inspector").filter((i) => isWorkflows(i.specifier)))).toEqual([]);
+  });
+
+  it("postgres reaches workflows only from the run queue, for types only", () => {
+    const reaching = importsIn("postgres").filter((i) => isWorkflows(i.specifier));
+    const outsideQueue = reaching.filter((i) => !i.file.endsWith(join("src", "run-queue.ts")));
+    expect(described(outsideQueue)).toEqual([]);
+    expect(described(reaching.filter((i) => !i.typeOnly))).toEqual([]);
+  });
+
+  it("no package imports @needlework/workflows/internal, and it exports none of durable's names", () => {
+    const all = readdirSync(packages).flatMap((name) => importsIn(name));
+    expect(described(all.filter((i) => i.specifier === "@needlework/workflows/internal"))).toEqual([]);
+    const internal = importsOf(join(packages, "workflows", "src", "internal.ts"));
+    expect(internal.filter((i) => i.specifier.includes("durable"))).toEqual([]);
+  });
+
+  it("durable's package.json depends on no other needlework package than core", () => {
+    const manifest = JSON.parse(readFileSync(join(packages, "durable", "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    const needlework = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
+      name.startsWith("@needlework/"),
+    );
+    expect(needlework).toEqual(["@needlework/core"]);
+  });
+});
+
+/** The built JavaScript of a package (what Node loads), file by file. */
+function builtScripts(name: string): { file: string; text: string }[] {
+  const dist = join(packages, name, "dist");
+  if (!existsSync(dist))
+    throw new Error(`packages/${name} is not built: run \`pnpm build\` first (\`pnpm test\` does).`);
+  return readdirSync(dist)
+    .filter((file) => file.endsWith(".js") || file.endsWith(".cjs"))
+    .map((file) => ({ file: `packages/${name}/dist/${file}`, text: readFileSync(join(dist, file), "utf8") }));
+}
+
+const WORKFLOWS_IN_JS = /(?:from\s*|require\(\s*|import\(\s*)["']@needlework\/workflows(?:\/[a-z-]+)?["']/;
+
+describe("package layering (builds)", () => {
+  it("the built JavaScript of durable, postgres and the inspector loads no module of @needlework/workflows", () => {
+    const loading = ["durable", "postgres", "inspector"]
+      .flatMap(builtScripts)
+      .filter(({ text }) => WORKFLOWS_IN_JS.test(text))
+      .map(({ file }) => file);
+    expect(loading).toEqual([]);
+  });
+});
