@@ -7,12 +7,21 @@ import { markUntrusted } from "./tool-provenance.js";
 const generic = (init: ToolOutcomeInit, omitMetadata = false): string =>
   JSON.stringify(toolOutcomeEnvelope(createToolOutcome(init), { omitMetadata }));
 
-const metadata = { tool: "getOrder", callId: "call_x1", attempts: 1, latencyMs: 0.123456, idempotencyKey: "run_1:call_x1" };
+const metadata = {
+  tool: "getOrder",
+  callId: "call_x1",
+  attempts: 1,
+  latencyMs: 0.123456,
+  idempotencyKey: "run_1:call_x1",
+};
 
 const data: Record<string, unknown> = {
   "an object": { sum: 5 },
   "an array": [1, "two", { three: 3 }, [4], null, true],
-  "quotes, escapes and unicode": { text: 'say "hi"\\n\n\t\u0000\u001f \u2028 \u00e9 漢字 😀 \ud800 lone', "key \"quoted\"": 1 },
+  "quotes, escapes and unicode": {
+    text: 'say "hi"\\n\n\t\u0000\u001f \u2028 \u00e9 漢字 😀 \ud800 lone',
+    'key "quoted"': 1,
+  },
   "undefined fields": { kept: 1, dropped: undefined, fn: () => 1, nested: { also: undefined } },
   nested: { a: { b: { c: { d: [{ e: [{ f: "deep" }] }] } } } },
   "big and odd numbers": { big: 2 ** 60, tiny: 1e-300, neg: -0, inf: Infinity, nan: Number.NaN, huge: 1e21, n: 10n },
