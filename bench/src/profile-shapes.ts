@@ -48,4 +48,6 @@ while (performance.now() < until) {
   calls += 200;
 }
 const used = process.cpuUsage(cpu);
-console.log(`${stackName} ${shape}: ${calls} calls, ${(((used.user + used.system) * 1000) / calls).toFixed(0)} ns CPU per call`);
+console.log(
+  `${stackName} ${shape}: ${calls} calls, ${(((used.user + used.system) * 1000) / calls).toFixed(0)} ns CPU per call`,
+);

@@ -7,12 +7,7 @@
  * not counted. It does count the process's other threads (the garbage collector's, the compiler's),
  * which are part of what a call costs.
  */
-export async function cpuNsPerCall(
-  fn: () => unknown,
-  calls: number,
-  samples = 15,
-  sampleMs = 5,
-): Promise<number> {
+export async function cpuNsPerCall(fn: () => unknown, calls: number, samples = 15, sampleMs = 5): Promise<number> {
   const perCall: number[] = [];
   for (let s = 0; s < samples; s++) {
     const until = performance.now() + sampleMs;
