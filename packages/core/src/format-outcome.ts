@@ -149,6 +149,18 @@ function envelopeText(outcome: ToolOutcome, omitMetadata: boolean): string | und
 /** Plain camelCase: its snake_case form is unique (no key of this shape maps onto another's). */
 const CAMEL_KEY = /^[a-z][a-zA-Z0-9]*$/;
 
+// Each metadata key's `"snake_key":` prefix, or "" for a key the template does not take; few keys
+// recur on every call, so each is checked and converted once (bounded like `snakeKeys`).
+const memberPrefixes = new Map<string, string>();
+const memberPrefix = (key: string): string => {
+  let prefix = memberPrefixes.get(key);
+  if (prefix === undefined) {
+    prefix = CAMEL_KEY.test(key) ? `"${snake(key)}":` : "";
+    if (memberPrefixes.size < 256) memberPrefixes.set(key, prefix);
+  }
+  return prefix;
+};
+
 /** The metadata object of {@link envelopeMetadata} as text, or `undefined` for a key the template does not take. */
 function metadataText(metadata: ToolOutcome["metadata"]): string | undefined {
   let text = "";
@@ -157,7 +169,8 @@ function metadataText(metadata: ToolOutcome["metadata"]): string | undefined {
     if (value === undefined) continue;
     // Another shape of key (an integer, `__proto__`, snake_case that may collide with a converted
     // one) is ordered or merged by the object the generic path builds: it takes that path.
-    if (!CAMEL_KEY.test(key)) return undefined;
+    const prefix = memberPrefix(key);
+    if (prefix === "") return undefined;
     let json: string | undefined;
     if (key === "truncation" && typeof value === "object" && value !== null) {
       const t = value as { originalTokens: number; keptTokens: number };
@@ -169,7 +182,7 @@ function metadataText(metadata: ToolOutcome["metadata"]): string | undefined {
       json = JSON.stringify(plain ? value : toJsonSafe(value));
     }
     if (json === undefined) continue;
-    text += `${text === "" ? "" : ","}"${snake(key)}":${json}`;
+    text += text === "" ? prefix + json : `,${prefix}${json}`;
   }
   return `{${text}}`;
 }
