@@ -96,6 +96,9 @@ export default defineBenchmark({
     }
     return cases;
   },
+  // The goals of issue 36 ("One pass per result, two commits per run" in DESIGN.md), every one read
+  // from this run's rows. With --cpu they are judged on CPU time per call, with --processes=N on the
+  // median of N processes.
   goals(results) {
     const ns = (name: string): number | undefined => results.get(name)?.nsPerCall;
     const goals: Goal[] = [];
@@ -103,8 +106,8 @@ export default defineBenchmark({
     const sumDocumented = ns(ROW.documented("{ sum }"));
     if (sumDirect !== undefined && sumDocumented !== undefined)
       goals.push({
-        goal: "documented stack adds at most 1.0 µs to a call returning { sum }",
-        measured: `+${formatNs(sumDocumented - sumDirect)}`,
+        goal: "{ sum } through the documented stack at most +1.0 µs over the floor",
+        measured: `+${formatNs(sumDocumented - sumDirect)} (${formatNs(sumDocumented)} vs ${formatNs(sumDirect)})`,
         met: sumDocumented - sumDirect <= 1000,
       });
     const orderDirect = ns(ROW.direct("1 KB order"));
@@ -112,16 +115,30 @@ export default defineBenchmark({
     const orderOpenai = ns(ROW.openai("1 KB order"));
     if (orderDirect !== undefined && order !== undefined)
       goals.push({
-        goal: "1 KB order: documented stack at most 2× the direct call + JSON.stringify",
-        measured: `${(order / orderDirect).toFixed(1)}× (${formatNs(order)} vs ${formatNs(orderDirect)})`,
-        met: order <= 2 * orderDirect,
+        goal: "1 KB order: the documented stack at most 1.5× its floor",
+        measured: `${(order / orderDirect).toFixed(2)}× (${formatNs(order)} vs ${formatNs(orderDirect)})`,
+        met: order <= 1.5 * orderDirect,
       });
     if (order !== undefined && orderOpenai !== undefined)
       goals.push({
-        goal: "1 KB order: documented stack at least 2× below the OpenAI Agents SDK's invoke",
-        measured: `${(orderOpenai / order).toFixed(1)}× (${formatNs(orderOpenai)} vs ${formatNs(order)})`,
-        met: orderOpenai >= 2 * order,
+        goal: "1 KB order: the documented stack at least 3× below the OpenAI Agents SDK's invoke",
+        measured: `${(orderOpenai / order).toFixed(2)}× (${formatNs(orderOpenai)} vs ${formatNs(order)})`,
+        met: orderOpenai >= 3 * order,
       });
+    const fullGoals = [
+      { shape: "1 KB order", limitNs: 20_000, limit: "20 µs" },
+      { shape: "10 KB list", limitNs: 400_000, limit: "0.4 ms" },
+      { shape: "100 KB list", limitNs: 600_000, limit: "0.6 ms" },
+    ];
+    for (const { shape, limitNs, limit } of fullGoals) {
+      const full = ns(ROW.full(shape));
+      if (full !== undefined)
+        goals.push({
+          goal: `${shape}: the full stack (truncation, redaction, diagnostics) at most ${limit}`,
+          measured: formatNs(full),
+          met: full <= limitNs,
+        });
+    }
     return goals;
   },
   notes: () => ({ shapes: SHAPES.map((s) => ({ shape: s.label, callsPerSample: s.calls })) }),

@@ -32,8 +32,19 @@ export interface Measurement {
 export interface CaseResult {
   /** Median of the samples, in ms per run of `fn`. */
   readonly medianMs: number;
-  /** Median per operation, in ns (only for cases with `calls`). */
+  /**
+   * Median per operation, in ns (only for cases with `calls`), on the clock the run was asked for:
+   * wall time by default, CPU time of the process with `--cpu` (see {@link CaseResult.cpuNsPerCall}).
+   */
   readonly nsPerCall?: number;
+  /** Median wall time per operation, in ns (only for cases with `calls`). */
+  readonly wallNsPerCall?: number;
+  /**
+   * Median CPU time of this process per operation (`process.cpuUsage()`, user + system), in ns (only
+   * for cases with `calls`). On a shared machine it moves less than wall time: time the process spends
+   * waiting for a core is not counted.
+   */
+  readonly cpuNsPerCall?: number;
 }
 
 /** A target the benchmark states about its own figures; reported, never enforced. */

@@ -45,8 +45,9 @@ export async function expectRejection(label: string, op: () => unknown): Promise
   throw new Error(`${label}: expected a rejection`);
 }
 
-/** Formats ns for goal lines: "812 ns" or "1.42 µs". */
+/** Formats ns for goal lines: "812 ns", "1.42 µs" or "2.17 ms". */
 export function formatNs(ns: number | undefined): string {
   if (ns === undefined) return "n/a";
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
   return ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${Math.round(ns)} ns`;
 }

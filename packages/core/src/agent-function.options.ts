@@ -196,6 +196,14 @@ export interface ToolCallContext {
    * events of the layers inside it. Unset when nobody listens.
    */
   report?: ((event: ToolCallReport) => void) | undefined;
+  /**
+   * Called by the invoker when the tool body returned a plain value (not a promise): `returned` is
+   * the settled promise it hands back for `value`. A layer that made this call object (resilience's
+   * attempt) compares `returned` with what its `next` gave it: the same promise means no layer in
+   * between waited or changed the value, so it can take `value` at once instead of racing the body
+   * against a deadline. A layer that wraps the call object need not forward it. @internal
+   */
+  noteReturnedSync?(returned: Promise<unknown>, value: unknown): void;
   /** Per-call values handed to the tool as `ctx.items`. */
   readonly items: Map<string, unknown>;
   /** `performance.now()` when the call started. */

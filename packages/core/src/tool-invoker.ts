@@ -7,6 +7,7 @@ import type {
   ToolMiddleware,
 } from "./agent-function.options.js";
 import { randomBytes } from "node:crypto";
+import { types } from "node:util";
 import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
@@ -18,6 +19,7 @@ import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
 import { markUntrusted } from "./tool-provenance.js";
+import { isToolResult } from "./tool-result.js";
 import { toolValueOutcome } from "./tool-value-outcome.js";
 
 /** One call as a model (or your code) asks for it. */
@@ -113,6 +115,20 @@ function rejectSoon(error: unknown): Promise<never> {
   return new Promise<never>((_, reject) => {
     void SETTLED.then(() => reject(error));
   });
+}
+
+/**
+ * True for a value a body returned that is certainly not a thenable: a primitive, a `ToolResult`,
+ * or an object or array with the standard prototype, no `then` anywhere on its chain and no proxy in front (so
+ * no getter or trap runs here; `Promise.resolve` reads `then` itself). Anything else (a promise, a
+ * class instance, a proxy) counts as asynchronous, which is always safe.
+ */
+function isPlainReturn(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "function";
+  if (types.isProxy(value)) return false;
+  if (isToolResult(value)) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === Array.prototype) && !("then" in value);
 }
 
 /** The per-call context: the signal and the items map are created only when someone reads them. @internal */
@@ -245,7 +261,10 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       } catch (error) {
         return rejectSoon(error);
       }
-      return Promise.resolve(value);
+      const returned = Promise.resolve(value);
+      // Most bodies return a plain value: the layer that made `call` may then skip racing it.
+      if (isPlainReturn(value)) call.noteReturnedSync?.(returned, value);
+      return returned;
     };
     byName.set(tool.name, {
       tool,

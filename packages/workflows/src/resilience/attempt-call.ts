@@ -22,6 +22,9 @@ export class AttemptCall implements ToolCallContext {
   private reason: unknown;
   /** The signal of the outer layers this attempt listens to, once its own signal has been read. */
   private parent: AbortSignal | undefined;
+  /** The settled promise the invoker returned for a body that returned a plain value, and that value. */
+  returnedSync: Promise<unknown> | undefined;
+  syncValue: unknown;
 
   constructor(
     private readonly base: ToolCallContext,
@@ -66,6 +69,11 @@ export class AttemptCall implements ToolCallContext {
   }
   get items(): Map<string, unknown> {
     return this.base.items;
+  }
+  /** The body returned `value` synchronously (see `ToolCallContext.noteReturnedSync`). */
+  noteReturnedSync(returned: Promise<unknown>, value: unknown): void {
+    this.returnedSync = returned;
+    this.syncValue = value;
   }
   get startedAt(): number {
     return this.base.startedAt;

@@ -49,7 +49,9 @@ export function createResilienceMiddleware(
     try {
       for (let attempt = 1; ; attempt++) {
         call.attempt = attempt;
-        const outcome = await resilient.attempt();
+        // Answered synchronously when the body returned a plain value (see ResilientCall.body).
+        const answered = resilient.attempt();
+        const outcome = answered instanceof Promise ? await answered : answered;
         // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
         // (see retriableReturnedFailure); the tool's own value is what goes on when attempts run out.
         const returnedFailure =

@@ -99,9 +99,13 @@ export class ResilientCall implements AttemptOwner {
     if (this.call.callerSignal?.aborted) this.handleEvent();
   }
 
-  /** Runs one attempt; never rejects. */
-  attempt(): Promise<AttemptOutcome> {
-    if (this.endedWith) return Promise.resolve(this.endedWith);
+  /**
+   * Runs one attempt; never rejects. The outcome comes back as it is (no promise) when the attempt
+   * was answered synchronously: the call had ended, the breaker refused it, or the body returned a
+   * plain value (see {@link ResilientCall.body}).
+   */
+  attempt(): AttemptOutcome | Promise<AttemptOutcome> {
+    if (this.endedWith) return this.endedWith;
     return this.policies.bulkhead ? this.attemptWithSlot() : this.admitted(noRelease);
   }
 
@@ -111,18 +115,18 @@ export class ResilientCall implements AttemptOwner {
   }
 
   /** Holding a bulkhead slot (or needing none): checks the deadline and the breaker, then runs the body. */
-  private admitted(release: () => void): Promise<AttemptOutcome> {
+  private admitted(release: () => void): AttemptOutcome | Promise<AttemptOutcome> {
     const now = performance.now();
     if (this.endedWith || this.deadline <= now) {
       release();
       if (!this.endedWith) this.onTotalTimeout(); // the slot came exactly at the deadline
-      return Promise.resolve(this.endedWith!);
+      return this.endedWith!;
     }
     const admission = this.policies.breaker?.admit() ?? "closed";
     if (typeof admission === "object") return this.afterTrial(admission, release);
     if (admission === "open") {
       release(); // the breaker refused the call: the body never started
-      return Promise.resolve(asError(this.circuitOpen()));
+      return asError(this.circuitOpen());
     }
     return this.body(release, now, admission);
   }
@@ -214,13 +218,29 @@ export class ResilientCall implements AttemptOwner {
    * Runs the tool body once. The body holds its bulkhead slot until it really settles, even when
    * its caller was answered earlier (a timeout, an abort); the breaker counts the attempt's answer.
    */
-  private body(release: () => void, now: number, admission: "closed" | "trial"): Promise<AttemptOutcome> {
+  private body(
+    release: () => void,
+    now: number,
+    admission: "closed" | "trial",
+  ): AttemptOutcome | Promise<AttemptOutcome> {
     const view = (this.view = new AttemptCall(this.call, this));
     let running: Promise<unknown>;
     try {
       running = Promise.resolve(this.next(view));
     } catch (error) {
       running = Promise.reject(error);
+    }
+    // The fast path, for the common case: the body returned a plain value and what came back is the
+    // invoker's own settled promise for it (no layer in between waited or changed it). The body has
+    // settled, so nothing can time out, abort or race it: no deadline is armed, no promise made, and
+    // the breaker's bookkeeping is its field write. A body that aborted the call while it ran still
+    // takes the path below, which answers with the call's end.
+    if (running === view.returnedSync && !this.endedWith) {
+      const outcome = asValue(view.syncValue);
+      release();
+      view.release();
+      this.policies.breaker?.record(admission, breakerVerdict(outcome, this.call.tool));
+      return outcome;
     }
     this.bodiesRunning++;
     const limit = this.attemptMs;
