@@ -13,7 +13,7 @@ import {
   type ProbeVerdict,
   probeCall,
 } from "@needlework/core/internal";
-import type { AiSdkToolCallInfo } from "./to-ai-sdk-tools.js";
+import type { AiSdkToolCallInfo } from "./tool-call-info.js";
 
 /** The items that tell the policy's middleware a person approved this call. @internal */
 export const PERSON_APPROVED: ReadonlyMap<string, unknown> = new Map([[APPROVED_ITEM, APPROVED_BY_PERSON]]);

@@ -2,7 +2,7 @@ import { ownOptions } from "@needlework/core/internal";
 import type { ToolInvoker } from "@needlework/core";
 import { gateOf } from "./policy-approval.js";
 import { selectDefinitions } from "./select-definitions.js";
-import type { AiSdkToolCallInfo } from "./to-ai-sdk-tools.js";
+import type { AiSdkToolCallInfo } from "./tool-call-info.js";
 
 /**
  * AI SDK 7's per-tool approval statuses: `user-approval` stops the run with a

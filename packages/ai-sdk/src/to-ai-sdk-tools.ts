@@ -13,6 +13,9 @@ import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core
 import { ownOptions } from "@needlework/core/internal";
 import { approvedInMessages, gateOf, PERSON_APPROVED } from "./policy-approval.js";
 import { selectDefinitions } from "./select-definitions.js";
+import type { AiSdkToolCallInfo } from "./tool-call-info.js";
+
+export type { AiSdkToolCallInfo } from "./tool-call-info.js";
 
 /**
  * One AI SDK tool made from a needlework tool (a dynamic tool: its input type is known at run time
@@ -57,19 +60,6 @@ function inputSchemaOf(parameters: unknown, approvalTool: AgentFunctionDescripto
 
 /** The tool set {@link toAiSdkTools} returns: pass it as `tools` to `generateText` or `streamText`. */
 export type AiSdkToolSet = Record<string, AiSdkTool>;
-
-/** What a `runId` function learns about the call it names the run for. */
-export interface AiSdkToolCallInfo {
-  /** The tool the model called. */
-  readonly toolName: string;
-  /** The AI SDK's tool call id (also the needlework `callId`). */
-  readonly toolCallId: string;
-  /**
-   * The context the SDK hands the tool: `experimental_context` of `generateText`/`streamText` in AI
-   * SDK 6, the tool's entry of `toolsContext` in AI SDK 7.
-   */
-  readonly context: unknown;
-}
 
 /** Options of {@link toAiSdkTools}. */
 export interface AiSdkToolsOptions {

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
 import { ownOption } from "@needlework/core/internal";
 import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-run-index.js";
-import type { FileRunStoreOptions } from "./file-run-store.js";
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { runBusy } from "./run-store-error.js";
@@ -39,7 +38,7 @@ export class FileRunJournal implements RunJournal {
 
   constructor(
     readonly directory: string,
-    options: FileRunStoreOptions = {},
+    options: { readonly leaseMs?: number } = {},
   ) {
     if (typeof directory !== "string" || directory === "")
       throw new TypeError("FileRunJournal: pass a directory path.");
