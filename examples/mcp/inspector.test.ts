@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,12 +10,14 @@ import { serveOrdersOverHttp } from "./server.js";
 
 // The MCP Inspector CLI as a real third-party peer of examples/mcp, over stdio (it spawns the built
 // server) and Streamable HTTP (the server from source, in this process). The Inspector needs
-// Node 22.19+, and the stdio run needs `pnpm --filter @needlework/examples build` first.
+// Node 22.19+. The stdio run builds its own copy of the server (examples/mcp/dist), so it depends on
+// no other test having built the examples.
 const run = promisify(execFile);
 const launcher = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", import.meta.url),
 );
-const builtServer = fileURLToPath(new URL("../dist/mcp-server.js", import.meta.url));
+const examples = fileURLToPath(new URL("..", import.meta.url));
+const builtServer = fileURLToPath(new URL("./dist/mcp-server.js", import.meta.url));
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const nodeOk = major > 22 || (major === 22 && minor >= 19);
 if (!nodeOk)
@@ -23,13 +25,6 @@ if (!nodeOk)
     "MCP Inspector CLI against examples/mcp",
     `the Inspector needs Node 22.19+, this is Node ${process.versions.node}`,
   );
-const stdioReady = nodeOk && existsSync(builtServer);
-if (nodeOk && !stdioReady)
-  cannotRun(
-    "MCP Inspector CLI against examples/mcp over stdio",
-    `${builtServer} is missing: run \`pnpm --filter @needlework/examples build\` first`,
-  );
-
 async function inspect(target: readonly string[], method: readonly string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], { timeout: 60_000 }).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }), // a tool error result exits non-zero
@@ -47,8 +42,13 @@ const callTool = (orderId: string) => [
   `orderId=${orderId}`,
 ];
 
-describe.runIf(stdioReady)("MCP Inspector CLI against examples/mcp over stdio", () => {
+describe.runIf(nodeOk)("MCP Inspector CLI against examples/mcp over stdio", () => {
   const target = [process.execPath, builtServer];
+
+  beforeAll(async () => {
+    const tsup = join(examples, "node_modules", ".bin", "tsup");
+    await run(tsup, ["--entry.mcp-server", "mcp/cli.ts", "--out-dir", "mcp/dist", "--silent"], { cwd: examples });
+  }, 120_000);
 
   it("tools/list shows the order tool with its schema and annotations", async () => {
     const { tools } = await inspect(target, listTools);
