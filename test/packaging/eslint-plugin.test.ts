@@ -55,7 +55,11 @@ describe.each(["9", "10"])(
       const packed = packPackages(join(root, "tarballs"));
       const ours = Object.fromEntries(
         packed
-          .filter((p) => ["@needlework/eslint-plugin", "@needlework/core", "@needlework/workflows"].includes(p.name))
+          .filter((p) =>
+            ["@needlework/eslint-plugin", "@needlework/core", "@needlework/durable", "@needlework/workflows"].includes(
+              p.name,
+            ),
+          )
           .map((p) => [p.name, `file:${p.tarball}`]),
       );
       app = join(root, "app");
@@ -66,6 +70,8 @@ describe.each(["9", "10"])(
           type: "module",
           dependencies: {
             "@needlework/core": ours["@needlework/core"],
+            // workflows depends on durable, which is on no registry yet: its tarball too.
+            "@needlework/durable": ours["@needlework/durable"],
             "@needlework/workflows": ours["@needlework/workflows"],
             "reflect-metadata": "^0.2.2",
             tsyringe: "^4.10.0",
