@@ -39,6 +39,7 @@ export {
   type ResiliencePlugin,
   type RetryOptions,
 } from "./resilience/index.js";
+export type { AfterUntrusted, InjectionPolicyOptions } from "./injection/injection-policy.plugin.js";
 export {
   redactionPlugin,
   truncationPlugin,
