@@ -1,8 +1,6 @@
 import "reflect-metadata";
-import { usingAgentFramework } from "@needlework/workflows";
-import { container } from "tsyringe";
 import { ShapeTools, shapeBodies } from "./lib/shape-tools.js";
-import { documentedStack } from "./lib/stacks.js";
+import { documentedStack, fullStack } from "./lib/stacks.js";
 
 // A small driver to profile one shape through to the text the model reads (not a benchmark: the
 // runner ignores it); it prints CPU time per call beside the floor (direct call + JSON.stringify):
@@ -21,17 +19,7 @@ if (!(shape in inputs) || !["documented", "full", "floor"].includes(stackName)) 
   console.error("usage: profile-shapes.ts <documented|full|floor> <sum|order|records10k|records100k> [seconds]");
   process.exit(1);
 }
-const factory =
-  stackName === "full"
-    ? usingAgentFramework(container.createChildContainer())
-        .addAgentFunctions(ShapeTools)
-        .usingResilience()
-        .usingToolResultMiddleware()
-        .usingTruncation()
-        .usingRedaction()
-        .usingDiagnostics()
-        .buildAgentFactory()
-    : documentedStack(undefined, ShapeTools);
+const factory = stackName === "full" ? fullStack(undefined, ShapeTools) : documentedStack(undefined, ShapeTools);
 const call = { name: shape, arguments: inputs[shape] };
 const body = shapeBodies[shape as keyof typeof shapeBodies] as (input: unknown) => unknown;
 const op =

@@ -1,13 +1,11 @@
 import { tool as langchainTool } from "@langchain/core/tools";
 import { RunContext, tool as openaiTool } from "@openai/agents";
-import { usingAgentFramework } from "@needlework/workflows";
 import { asSchema, tool as aiTool } from "ai";
-import { container } from "tsyringe";
 import type { z } from "zod";
 import { defineBenchmark, type Goal } from "./lib/benchmark.js";
 import { expectResult, formatNs, perCall } from "./lib/per-call.js";
 import { orderSchema, querySchema, ShapeTools, shapeBodies, sumSchema } from "./lib/shape-tools.js";
-import { documentedStack } from "./lib/stacks.js";
+import { documentedStack, fullStack } from "./lib/stacks.js";
 
 // Results of the shapes users return, each through the direct call, needlework's documented and full
 // stacks, and each peer's own validate-and-execute path at its current major, every one ending in the
@@ -39,14 +37,7 @@ export default defineBenchmark({
   options: { time: 1000, iterations: 10, warmupTime: 250 },
   async cases() {
     const documented = documentedStack(undefined, ShapeTools);
-    const full = usingAgentFramework(container.createChildContainer())
-      .addAgentFunctions(ShapeTools)
-      .usingResilience()
-      .usingToolResultMiddleware()
-      .usingTruncation()
-      .usingRedaction()
-      .usingDiagnostics()
-      .buildAgentFactory();
+    const full = fullStack(undefined, ShapeTools);
     const cases = [];
     for (const shape of SHAPES) {
       const body = shapeBodies[shape.key] as (input: unknown) => unknown;

@@ -30,9 +30,9 @@ export function documentedStack(resilience?: ResilienceOptions, tools: ToolClass
 }
 
 /** The full stack: the documented one plus truncation, redaction and (when it exists) diagnostics. */
-export function fullStack(resilience?: ResilienceOptions): AgentFactory {
+export function fullStack(resilience?: ResilienceOptions, tools: ToolClass = AddTools): AgentFactory {
   const builder = usingAgentFramework(container.createChildContainer())
-    .addAgentFunctions(AddTools)
+    .addAgentFunctions(tools)
     .usingResilience(resilience)
     .usingToolResultMiddleware()
     .usingTruncation()

@@ -1,7 +1,9 @@
+import type { ToolRetryReport } from "@needlework/core";
 import { EventEmitter } from "cockatiel";
 
 /**
- * A retry resilience scheduled, as the plugin-wide `onRetry` told it.
+ * A retry resilience scheduled, as the plugin-wide `onRetry` tells it: a {@link ToolRetryReport}
+ * without its `type`.
  *
  * @example
  * ```ts
@@ -12,19 +14,7 @@ import { EventEmitter } from "cockatiel";
  * events (`agent.stream()`, or a plugin's `observeRun`), or `ToolRetryReport` through
  * `ToolCallContext.report` in a middleware outside resilience. (`events.onRetry` still tells it.)
  */
-export interface RetryEvent {
-  readonly callId: string;
-  readonly runId: string;
-  readonly tool: string;
-  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
-  readonly attempt: number;
-  /** The wait before the next attempt, in milliseconds (backoff, or a larger retry-after). */
-  readonly delayMs: number;
-  /** The stable code of what failed (`TIMEOUT`, `TRANSIENT_ERROR`, a `ToolResult.fail` code...), when it has one. */
-  readonly errorCode?: string;
-  /** The class name of a thrown error (unset for a failed `ToolResult`). */
-  readonly errorType?: string;
-}
+export type RetryEvent = Omit<ToolRetryReport, "type">;
 
 /**
  * Told when resilience stops retrying a call that failed: attempts ran out, the failure is not
