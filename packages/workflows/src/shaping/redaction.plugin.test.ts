@@ -11,10 +11,9 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { PluginContext } from "../plugin.js";
+import { countTokens, type RedactionOptions } from "@needlework/shaping";
 import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
-import type { RedactionOptions } from "./redaction.options.js";
 import { redactionPlugin } from "./redaction.plugin.js";
-import { countTokens } from "./tokenizer.js";
 import { truncationPlugin } from "./truncation.plugin.js";
 
 let returned: unknown;

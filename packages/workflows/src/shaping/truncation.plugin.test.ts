@@ -10,9 +10,8 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { PluginContext } from "../plugin.js";
+import { countTokens, type TruncationOptions } from "@needlework/shaping";
 import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
-import { countTokens } from "./tokenizer.js";
-import { type TruncationOptions } from "./truncation.options.js";
 import { truncationPlugin } from "./truncation.plugin.js";
 
 let returned: unknown;
