@@ -69,7 +69,8 @@ const described = (imports: readonly ModuleImport[]): string[] => imports.map((i
 
 describe("package layering (sources)", () => {
   it("sees the sources it checks (a moved folder would make every rule below pass vacuously)", () => {
-    for (const name of ["durable", "shaping", "postgres", "inspector"]) expect(importsIn(name).length).toBeGreaterThan(10);
+    for (const name of ["durable", "shaping", "postgres", "inspector"])
+      expect(importsIn(name).length).toBeGreaterThan(10);
     expect(importsIn("postgres").some((i) => i.file.endsWith("run-queue.ts") && isWorkflows(i.specifier))).toBe(true);
   });
 
