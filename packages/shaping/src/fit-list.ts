@@ -19,7 +19,6 @@ export interface FittedList {
   readonly totalChars: number;
 }
 
-
 // Token counts add up across the items of a list when each item is counted from where the
 // tokenizer starts a piece in the whole list too. Both encodings first split text with a regex in
 // which a run of punctuation (`"}},{"`) is one piece, taken whole from where it starts, and a letter
