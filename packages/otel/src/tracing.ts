@@ -5,7 +5,8 @@ import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
 import { type Started, SpanFactory } from "./span-factory.js";
 import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
-import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
+import { SETTLED_RUN_STATUSES, UNKNOWN_PROVIDER } from "./run-statuses.js";
+import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
 import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
 
 /** An `invoke_agent` span in flight: ended once, by the run's `run-end` event or by `traceRun`. */
