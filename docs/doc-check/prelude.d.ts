@@ -21,7 +21,7 @@ declare module "@ai-sdk/openai" {
   export function openai(modelId: string): import("ai/test").MockLanguageModelV4;
 }
 
-/** OpenTelemetry: an optional peer of @needlework/workflows that examples/ does not install. */
+/** OpenTelemetry: an optional peer of @needlework/otel that examples/ does not install. */
 declare module "@opentelemetry/api" {
   export const trace: {
     getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
