@@ -50,7 +50,8 @@ const identity = (value: unknown): unknown => value;
  * - Per-tool counters and latency percentiles over a bounded reservoir (`metrics.tools()`).
  * - Messages and exception text pass through every plugin's `redact` (the redaction plugin) first.
  * - With `logger`, failures and run endings are logged; with `tracer`, OpenTelemetry spans follow
- *   the GenAI conventions (`invoke_agent`, `chat`, `execute_tool` with a `retry` event per retry).
+ *   the GenAI conventions (`invoke_agent`, `chat`, `execute_tool` with a `retry` event per retry),
+ *   made by `@needlework/otel` (its `openTelemetry()` makes the same spans without this plugin).
  *
  * @example
  * ```ts
@@ -94,10 +95,11 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     collector.addKnownTools(context.tools.map((t) => t.name));
     const redactors = context.plugins.filter((p) => p !== plugin && typeof p.redact === "function");
     redact = redactors.length === 0 ? identity : (value) => redactors.reduce<unknown>((v, p) => p.redact!(v), value);
-    // The tracer's plugin scrubs with the same redactors (it leaves out itself, and this plugin redacts nothing).
+    // The tracer's plugin scrubs with the same redactors (it leaves out itself, and this plugin redacts
+    // nothing); set up again with each factory this plugin is built into, as this plugin is.
     if (tracing) {
-      traceCall ??= tracing.createMiddleware(context);
-      traceNeverRun ??= tracing.createObserver(context);
+      traceCall = tracing.createMiddleware(context);
+      traceNeverRun = tracing.createObserver(context);
     }
   };
   // `redact` is known once the pipeline is set up: read it when a run ends, not now.
