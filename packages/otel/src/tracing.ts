@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+import { type InvokeInfo, isToolOutcome, isToolResult } from "@needlework/core";
 import type { ToolCallContext, ToolOutcome, ToolRetryReport } from "@needlework/core";
 import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
+import { clientAttributes, modelErrorType, stringProperty } from "./client-attributes.js";
 import { type Started, SpanFactory } from "./span-factory.js";
-import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
-import { SETTLED_RUN_STATUSES, UNKNOWN_PROVIDER } from "./run-statuses.js";
+import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS } from "./otel-types.js";
+import { SETTLED_RUN_STATUSES } from "./run-statuses.js";
 import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
 import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
 
@@ -13,59 +14,6 @@ import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from 
 interface OpenRun {
   readonly started: Started;
   ended: boolean;
-}
-
-function stringProperty(value: unknown, key: string): string | undefined {
-  try {
-    const property = (value as Record<string, unknown> | undefined)?.[key];
-    return typeof property === "string" && property !== "" ? property : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function numberProperty(value: unknown, key: string): number | undefined {
-  try {
-    const property = (value as Record<string, unknown> | undefined)?.[key];
-    return typeof property === "number" && Number.isFinite(property) ? property : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `gen_ai.provider.name`, `gen_ai.request.*` and `server.*` of a chat client, as far as it tells them. */
-function clientAttributes(client: ChatClient | undefined): TraceAttributes {
-  const model = stringProperty(client, "model");
-  const temperature = numberProperty(client, "temperature");
-  const maxTokens = numberProperty(client, "maxTokens");
-  let endpoint: unknown;
-  try {
-    endpoint = client?.endpoint;
-  } catch {
-    endpoint = undefined;
-  }
-  const address = stringProperty(endpoint, "address");
-  const port = numberProperty(endpoint, "port");
-  return {
-    [A.providerName]: stringProperty(client, "provider") ?? UNKNOWN_PROVIDER,
-    ...(model === undefined ? {} : { [A.requestModel]: model }),
-    ...(temperature === undefined ? {} : { [A.requestTemperature]: temperature }),
-    ...(maxTokens === undefined ? {} : { [A.requestMaxTokens]: maxTokens }),
-    ...(address === undefined ? {} : { [A.serverAddress]: address }),
-    ...(address === undefined || port === undefined ? {} : { [A.serverPort]: port }),
-  };
-}
-
-/**
- * `error.type` of a failed model call (or of the run it ended), as the GenAI conventions prefer it:
- * the HTTP status code the model server answered (`"500"`, `"429"`), else the error's own stable
- * code (`OPENAI_CONNECTION_FAILED`), else needlework's mapping of the thrown value.
- */
-function modelErrorType(error: unknown): string {
-  const status = numberProperty(error, "status");
-  if (status !== undefined && Number.isInteger(status) && status >= 400 && status <= 599) return String(status);
-  if (NeedleworkError.isInstance(error)) return error.code;
-  return mapThrownError(error).code;
 }
 
 /** The thrown value a failed outcome or `ToolResult.fail` keeps for diagnostics, if any. */
