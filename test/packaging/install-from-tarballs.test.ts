@@ -85,7 +85,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
   let app = "";
 
   beforeAll(async () => {
-    for (const name of ["core", "shaping", "workflows", "openai", "ai-sdk", "mcp"])
+    for (const name of ["core", "shaping", "workflows", "otel", "openai", "ai-sdk", "mcp"])
       if (!existsSync(join(repoRoot, "packages", name, "dist", "index.js")))
         throw new Error(`packages/${name} is not built: run \`pnpm build\` first (\`pnpm test\` does).`);
     root = mkdtempSync(join(tmpdir(), "needlework-apps-"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DiagnosticsTracer } from "../observability/otel-types.js";
+import type { DiagnosticsTracer } from "@needlework/otel";
 import { functionOption, integerAtLeast } from "@needlework/core/internal";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
