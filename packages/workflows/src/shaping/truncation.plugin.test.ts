@@ -46,7 +46,8 @@ class Tools {
   }
 }
 
-const context = {} as PluginContext;
+/** A plugin's context as the builder gives it, for a stack without any other plugin. */
+const context: PluginContext = { container: container.createChildContainer(), tools: [], plugins: [], position: 0 };
 const middlewareOf = (options?: TruncationOptions): ToolMiddleware =>
   truncationPlugin(options).createMiddleware!(context)!;
 
