@@ -81,7 +81,15 @@ describe("formatToolOutcome's envelope template", () => {
   });
 
   it("escapes texts and numbers in the metadata and messages as JSON.stringify does", () => {
-    const texts = ['say "hi"', "back\\slash", "nul\u0000 us\u001f tab\t", "\u2028\u2029 é 漢字", "😀", "\ud800 lone", ""];
+    const texts = [
+      'say "hi"',
+      "back\\slash",
+      "nul\u0000 us\u001f tab\t",
+      "\u2028\u2029 é 漢字",
+      "😀",
+      "\ud800 lone",
+      "",
+    ];
     const numbers = [0, -0, 1e21, 1.5e-7, 0.1 + 0.2, -12.345678, Number.NaN, Number.POSITIVE_INFINITY];
     for (const text of texts)
       for (const n of numbers) {
