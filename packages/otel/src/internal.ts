@@ -10,6 +10,6 @@
  * ```
  * @packageDocumentation
  */
-export { createOpenTelemetry, type OpenTelemetrySetup } from "./create-open-telemetry.js";
+export { createOpenTelemetry, type OpenTelemetrySetup } from "./open-telemetry.js";
 export type { ModuleImporter } from "./otel-api.js";
 export { SETTLED_RUN_STATUSES } from "./run-statuses.js";
