@@ -5,6 +5,7 @@ import type { ApprovedPause } from "../approvals/resume.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { CheckpointError } from "../approvals/checkpoint-error.js";
 import type { AgentCheckpoint } from "../approvals/checkpoint.js";
+import { verifyDecision } from "../approvals/decision-record.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import { newRunState } from "../run-start.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
@@ -125,17 +126,24 @@ export function alreadyResumed(checkpoint: Pick<AgentCheckpoint, "id" | "runId">
 
 /**
  * Whether the journal's run is still paused at `checkpoint`: its last end is that pause, and none of
- * the paused round's calls has a record (the decision entry of a resume writes one for each decided
- * call, before anything runs).
+ * the paused round's calls was decided (an outcome, or a decision record signed with the agent's
+ * key: the decision entry of a resume writes one for each decided call, before anything runs). A
+ * call start without a valid record (a crashed call, or a forged row) decides nothing.
  */
-function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint): boolean {
+function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Array): boolean {
   const { end } = run;
   if (end?.status !== "awaiting_approval") return false;
   const result = end.result as { checkpoint?: { id?: unknown } } | null;
   const id = typeof result === "object" && result !== null ? result.checkpoint?.id : undefined;
   if (typeof id === "string" && id !== checkpoint.id) return false;
   const pending = new Set(checkpoint.pending.map((p) => p.callId));
-  return !run.calls.some((c) => pending.has(c.callId));
+  return !run.calls.some(
+    (c) =>
+      pending.has(c.callId) &&
+      (c.outcome !== undefined ||
+        verifyDecision(key, c.approval, { runId: run.runId, callId: c.callId, tool: c.tool, arguments: c.arguments }) !==
+          undefined),
+  );
 }
 
 /**
@@ -175,7 +183,7 @@ async function holdPause(
     }
     writer = new JournalWriter(journal, runId, owner);
     history = await journal.read(runId);
-    if (history === undefined || !pauseOpen(history, checkpoint)) {
+    if (history === undefined || !pauseOpen(history, checkpoint, runtime.key)) {
       await writer.stop();
       throw alreadyResumed(checkpoint);
     }
