@@ -63,10 +63,12 @@ export interface Agent {
    */
   run(input: string, options?: RunOptions): Promise<AgentRunResult>;
   /**
-   * Continues an `awaiting_approval` run: approved and ungated calls run under the round's policy,
-   * denied ones are answered with `APPROVAL_DENIED`, then the loop goes on. Throws
-   * {@link CheckpointError} (and runs nothing) for an altered, foreign-key or already resumed
-   * checkpoint, or decisions that do not match it.
+   * Continues an `awaiting_approval` run: the checkpoint's journal (or, with a `store`, the store's
+   * journal of the run) is replayed (recorded turns and outcomes are not asked or run again), then
+   * approved and ungated calls run under the round's policy, denied ones are answered with
+   * `APPROVAL_DENIED`, and the loop goes on. Throws {@link CheckpointError} (and runs nothing) for an
+   * altered, foreign-key, too old or already resumed checkpoint, or decisions that do not match it.
+   * Once-only across processes needs a `store`; without one, this agent instance remembers.
    */
   resume(
     checkpoint: AgentCheckpoint | string,
@@ -79,8 +81,9 @@ export interface Agent {
    */
   stream(input: string, options?: StreamOptions): AgentRunStream;
   /**
-   * {@link Agent.resume} as a stream: the resumed round's calls, then the rest of the run. Checkpoint
-   * and decision errors reject `result` (and the iteration) before anything runs.
+   * {@link Agent.resume} as a stream: the paused run's journal replayed (those events marked
+   * `replayed: true`), the resumed round's calls, then the rest of the run. Checkpoint and decision
+   * errors reject `result` (and the iteration) before anything runs.
    */
   resumeStream(
     checkpoint: AgentCheckpoint | string,
