@@ -52,7 +52,12 @@ describe("approvals", () => {
       signature: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     // The checkpoint is the run's journal: its start and its one recorded turn (no call ran).
-    expect(checkpoint.journal).toMatchObject({ runId: "run-a", agent: "test-agent", input: "Refund order o1", calls: [] });
+    expect(checkpoint.journal).toMatchObject({
+      runId: "run-a",
+      agent: "test-agent",
+      input: "Refund order o1",
+      calls: [],
+    });
     expect(checkpoint.journal.turns.map((t) => t.message.toolCalls?.map((c) => c.name))).toEqual([
       ["lookupOrder", "refund"],
     ]);
@@ -247,7 +252,13 @@ describe("resumed-checkpoint stores", () => {
     const make = (steps: ConstructorParameters<typeof ScriptedChatClient>[0]) =>
       createAgent(
         { invoker: h.invoker },
-        { name: "test-agent", instructions: "", chatClient: new ScriptedChatClient(steps), checkpointSecret: secret, store },
+        {
+          name: "test-agent",
+          instructions: "",
+          chatClient: new ScriptedChatClient(steps),
+          checkpointSecret: secret,
+          store,
+        },
       );
     const checkpoint = checkpointOf(await make([refundRound]).run("Refund o1", { runId: "shared-1" }));
     // Concurrent: one of them holds the run while the other asks.

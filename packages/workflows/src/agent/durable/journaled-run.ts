@@ -141,8 +141,12 @@ function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Arr
     (c) =>
       pending.has(c.callId) &&
       (c.outcome !== undefined ||
-        verifyDecision(key, c.approval, { runId: run.runId, callId: c.callId, tool: c.tool, arguments: c.arguments }) !==
-          undefined),
+        verifyDecision(key, c.approval, {
+          runId: run.runId,
+          callId: c.callId,
+          tool: c.tool,
+          arguments: c.arguments,
+        }) !== undefined),
   );
 }
 

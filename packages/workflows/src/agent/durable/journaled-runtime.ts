@@ -167,60 +167,76 @@ export function journaledRuntime(
     definitions: invoker.definitions,
     tools: invoker.tools,
     get: (name) => invoker.get(name),
-    async invoke(call, options = {}) {
+    invoke(call, options = {}) {
       const callId = call.callId ?? "";
-      const recorded = calls.get(callId);
-      if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
-      // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
-      const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
-      const approval = approvals.get(callId);
-      if (recorded !== undefined) {
-        // The original run went on past this round: the loop itself cancelled the call then.
-        if (replaying()) return untilAborted(options.signal);
-        if (invoker.get(call.name)?.options.idempotent !== true) {
-          const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
-          settle(callId, unknown);
-          return unknown;
-        }
-        // Runs again: its start is written again first, so the write is fenced by the lease before
-        // the body runs (two processes that both took a free lease: the one not on it stops here).
-        const { outcome: _none, approval: recordedApproval, ...start } = recorded;
-        const kept = approval ?? recordedApproval;
-        record.callStarted(callId, { ...start, ...(kept === undefined ? {} : { approval: kept }) });
-        await writer?.callStarted(kept === undefined ? start : { ...start, approval: kept });
-      } else if (approval !== undefined) {
-        record.callStarted(callId, { tool: call.name, arguments: call.arguments, idempotencyKey, approval });
-        // The decision entry of a resume wrote this start already (fenced, before the loop ran).
-        if (writer !== undefined && decided?.has(callId) !== true)
-          await writer.callStarted({
-            callId,
-            tool: call.name,
-            arguments: toJsonSafe(call.arguments ?? {}),
-            idempotencyKey,
-            approval,
-          });
-      } else if (
-        writer !== undefined &&
-        invoker.get(call.name) !== undefined &&
-        invoker.get(call.name)?.options.readOnly !== true
-      ) {
-        // Durable before the body runs: a write whose start is lost could run twice. A read-only
-        // tool has no start record (running it again is harmless), only its outcome, unless it was
-        // approved: its decision record is kept with its start. Nor has a tool the agent does not
-        // know (no body runs): the name the model made up is kept only in its outcome, which a
-        // store's codec seals.
+      // A live call of a run without a store that nothing recorded or approved: no await of its own,
+      // only its outcome kept when it settles (the default path stays as cheap as the plain loop).
+      if (writer === undefined && !calls.has(callId) && !approvals.has(callId))
+        return invoker.invoke(call, options.runId === runId ? options : { ...options, runId }).then((outcome) => {
+          record.outcome(callId, outcome);
+          return outcome;
+        });
+      return recordedInvoke(invoker, call, options);
+    },
+  });
+
+  const recordedInvoke = async (
+    invoker: ToolInvoker,
+    call: Parameters<ToolInvoker["invoke"]>[0],
+    options: NonNullable<Parameters<ToolInvoker["invoke"]>[1]>,
+  ): Promise<ToolOutcome> => {
+    const callId = call.callId ?? "";
+    const recorded = calls.get(callId);
+    if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
+    // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
+    const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
+    const approval = approvals.get(callId);
+    if (recorded !== undefined) {
+      // The original run went on past this round: the loop itself cancelled the call then.
+      if (replaying()) return untilAborted(options.signal);
+      if (invoker.get(call.name)?.options.idempotent !== true) {
+        const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
+        settle(callId, unknown);
+        return unknown;
+      }
+      // Runs again: its start is written again first, so the write is fenced by the lease before
+      // the body runs (two processes that both took a free lease: the one not on it stops here).
+      const { outcome: _none, approval: recordedApproval, ...start } = recorded;
+      const kept = approval ?? recordedApproval;
+      record.callStarted(callId, { ...start, ...(kept === undefined ? {} : { approval: kept }) });
+      await writer?.callStarted(kept === undefined ? start : { ...start, approval: kept });
+    } else if (approval !== undefined) {
+      record.callStarted(callId, { tool: call.name, arguments: call.arguments, idempotencyKey, approval });
+      // The decision entry of a resume wrote this start already (fenced, before the loop ran).
+      if (writer !== undefined && decided?.has(callId) !== true)
         await writer.callStarted({
           callId,
           tool: call.name,
           arguments: toJsonSafe(call.arguments ?? {}),
           idempotencyKey,
+          approval,
         });
-      }
-      const outcome = await invoker.invoke(call, options.runId === runId ? options : { ...options, runId });
-      settle(callId, outcome);
-      return outcome;
-    },
-  });
+    } else if (
+      writer !== undefined &&
+      invoker.get(call.name) !== undefined &&
+      invoker.get(call.name)?.options.readOnly !== true
+    ) {
+      // Durable before the body runs: a write whose start is lost could run twice. A read-only
+      // tool has no start record (running it again is harmless), only its outcome, unless it was
+      // approved: its decision record is kept with its start. Nor has a tool the agent does not
+      // know (no body runs): the name the model made up is kept only in its outcome, which a
+      // store's codec seals.
+      await writer.callStarted({
+        callId,
+        tool: call.name,
+        arguments: toJsonSafe(call.arguments ?? {}),
+        idempotencyKey,
+      });
+    }
+    const outcome = await invoker.invoke(call, options.runId === runId ? options : { ...options, runId });
+    settle(callId, outcome);
+    return outcome;
+  };
 
   const invoker = journaled(runtime.invoker);
   return {
@@ -234,6 +250,7 @@ export function journaledRuntime(
     // the call as replayed; a call start without one (or with a forged one) proves nothing.
     recordedDecisions: (round) => {
       const evidence = new Map<string, ApprovalEvidence>();
+      if (calls.size === 0 && decided === undefined) return evidence; // a new run: nothing recorded
       for (const call of round) {
         const recorded = calls.get(call.callId);
         const approval = decided?.get(call.callId)?.approval ?? recorded?.approval;
