@@ -164,8 +164,13 @@ export function journaledRuntime(
   }
 
   const journaled = (invoker: ToolInvoker): ToolInvoker => ({
-    definitions: invoker.definitions,
-    tools: invoker.tools,
+    // Read through, never copied: an invoker may compute them when asked (the pipeline's full list).
+    get definitions() {
+      return invoker.definitions;
+    },
+    get tools() {
+      return invoker.tools;
+    },
     get: (name) => invoker.get(name),
     invoke(call, options = {}) {
       const callId = call.callId ?? "";
