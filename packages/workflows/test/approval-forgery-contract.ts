@@ -1,6 +1,7 @@
 // Shared attack scenarios on approvals for every AgentStore (memory, file, PostgreSQL): a database
 // writer without the checkpoint secret forges journal rows; nothing gated may run on them.
 import { AgentFunction, AgentFunctionGroup, createToolInvoker, type ToolContext } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -76,7 +77,12 @@ async function forgeRun(
   ).toBe(true);
   const toolCalls = [{ id: "call_1", name: "transfer", arguments: args }];
   await journal.turn(runId, { index: 0, message: { role: "assistant", toolCalls } }, ATTACKER);
-  const start = { callId: "call_1", tool: "transfer", arguments: args, idempotencyKey: `${runId}:call_1` };
+  const start = {
+    callId: "call_1",
+    tool: "transfer",
+    arguments: args,
+    idempotencyKey: callIdempotencyKey(runId, "call_1"),
+  };
   await journal.callsStarted(
     runId,
     [approval === undefined ? start : ({ ...start, approval } as typeof start)],
@@ -187,6 +193,10 @@ async function copyRun(
   const toolCalls = [{ id: "call_1", name: "transfer", arguments: args }];
   await journal.turn(runId, { index: 0, message: { role: "assistant", toolCalls } }, ATTACKER);
   const call = run.calls.find((c) => c.callId === "call_1")!;
-  await journal.callsStarted(runId, [{ ...call, arguments: args, idempotencyKey: `${runId}:call_1` }], ATTACKER);
+  await journal.callsStarted(
+    runId,
+    [{ ...call, arguments: args, idempotencyKey: callIdempotencyKey(runId, "call_1") }],
+    ATTACKER,
+  );
   await journal.release(runId, ATTACKER);
 }

@@ -220,7 +220,12 @@ describe("checkpoints at the edges", () => {
     const h = harness();
     const agent = createAgent(
       { invoker: h.invoker },
-      { name: "support", instructions: "", chatClient: new ScriptedChatClient([{ text: "x" }]), checkpointSecret: SECRET },
+      {
+        name: "support",
+        instructions: "",
+        chatClient: new ScriptedChatClient([{ text: "x" }]),
+        checkpointSecret: SECRET,
+      },
     );
     const old = forge(
       {
