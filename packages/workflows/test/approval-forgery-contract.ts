@@ -178,6 +178,25 @@ export function approvalForgeryContract(
     expect(otherArgs.transfers).toEqual([]);
     expect(otherArgs.result.status).toBe("awaiting_approval");
   });
+
+  it("a checkpoint resumed by two agents over the store is run once: the other is refused CHECKPOINT_ALREADY_RESUMED", async () => {
+    const { first, second } = await open();
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ id: "call_1", name: "transfer", arguments: { payee: "ACME", amount: 10 } }] },
+    ];
+    const bank = new FakeBank();
+    const paused = await bankAgent(bank, first, steps).run("Pay the invoice.", { runId: "run_twice_1" });
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    const resume = (store: AgentStore) =>
+      bankAgent(bank, store, [{ text: "Paid." }]).resume(paused.checkpoint, { call_1: "approved" });
+    const both = await Promise.allSettled([resume(first), resume(second)]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    // Later, from either handle, it is refused too.
+    await expect(resume(second)).rejects.toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    expect(bank.transfers).toEqual([{ payee: "ACME", amount: 10, key: "run_twice_1:call_1" }]);
+  });
 }
 
 /** Writes a run's start, first turn and call start (its decision record kept) as `runId`, with `args`. */
