@@ -179,6 +179,35 @@ export function approvalForgeryContract(
     expect(otherArgs.result.status).toBe("awaiting_approval");
   });
 
+  it("a resume that died after recording its decisions goes on with resumeRun, never with a second resume", async () => {
+    const { first, second } = await open();
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ id: "call_1", name: "transfer", arguments: { payee: "ACME", amount: 10 } }] },
+      { text: "Paid." },
+    ];
+    const bank = new FakeBank();
+    const dying = bankAgent(bank, first, steps);
+    const paused = await dying.run("Pay the invoice.", { runId: "run_died_1" });
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    bank.hang = true;
+    const kill = new AbortController();
+    const resumed = dying.resume(paused.checkpoint, { call_1: "approved" }, { signal: kill.signal });
+    await bank.started;
+    kill.abort(new DOMException("process killed", "AbortError"));
+    await expect(resumed).rejects.toMatchObject({ name: "AbortError" });
+    const survivor = new FakeBank();
+    if (keepsDecisionRecords)
+      await expect(
+        bankAgent(survivor, second, [{ text: "Paid." }]).resume(paused.checkpoint, { call_1: "approved" }),
+      ).rejects.toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    const result = await bankAgent(survivor, second, [{ text: "Paid." }]).resumeRun("run_died_1");
+    // The transfer is idempotent: it runs again with the same key; the model is asked only after it.
+    expect(result.status).toBe(keepsDecisionRecords ? "completed" : "awaiting_approval");
+    expect(survivor.transfers).toEqual(
+      keepsDecisionRecords ? [{ payee: "ACME", amount: 10, key: "run_died_1:call_1" }] : [],
+    );
+  });
+
   it("a checkpoint resumed by two agents over the store is run once: the other is refused CHECKPOINT_ALREADY_RESUMED", async () => {
     const { first, second } = await open();
     const steps: ScriptedStep[] = [

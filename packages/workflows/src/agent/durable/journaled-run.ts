@@ -125,19 +125,13 @@ export function alreadyResumed(checkpoint: Pick<AgentCheckpoint, "id" | "runId">
 }
 
 /**
- * Whether the journal's run is still paused at `checkpoint`: its last end is that pause, and none of
- * the paused round's calls was decided (an outcome, or a decision record signed with the agent's
- * key: the decision entry of a resume writes one for each decided call, before anything runs). A
- * call start without a valid record (a crashed call, or a forged row) decides nothing.
+ * Whether a call of the pause `pending` names was decided in `run`'s journal: it has an outcome, or a
+ * decision record signed with the agent's key (the decision entry of a resume writes one for each
+ * decided call, before anything runs). A call start without a valid record (a crashed call, or a
+ * forged row) decides nothing.
  */
-function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Array): boolean {
-  const { end } = run;
-  if (end?.status !== "awaiting_approval") return false;
-  const result = end.result as { checkpoint?: { id?: unknown } } | null;
-  const id = typeof result === "object" && result !== null ? result.checkpoint?.id : undefined;
-  if (typeof id === "string" && id !== checkpoint.id) return false;
-  const pending = new Set(checkpoint.pending.map((p) => p.callId));
-  return !run.calls.some(
+function decided(run: JournaledRun, pending: ReadonlySet<unknown>, key: Uint8Array): boolean {
+  return run.calls.some(
     (c) =>
       pending.has(c.callId) &&
       (c.outcome !== undefined ||
@@ -148,6 +142,32 @@ function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Arr
           arguments: c.arguments,
         }) !== undefined),
   );
+}
+
+/** The pause a run's last end records: its checkpoint's id and pending call ids, when it ended paused. */
+function lastPause(run: JournaledRun): { id: unknown; pending: ReadonlySet<unknown> } | undefined {
+  if (run.end?.status !== "awaiting_approval") return undefined;
+  const result = run.end.result as { checkpoint?: { id?: unknown; pending?: unknown } } | null;
+  const checkpoint = typeof result === "object" && result !== null ? result.checkpoint : undefined;
+  const pending = Array.isArray(checkpoint?.pending) ? (checkpoint.pending as { callId?: unknown }[]) : [];
+  return { id: checkpoint?.id, pending: new Set(pending.map((p) => p?.callId)) };
+}
+
+/**
+ * A run that ended paused and whose pause was decided: a resume recorded its decisions and died
+ * before the run ended again. `resumeRun` goes on with it (the decided calls find their records).
+ */
+function decidedPause(run: JournaledRun, key: Uint8Array): boolean {
+  const pause = lastPause(run);
+  return pause !== undefined && pause.pending.size > 0 && decided(run, pause.pending, key);
+}
+
+/** Whether the journal's run is still paused at `checkpoint`: its last end is that pause, not decided. */
+function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Array): boolean {
+  const pause = lastPause(run);
+  if (pause === undefined) return false;
+  if (typeof pause.id === "string" && pause.id !== checkpoint.id) return false;
+  return !decided(run, new Set(checkpoint.pending.map((p) => p.callId)), key);
 }
 
 /**
@@ -242,14 +262,16 @@ async function hold(
   const found = journal.takeAndRead ? await journal.takeAndRead(runId, owner, options.name) : await journal.read(runId);
   if (found === undefined) throw notFound(runId);
   checkAgent(found, options.name);
-  if (found.end !== undefined) return { result: storedResult(runId, found.end.result) };
+  const live = (run: JournaledRun): boolean => run.end === undefined || decidedPause(run, runtime.key);
+  if (!live(found)) return { result: storedResult(runId, found.end!.result) };
   let history: JournaledRun | undefined = found;
-  if (journal.takeAndRead === undefined) {
+  // An ended run is not taken by takeAndRead: a pause whose resume died after its decision entry is.
+  if (journal.takeAndRead === undefined || found.end !== undefined) {
     await take(journal, runId, owner);
     history = await journal.read(runId);
   }
   const writer = new JournalWriter(journal, runId, owner);
-  if (history === undefined || history.end !== undefined) {
+  if (history === undefined || !live(history)) {
     await writer.stop();
     if (history === undefined) throw notFound(runId);
     return { result: storedResult(runId, history.end!.result) };
