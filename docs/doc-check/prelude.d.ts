@@ -21,12 +21,12 @@ declare module "@ai-sdk/openai" {
   export function openai(modelId: string): import("ai/test").MockLanguageModelV4;
 }
 
-/** OpenTelemetry: an optional peer of @needlework/workflows that examples/ does not install. */
+/** OpenTelemetry: an optional peer of @needlework/otel that examples/ does not install. */
 declare module "@opentelemetry/api" {
   export const trace: {
-    getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
+    getTracer(name: string, version?: string): import("@needlework/otel").DiagnosticsTracer;
     setGlobalTracerProvider(provider: {
-      getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
+      getTracer(name: string, version?: string): import("@needlework/otel").DiagnosticsTracer;
     }): boolean;
   };
 }
@@ -46,6 +46,6 @@ declare module "@opentelemetry/sdk-trace-base" {
   }
   export class BasicTracerProvider {
     constructor(config?: { spanProcessors?: SimpleSpanProcessor[] });
-    getTracer(name: string, version?: string): import("@needlework/workflows").DiagnosticsTracer;
+    getTracer(name: string, version?: string): import("@needlework/otel").DiagnosticsTracer;
   }
 }

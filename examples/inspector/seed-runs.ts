@@ -22,6 +22,8 @@ export class Contacts {
   merged = 0;
   /** While set, creating a follow-up hangs (the worker is about to die). */
   hang: Promise<void> | undefined;
+  /** Called when a follow-up starts hanging: the call is under way (and journaled). */
+  onHang: (() => void) | undefined;
   followUps = 0;
 }
 
@@ -62,7 +64,10 @@ export class ContactTools {
     idempotent: true,
   })
   async createFollowUp({ contactId }: z.infer<typeof ContactInput>) {
-    if (this.contacts.hang) await this.contacts.hang;
+    if (this.contacts.hang) {
+      this.contacts.onHang?.();
+      await this.contacts.hang;
+    }
     this.contacts.followUps++;
     return { taskId: `T-${contactId}` };
   }
@@ -148,13 +153,16 @@ export async function seedRuns(store: AgentStore): Promise<SeededRuns> {
   });
   // The dead worker's call never returns (a pending promise keeps no process alive).
   contacts.hang = new Promise<void>(() => undefined);
+  const hanging = new Promise<void>((resolve) => (contacts.onHang = resolve));
   const killed = new AbortController();
   const interruptedId = `run_follow_up_${Date.now().toString(36)}`;
   const cut = followUp.run("Create a follow-up for C-8.", { signal: killed.signal, runId: interruptedId });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Killed once the call is under way (its start journaled), not after a guessed time.
+  await Promise.race([hanging, cut.catch(() => undefined)]);
   killed.abort(new DOMException("worker killed", "AbortError"));
   await cut.catch(() => undefined);
   contacts.hang = undefined;
+  contacts.onHang = undefined;
 
   return {
     sync: sync.runId,

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLiveRun } from "./live-run-agent.js";
-import { CHROMIUM_FLAGS, browserTestsRun } from "../../test/support/chromium.js";
+import { cannotRun } from "../../test/support/cannot-run.js";
+import { CHROMIUM_FLAGS, browserTestsRun, NO_CHROMIUM } from "../../test/support/chromium.js";
 import { startLiveRunServer } from "./server.js";
 
 const FULL_SPEED = { wordDelayMs: 0, toolDelayMs: 0, retryDelayMs: 0 };
@@ -29,7 +30,13 @@ describe("the live run's agent", () => {
 
 const { chromium: chromiumPath, run: browserRuns } = browserTestsRun("live-run browser test");
 
-describe.skipIf(!browserRuns)("the live run page in headless Chromium", () => {
+/** `describe` where browser tests run; otherwise one test in its place that says why ({@link cannotRun}). */
+function describeInBrowser(name: string, body: () => void): void {
+  if (browserRuns) describe(name, body);
+  else cannotRun(name, NO_CHROMIUM);
+}
+
+describeInBrowser("the live run page in headless Chromium", () => {
   let server: Awaited<ReturnType<typeof startLiveRunServer>>;
   beforeAll(async () => {
     server = await startLiveRunServer({ port: 0, pace: FULL_SPEED });

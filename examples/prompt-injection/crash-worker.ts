@@ -6,16 +6,28 @@ import { FileRunStore, ScriptedChatClient } from "@needlework/workflows";
 import { buildAssistant } from "./main.js";
 
 const [directory, runId] = process.argv.slice(2) as [string, string];
+const store = new FileRunStore(directory);
+
+/** Resolves once the journal holds the outcomes of `callIds` (polled, with a deadline). */
+async function durable(callIds: readonly string[]): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    const run = await store.journal.read(runId);
+    if (callIds.every((id) => run?.calls.some((c) => c.callId === id && c.outcome !== undefined))) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the outcomes of ${callIds.join(", ")} were never journaled`);
+}
+
 const chatClient = new ScriptedChatClient([
   { toolCalls: [{ id: "c1", name: "readInbox", arguments: {} }] },
   { toolCalls: [{ id: "c2", name: "balance", arguments: {} }] },
   async () => {
-    // A model takes longer than the journal's commit window (10 ms): by now the inbox's outcome and
-    // the turns before it are durable, as they are while a real model thinks.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The journal commits outcomes off the call's critical path (a 10 ms window): the process dies
+    // once the inbox's and the balance's are durable, as they are while a real model thinks.
+    await durable(["c1", "c2"]);
     process.kill(process.pid, "SIGKILL");
     return { text: "never reached" };
   },
 ]);
-const { agent } = buildAssistant("deny", { chatClient, store: new FileRunStore(directory) });
+const { agent } = buildAssistant("deny", { chatClient, store });
 await agent.run("Summarize my inbox.", { runId });

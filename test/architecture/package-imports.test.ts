@@ -1,9 +1,10 @@
 // The layering between packages, read from their sources and their builds: a run store
 // (`@needlework/durable`, `@needlework/postgres`) and the inspector never load the builder
-// (`@needlework/workflows`' main entry), and nothing imports `@needlework/workflows/internal`'s
+// (`@needlework/workflows`' main entry), value shaping (`@needlework/shaping`) stands on core alone, and nothing imports `@needlework/workflows/internal`'s
 // run-store internals (they are documented exports of `@needlework/durable`). The one exception is
 // the run queue, which names the agent's type to run agents: types only, so no JavaScript of
-// workflows is loaded. Needs the packages built for the dist checks (`pnpm test` builds first).
+// workflows is loaded. `@needlework/otel` (the span code) depends on core only: workflows depends on
+// it, so it states what it reads of a run with its own types. Needs the packages built for the dist checks (`pnpm test` builds first).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -69,15 +70,44 @@ const described = (imports: readonly ModuleImport[]): string[] => imports.map((i
 
 describe("package layering (sources)", () => {
   it("sees the sources it checks (a moved folder would make every rule below pass vacuously)", () => {
-    for (const name of ["durable", "postgres", "inspector"]) expect(importsIn(name).length).toBeGreaterThan(10);
+    for (const name of ["durable", "shaping", "postgres", "inspector", "otel"])
+      expect(importsIn(name).length).toBeGreaterThan(10);
     expect(importsIn("postgres").some((i) => i.file.endsWith("run-queue.ts") && isWorkflows(i.specifier))).toBe(true);
   });
 
   it("@needlework/durable imports nothing of workflows, postgres or the inspector", () => {
     const upward = importsIn("durable").filter((i) =>
-      /^@needlework\/(workflows|postgres|inspector|openai|ai-sdk|mcp)(\/|$)/.test(i.specifier),
+      /^@needlework\/(workflows|shaping|postgres|inspector|openai|ai-sdk|mcp)(\/|$)/.test(i.specifier),
     );
     expect(described(upward)).toEqual([]);
+  });
+
+  it("@needlework/shaping imports no other needlework package than core", () => {
+    const imports = importsIn("shaping");
+    const needlework = imports.filter((i) => i.specifier.startsWith("@needlework/"));
+    expect(needlework.length).toBeGreaterThan(0);
+    expect(described(needlework.filter((i) => !/^@needlework\/core(\/internal)?$/.test(i.specifier)))).toEqual([]);
+  });
+
+  it("@needlework/workflows reaches shaping only through its entries, never its files", () => {
+    const reaching = importsIn("workflows").filter((i) => i.specifier.includes("shaping/src"));
+    expect(described(reaching)).toEqual([]);
+    expect(importsIn("workflows").some((i) => i.specifier === "@needlework/shaping")).toBe(true);
+  });
+
+  it("@needlework/otel imports nothing of workflows (workflows depends on it: no cycle)", () => {
+    const upward = importsIn("otel").filter((i) =>
+      /^@needlework\/(workflows|durable|postgres|inspector|openai|ai-sdk|mcp)(\/|$)/.test(i.specifier),
+    );
+    expect(described(upward)).toEqual([]);
+    // Its only dynamic import is the optional OpenTelemetry API.
+    expect(
+      importsIn("otel")
+        .filter((i) => !i.specifier.startsWith(".") && !i.specifier.startsWith("node:"))
+        .map((i) => i.specifier)
+        .filter((s, n, all) => all.indexOf(s) === n)
+        .sort(),
+    ).toEqual(["@needlework/core", "@needlework/core/internal", "@opentelemetry/api"]);
   });
 
   it("the inspector (its CLI included) imports nothing of @needlework/workflows", () => {
@@ -98,16 +128,22 @@ describe("package layering (sources)", () => {
     expect(internal.filter((i) => i.specifier.includes("durable"))).toEqual([]);
   });
 
-  it("durable's package.json depends on no other needlework package than core", () => {
-    const manifest = JSON.parse(readFileSync(join(packages, "durable", "package.json"), "utf8")) as {
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-    };
-    const needlework = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
-      name.startsWith("@needlework/"),
-    );
-    expect(needlework).toEqual(["@needlework/core"]);
-  });
+  it.each(["durable", "shaping", "otel"])(
+    "%s's package.json depends on no other needlework package than core",
+    (name) => {
+      const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8")) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
+      const needlework = Object.keys({
+        ...manifest.dependencies,
+        ...manifest.peerDependencies,
+        ...manifest.devDependencies,
+      }).filter((dependency) => dependency.startsWith("@needlework/"));
+      expect(needlework).toEqual(["@needlework/core"]);
+    },
+  );
 });
 
 /** The built JavaScript of a package (what Node loads), file by file. */
@@ -123,8 +159,8 @@ function builtScripts(name: string): { file: string; text: string }[] {
 const WORKFLOWS_IN_JS = /(?:from\s*|require\(\s*|import\(\s*)["']@needlework\/workflows(?:\/[a-z-]+)?["']/;
 
 describe("package layering (builds)", () => {
-  it("the built JavaScript of durable, postgres and the inspector loads no module of @needlework/workflows", () => {
-    const loading = ["durable", "postgres", "inspector"]
+  it("the built JavaScript of durable, shaping, otel, postgres and the inspector loads no module of @needlework/workflows", () => {
+    const loading = ["durable", "shaping", "otel", "postgres", "inspector"]
       .flatMap(builtScripts)
       .filter(({ text }) => WORKFLOWS_IN_JS.test(text))
       .map(({ file }) => file);

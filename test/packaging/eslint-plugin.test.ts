@@ -56,9 +56,14 @@ describe.each(["9", "10"])(
       const ours = Object.fromEntries(
         packed
           .filter((p) =>
-            ["@needlework/eslint-plugin", "@needlework/core", "@needlework/durable", "@needlework/workflows"].includes(
-              p.name,
-            ),
+            [
+              "@needlework/eslint-plugin",
+              "@needlework/core",
+              "@needlework/durable",
+              "@needlework/shaping",
+              "@needlework/otel",
+              "@needlework/workflows",
+            ].includes(p.name),
           )
           .map((p) => [p.name, `file:${p.tarball}`]),
       );
@@ -70,8 +75,10 @@ describe.each(["9", "10"])(
           type: "module",
           dependencies: {
             "@needlework/core": ours["@needlework/core"],
-            // workflows depends on durable, which is on no registry yet: its tarball too.
+            // workflows depends on durable, shaping and otel, which are on no registry yet: their tarballs too.
             "@needlework/durable": ours["@needlework/durable"],
+            "@needlework/shaping": ours["@needlework/shaping"],
+            "@needlework/otel": ours["@needlework/otel"],
             "@needlework/workflows": ours["@needlework/workflows"],
             "reflect-metadata": "^0.2.2",
             tsyringe: "^4.10.0",

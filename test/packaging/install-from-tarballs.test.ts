@@ -85,7 +85,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
   let app = "";
 
   beforeAll(async () => {
-    for (const name of ["core", "workflows", "openai", "ai-sdk", "mcp"])
+    for (const name of ["core", "shaping", "workflows", "otel", "openai", "ai-sdk", "mcp"])
       if (!existsSync(join(repoRoot, "packages", name, "dist", "index.js")))
         throw new Error(`packages/${name} is not built: run \`pnpm build\` first (\`pnpm test\` does).`);
     root = mkdtempSync(join(tmpdir(), "needlework-apps-"));
@@ -251,24 +251,33 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     }
   });
 
-  it.concurrent("installs no gpt-tokenizer (an optional peer); usingTruncation() then names the package to install", async () => {
+  it.concurrent("installs no gpt-tokenizer (an optional peer); usingTruncation() and @needlework/shaping's countTokens then name the package to install", async () => {
     // docs/getting-started.md installs no tokenizer; docs/truncation-and-redaction.md says to add it to truncate.
     expect(existsSync(join(app, "node_modules", "gpt-tokenizer"))).toBe(false);
     const dir = join(app, "no-tokenizer");
     const body = `
       try { usingAgentFramework().usingTruncation(); console.log("no error"); }
       catch (error) { console.log(error.code, error.message); }`;
+    // @needlework/shaping on its own (no builder): what needs no tokens works, counting names the package.
+    const alone = `
+      console.log(createRedactor().redactText("mail ana@example.com"));
+      try { countTokens("Where is ORD-1?"); console.log("no error"); }
+      catch (error) { console.log(error.code, error.message); }`;
     writePageApp(dir, {
       "app.mjs": `import "reflect-metadata";\nconst { usingAgentFramework } = await import("@needlework/workflows");\n${body}\n`,
       "app.cjs": `require("reflect-metadata");\nconst { usingAgentFramework } = require("@needlework/workflows");\n${body}\n`,
+      "shaping.mjs": `import { countTokens, createRedactor } from "@needlework/shaping";\n${alone}\n`,
+      "shaping.cjs": `const { countTokens, createRedactor } = require("@needlework/shaping");\n${alone}\n`,
     });
     // pnpm puts its own store on NODE_PATH, where this repository's gpt-tokenizer is: not in a user's app.
     const { NODE_PATH: _, ...env } = process.env;
-    for (const file of ["app.mjs", "app.cjs"]) {
+    for (const file of ["app.mjs", "app.cjs", "shaping.mjs", "shaping.cjs"]) {
       const { stdout } = await run(process.execPath, [file], dir, env);
       expect(stdout, file).toContain("TOKENIZER_NOT_INSTALLED");
       expect(stdout, file).toContain("npm install gpt-tokenizer");
     }
+    for (const file of ["shaping.mjs", "shaping.cjs"])
+      expect((await run(process.execPath, [file], dir, env)).stdout, file).toContain("mail [REDACTED:email]");
   });
 
   it.concurrent("type-checks a consumer of every package under TypeScript 7", async () => {

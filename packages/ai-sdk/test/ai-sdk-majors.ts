@@ -4,6 +4,7 @@
  * Each major's mocks speak its own model spec (V2, V3, V4); these helpers hide the shape changes
  * (nested usage and finish reason from V3 on) so the tests read the same for every major.
  */
+import { it } from "vitest";
 
 /** One scripted model turn: tool calls, or a text answer. */
 export type ScriptStep =
@@ -168,13 +169,36 @@ export async function loadAiSdkMajor(major: 5 | 6 | 7): Promise<AiSdkMajor | und
       mock: (await import("ai-v6/test")).MockLanguageModelV3 as unknown as MockConstructor,
       spec: "v3",
     });
-  if (nodeMajor < 22) {
-    console.log(`AI SDK 7 tests skipped: ai@7 needs Node 22+, this is Node ${process.versions.node}.`);
-    return undefined;
-  }
+  if (nodeMajor < 22) return undefined; // said by describeWithAiSdk
   return majorOf(7, {
     ai: await import("ai"),
     mock: (await import("ai/test")).MockLanguageModelV4 as unknown as MockConstructor,
     spec: "v4",
   });
+}
+
+/**
+ * Registers `suite` for AI SDK `major`, or, where this Node cannot load it (AI SDK 7 needs 22+), one
+ * test in its place, skipped with that reason. A version gate, not a missing service: it never fails CI.
+ */
+export async function describeWithAiSdk(major: 5 | 6 | 7, suite: (sdk: AiSdkMajor) => void): Promise<void> {
+  const sdk = await loadAiSdkMajor(major);
+  if (sdk) suite(sdk);
+  else
+    it(`AI SDK ${major}`, (context) => {
+      context.skip(`ai@${major} needs Node 22+, this is Node ${process.versions.node}`);
+    });
+}
+
+/**
+ * `it` for a case only AI SDK 7 has (`toolApproval`, `experimental_toolApprovalSecret`): against an
+ * older major the test is still listed, skipped with that reason (a version gate: never failed on CI).
+ */
+export function itSinceAiSdk7(sdk: AiSdkMajor): (name: string, body: () => Promise<void> | void) => void {
+  return (name, body) =>
+    sdk.major >= 7
+      ? it(name, body)
+      : it(name, (context) => {
+          context.skip(`AI SDK ${sdk.major} has no toolApproval; this case is for AI SDK 7`);
+        });
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toAiSdkToolApproval } from "../src/to-ai-sdk-tool-approval.js";
 import { toAiSdkTools } from "../src/to-ai-sdk-tools.js";
-import type { AiSdkMajor, ScriptStep } from "./ai-sdk-majors.js";
+import { type AiSdkMajor, itSinceAiSdk7, type ScriptStep } from "./ai-sdk-majors.js";
 
 type AfterUntrusted = "approve" | "deny" | "arguments" | "allow";
 
@@ -61,6 +61,7 @@ interface ApprovalPart {
 /** The injection policy through the AI SDK's own approval step, under one AI SDK major. */
 export function describeInjectionApproval(sdk: AiSdkMajor): void {
   const { generateText, stepCountIs } = sdk;
+  const itSince7 = itSinceAiSdk7(sdk);
   type Factory = ReturnType<typeof helpDesk>["factory"];
   const run = async (
     afterUntrusted: AfterUntrusted,
@@ -137,7 +138,7 @@ export function describeInjectionApproval(sdk: AiSdkMajor): void {
       expect(refunds).toEqual([]);
     });
 
-    it.runIf(sdk.major >= 7)(
+    itSince7(
       "toAiSdkToolApproval: the request carries the policy's reason naming the flagged arguments; approved, it runs",
       async () => {
         const { request, refunds, answer } = await run("arguments", step("t2", "refundOrder", FROM_TICKET), (f) => ({
@@ -152,16 +153,13 @@ export function describeInjectionApproval(sdk: AiSdkMajor): void {
       },
     );
 
-    it.runIf(sdk.major >= 7)(
-      "toAiSdkToolApproval with a policy decides per call: nothing untrusted read yet, no approval",
-      () => {
-        const { factory } = helpDesk("arguments");
-        const approval = toAiSdkToolApproval(factory.tools, { runId: "conversation-1" });
-        expect(typeof approval.refundOrder).toBe("function");
-        const ask = approval.refundOrder as (input: unknown, options: { toolCallId: string }) => unknown;
-        // Nothing untrusted read in this run yet: the call needs no approval.
-        expect(ask(FROM_TICKET, { toolCallId: "x" })).toBe("not-applicable");
-      },
-    );
+    itSince7("toAiSdkToolApproval with a policy decides per call: nothing untrusted read yet, no approval", () => {
+      const { factory } = helpDesk("arguments");
+      const approval = toAiSdkToolApproval(factory.tools, { runId: "conversation-1" });
+      expect(typeof approval.refundOrder).toBe("function");
+      const ask = approval.refundOrder as (input: unknown, options: { toolCallId: string }) => unknown;
+      // Nothing untrusted read in this run yet: the call needs no approval.
+      expect(ask(FROM_TICKET, { toolCallId: "x" })).toBe("not-applicable");
+    });
   });
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cancellations, cancelledOrders, ShopTools, whenWaitStarts } from "./shop-tools.js";
 import { toAiSdkToolApproval } from "../src/to-ai-sdk-tool-approval.js";
 import { toAiSdkTools } from "../src/to-ai-sdk-tools.js";
-import type { AiSdkMajor, ScriptedModel, ScriptStep } from "./ai-sdk-majors.js";
+import { type AiSdkMajor, itSinceAiSdk7, type ScriptedModel, type ScriptStep } from "./ai-sdk-majors.js";
 
 const callTool = (name: string, input: string, id = "call-1"): ScriptStep => ({ toolCalls: [{ id, name, input }] });
 const answer = (text: string): ScriptStep => ({ text });
@@ -29,6 +29,7 @@ const invoker = (): ToolInvoker => createToolInvoker(container.createChildContai
 /** The adapter's behaviour under one AI SDK major (`generateText` with the SDK's own mock model). */
 export function describeToAiSdkTools(sdk: AiSdkMajor): void {
   const { generateText, stepCountIs } = sdk;
+  const itSince7 = itSinceAiSdk7(sdk);
   describe(`toAiSdkTools with AI SDK ${sdk.major} (LanguageModel${sdk.spec.toUpperCase()})`, () => {
     beforeEach(() => {
       cancelledOrders.length = 0;
@@ -244,7 +245,7 @@ export function describeToAiSdkTools(sdk: AiSdkMajor): void {
       expect(JSON.stringify(model.calls()[1]?.prompt)).toContain("APPROVAL_ARGUMENTS_TOO_LONG");
     });
 
-    it.runIf(sdk.major >= 7)(
+    itSince7(
       "with experimental_toolApprovalSecret, an approval never runs other arguments than the ones shown",
       async () => {
         const tools = toAiSdkTools(invoker());
@@ -274,32 +275,29 @@ export function describeToAiSdkTools(sdk: AiSdkMajor): void {
       },
     );
 
-    it.runIf(sdk.major >= 7)(
-      "toAiSdkToolApproval is the toolApproval configuration: approval tools wait for the user",
-      async () => {
-        const approval = toAiSdkToolApproval(invoker());
-        expect(approval).toMatchObject({ cancelOrder: "user-approval", getOrderStatus: "not-applicable" });
-        const tools = toAiSdkTools(invoker());
-        const model = sdk.scriptedModel([callTool("cancelOrder", '{"orderId":"ORD-1"}'), answer("never")]);
-        const result = await generateText({
-          model: model.model,
-          tools,
-          toolApproval: approval,
-          stopWhen: stepCountIs(3),
-          prompt: "Cancel",
-        });
-        expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(true);
-        expect(cancelledOrders).toEqual([]);
-        const lookup = sdk.scriptedModel([callTool("getOrderStatus", '{"orderId":"ORD-1"}'), answer("shipped")]);
-        const ran = await generateText({
-          model: lookup.model,
-          tools,
-          toolApproval: approval,
-          stopWhen: stepCountIs(3),
-          prompt: "ORD-1?",
-        });
-        expect(ran.text).toBe("shipped");
-      },
-    );
+    itSince7("toAiSdkToolApproval is the toolApproval configuration: approval tools wait for the user", async () => {
+      const approval = toAiSdkToolApproval(invoker());
+      expect(approval).toMatchObject({ cancelOrder: "user-approval", getOrderStatus: "not-applicable" });
+      const tools = toAiSdkTools(invoker());
+      const model = sdk.scriptedModel([callTool("cancelOrder", '{"orderId":"ORD-1"}'), answer("never")]);
+      const result = await generateText({
+        model: model.model,
+        tools,
+        toolApproval: approval,
+        stopWhen: stepCountIs(3),
+        prompt: "Cancel",
+      });
+      expect(result.content.some((part) => part.type === "tool-approval-request")).toBe(true);
+      expect(cancelledOrders).toEqual([]);
+      const lookup = sdk.scriptedModel([callTool("getOrderStatus", '{"orderId":"ORD-1"}'), answer("shipped")]);
+      const ran = await generateText({
+        model: lookup.model,
+        tools,
+        toolApproval: approval,
+        stopWhen: stepCountIs(3),
+        prompt: "ORD-1?",
+      });
+      expect(ran.text).toBe("shipped");
+    });
   });
 }

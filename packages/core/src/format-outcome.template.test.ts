@@ -80,6 +80,31 @@ describe("formatToolOutcome's envelope template", () => {
     expect(formatToolOutcome(untrusted)).toContain('"provenance":"untrusted"');
   });
 
+  it("escapes texts and numbers in the metadata and messages as JSON.stringify does", () => {
+    const texts = [
+      'say "hi"',
+      "back\\slash",
+      "nul\u0000 us\u001f tab\t",
+      "\u2028\u2029 é 漢字",
+      "😀",
+      "\ud800 lone",
+      "",
+    ];
+    const numbers = [0, -0, 1e21, 1.5e-7, 0.1 + 0.2, -12.345678, Number.NaN, Number.POSITIVE_INFINITY];
+    for (const text of texts)
+      for (const n of numbers) {
+        const init: ToolOutcomeInit = {
+          status: "error",
+          errorCode: "NOT_FOUND",
+          message: text,
+          suggestion: `${text}!`,
+          data: text,
+          metadata: { ...metadata, tool: text, callId: text, latencyMs: n, attempts: n, extra: text, flag: n > 0 },
+        };
+        expect(formatToolOutcome(createToolOutcome(init))).toBe(generic(init));
+      }
+  });
+
   it("keeps the generic order and merging for metadata keys that are not camelCase", () => {
     for (const extra of [{ 7: "seven" }, { latency_ms: 9, "with space": 1 }, { already_snake: true }]) {
       const init: ToolOutcomeInit = { status: "ok", data: 1, metadata: { ...metadata, ...extra } };

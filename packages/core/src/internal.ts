@@ -17,6 +17,7 @@ export { closest } from "./closest-name.js";
 export { ownOptions } from "./own-options.js";
 export { ownOption, ownProperties } from "./own-properties.js";
 export { parseOptions, type SchemaMatches } from "./parse-options.js";
+export { functionOption, integerAtLeast, type OrderedOption, requireOrder, stringOrRegExp } from "./option-schemas.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";

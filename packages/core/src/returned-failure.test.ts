@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFailure, MAX_SCANNED_ITEMS } from "./returned-failure.js";
+import { detectFailure } from "./returned-failure.js";
 import { failing, legitimate, partial } from "./returned-failure.corpus.js";
 
 describe("detectFailure: the corpus", () => {
@@ -90,16 +90,11 @@ describe("detectFailure: what the model reads", () => {
     expect(detectFailure({ success: false, transient: true })?.retriable).toBe(true);
   });
 
-  it("lists are scanned up to MAX_SCANNED_ITEMS items", () => {
-    const list: { id: number | string; ok: boolean }[] = Array.from({ length: MAX_SCANNED_ITEMS + 5 }, (_, i) => ({
-      id: i,
-      ok: i !== MAX_SCANNED_ITEMS + 1,
-    }));
-    expect(detectFailure(list)).toBeUndefined();
-    list[MAX_SCANNED_ITEMS - 1] = { id: "last-scanned", ok: false };
-    expect(detectFailure(list)?.items).toEqual([
-      { index: MAX_SCANNED_ITEMS - 1, id: "last-scanned", code: "TOOL_ERROR", retriable: false },
-    ]);
+  it("a failure at the end of a large list is found: every item is scanned", () => {
+    const list = Array.from({ length: 5000 }, (_, i) => ({ id: `r-${i}`, ok: i !== 4321 }));
+    const failure = detectFailure({ results: list });
+    expect(failure?.items).toEqual([{ index: 4321, id: "r-4321", code: "TOOL_ERROR", retriable: false }]);
+    expect(failure?.message).toBe("Some items failed: TOOL_ERROR (1 of 5000 in 'results'); the others succeeded.");
   });
 
   it("hostile values are data, never a crash", () => {

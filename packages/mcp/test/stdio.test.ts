@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cannotRun } from "../../../test/support/cannot-run.js";
 
 // The child process runs the BUILT packages (see fixtures/stdio-server.mjs); `pnpm test` builds
 // them first. Without them the suite is skipped locally and fails in CI, saying what to run.
@@ -12,72 +13,70 @@ const missing = built.filter((p) => !existsSync(p));
 const fixture = fileURLToPath(new URL("./fixtures/stdio-server.mjs", import.meta.url));
 const buildHint = `missing ${missing.join(", ")}: run \`pnpm run build\` in the repository root first`;
 
-if (missing.length > 0) {
-  if (process.env.CI) throw new Error(`serveMcp stdio test: ${buildHint}`);
-  console.warn(`serveMcp stdio test skipped: ${buildHint}`);
+/** `describe` when the built packages are there; otherwise one test saying why (failed on CI). */
+function describeBuilt(name: string, body: () => void): void {
+  if (missing.length > 0) cannotRun(name, buildHint);
+  else describe(name, body);
 }
 
 type CallResult = Awaited<ReturnType<Client["callTool"]>>;
 const textOf = (result: CallResult): string => (result.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
 
-describe.skipIf(missing.length > 0)(
-  missing.length > 0 ? `serveMcp over stdio (SKIPPED: ${buildHint})` : "serveMcp over stdio",
-  () => {
-    let client: Client;
-    let transport: StdioClientTransport;
-    let stderr = "";
+describeBuilt("serveMcp over stdio", () => {
+  let client: Client;
+  let transport: StdioClientTransport;
+  let stderr = "";
 
-    beforeAll(async () => {
-      transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
-      transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      client = new Client({ name: "stdio-test-client", version: "1.0.0" });
-      await client.connect(transport);
-    }, 20_000);
+  beforeAll(async () => {
+    transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: "stdio-test-client", version: "1.0.0" });
+    await client.connect(transport);
+  }, 20_000);
 
-    afterAll(async () => {
-      const pid = transport.pid;
-      await client.close();
-      // close() ends the child's stdin and waits for it to exit; the pid must be gone.
-      expect(pid).toBeTypeOf("number");
-      expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
-    }, 20_000);
+  afterAll(async () => {
+    const pid = transport.pid;
+    await client.close();
+    // close() ends the child's stdin and waits for it to exit; the pid must be gone.
+    expect(pid).toBeTypeOf("number");
+    expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+  }, 20_000);
 
-    it("the real client starts the server as a child process and lists its tools", async () => {
-      expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "cancelOrder", "explode"]);
-      expect(tools[0]).toMatchObject({
-        description: "Looks up an order by ID.",
-        inputSchema: { type: "object", required: ["orderId"] },
-      });
+  it("the real client starts the server as a child process and lists its tools", async () => {
+    expect(client.getServerVersion(), stderr).toMatchObject({ name: "needlework-stdio-fixture", version: "1.0.0" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["getOrderStatus", "cancelOrder", "explode"]);
+    expect(tools[0]).toMatchObject({
+      description: "Looks up an order by ID.",
+      inputSchema: { type: "object", required: ["orderId"] },
     });
+  });
 
-    it("calls a tool successfully", async () => {
-      const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
-      expect(result.isError).toBe(false);
-      expect(JSON.parse(textOf(result))).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
+  it("calls a tool successfully", async () => {
+    const result = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-1" } });
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(textOf(result))).toMatchObject({ status: "ok", data: { orderId: "ORD-1", status: "shipped" } });
+  });
+
+  it("returns failures, exceptions and invalid arguments as isError envelopes", async () => {
+    const notFound = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
+    expect(notFound.isError).toBe(true);
+    expect(JSON.parse(textOf(notFound))).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND" });
+
+    const thrown = await client.callTool({ name: "explode", arguments: {} });
+    expect(thrown.isError).toBe(true);
+    expect(JSON.parse(textOf(thrown))).toMatchObject({
+      error_code: "UNHANDLED_ERROR",
+      message: "An unexpected error occurred (TypeError). The call was not retried.",
     });
+    expect(textOf(thrown)).not.toContain("hunter2");
 
-    it("returns failures, exceptions and invalid arguments as isError envelopes", async () => {
-      const notFound = await client.callTool({ name: "getOrderStatus", arguments: { orderId: "ORD-404" } });
-      expect(notFound.isError).toBe(true);
-      expect(JSON.parse(textOf(notFound))).toMatchObject({ status: "error", error_code: "ORDER_NOT_FOUND" });
+    const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
+    expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
+  });
+});
 
-      const thrown = await client.callTool({ name: "explode", arguments: {} });
-      expect(thrown.isError).toBe(true);
-      expect(JSON.parse(textOf(thrown))).toMatchObject({
-        error_code: "UNHANDLED_ERROR",
-        message: "An unexpected error occurred (TypeError). The call was not retried.",
-      });
-      expect(textOf(thrown)).not.toContain("hunter2");
-
-      const invalid = await client.callTool({ name: "getOrderStatus", arguments: {} });
-      expect(JSON.parse(textOf(invalid))).toMatchObject({ error_code: "INVALID_ARGUMENTS" });
-    });
-  },
-);
-
-describe.skipIf(missing.length > 0)("approval tools over stdio", () => {
+describeBuilt("approval tools over stdio", () => {
   /** Starts the fixture for one client; `answer` makes the client declare elicitation and reply with it. */
   async function start(answer?: "accept" | "decline") {
     const transport = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });

@@ -2,9 +2,13 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, describe } from "vitest";
+import { cannotRun } from "../../../test/support/cannot-run.js";
 
 /** `DATABASE_URL`, or the development server every machine of the project has. */
 export const DATABASE_URL = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Why PostgreSQL tests cannot run here. */
+const NO_SERVER = `no PostgreSQL server answers at ${DATABASE_URL} (start one, or set DATABASE_URL; CI has one)`;
 
 async function probe(): Promise<boolean> {
   const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
@@ -19,7 +23,6 @@ async function probe(): Promise<boolean> {
         `PostgreSQL tests cannot be skipped on CI: no server answers at ${DATABASE_URL} (${(error as Error).message}).`,
       );
     }
-    console.warn(`PostgreSQL tests skipped: no server answers at ${DATABASE_URL} (set DATABASE_URL to run them).`);
     return false;
   } finally {
     await client.end().catch(() => undefined);
@@ -32,10 +35,14 @@ export function postgresAvailable(): Promise<boolean> {
   return (available ??= probe());
 }
 
-/** `describe`, skipped (with one printed line) when no PostgreSQL server answers. */
-const skip = !(await postgresAvailable());
+/**
+ * `describe` when a PostgreSQL server answers; otherwise one test in its place that says why
+ * (skipped on a developer's machine, failed on CI: {@link cannotRun}).
+ */
+const serverAnswers = await postgresAvailable();
 export function describePostgres(name: string, body: () => void): void {
-  describe.skipIf(skip)(name, body);
+  if (serverAnswers) describe(name, body);
+  else cannotRun(name, NO_SERVER);
 }
 
 /** A schema name unique to this test; dropped (with everything in it) after the test. */

@@ -1,6 +1,7 @@
 /**
  * `@needlework/workflows/diagnostics`: for exporters and dashboards built on `usingDiagnostics()`.
- * The trace attribute and event names, the structural tracer and span types, record and metric
+ * The trace attribute and event names and the structural tracer and span types (`@needlework/otel`'s,
+ * re-exported: import them from either), record and metric
  * parts, and the payloads of the resilience plugin's events. An application uses `usingDiagnostics()`,
  * `DiagnosticRecord`, `DiagnosticsMetrics` and `formatRunReport` from the main entry.
  *

@@ -1,7 +1,8 @@
 /**
  * `@needlework/workflows/shaping`: the pieces behind `usingTruncation()` and `usingRedaction()`,
  * usable on their own: token counting and value truncation, the markers they leave, a redactor for
- * any value, the built-in detectors' names and the checksums they use.
+ * any value, the built-in detectors' names and the checksums they use. They are re-exported from
+ * `@needlework/shaping`, which has them without the builder, and the plugins' two flags.
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@
 // the inspector can show a call that failed after several attempts attempt by attempt.
 import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
 import { container } from "tsyringe";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InMemoryRunStore, ScriptedChatClient, usingAgentFramework } from "../src/index.js";
 
@@ -29,11 +29,17 @@ class Lookups {
   }
 }
 
-const factory = usingAgentFramework(container.createChildContainer())
-  .addAgentFunctions(Lookups)
-  .usingResilience({ retry: { baseDelayMs: 1, maxAttempts: 3 } })
-  .usingToolResultMiddleware()
-  .buildAgentFactory();
+/** A fresh stack per test: its circuit breaker counts no other test's failures. */
+const build = () =>
+  usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(Lookups)
+    .usingResilience({ retry: { baseDelayMs: 1, maxAttempts: 3 } })
+    .usingToolResultMiddleware()
+    .buildAgentFactory();
+let factory = build();
+beforeEach(() => {
+  factory = build();
+});
 
 describe("each attempt's error code", () => {
   it("is kept in order on an outcome that succeeded after retries", async () => {

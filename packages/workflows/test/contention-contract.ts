@@ -64,9 +64,12 @@ export function contentionContract(open: OpenStores): void {
       },
     };
     const late = resumeAgent(crm, partitioned, [], slowModel).agent.run("Sync c1.", { runId: "run_late_1" });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // past leaseMs
-    const taken = await resumeAgent(crm, second, [{ text: "Synced by the new holder." }]).agent.resumeRun("run_late_1");
-    expect(taken.text).toBe("Synced by the new holder.");
+    // Real time, polled: the lease expires on the store's own clock (PostgreSQL's now() for that
+    // store), which no fake timer reaches. A resume is refused (RUN_BUSY) until then.
+    const other = resumeAgent(crm, second, [{ text: "Synced by the new holder." }]).agent;
+    await expect
+      .poll(() => other.resumeRun("run_late_1").catch((e: unknown) => e), { timeout: 10_000, interval: 50 })
+      .toMatchObject({ text: "Synced by the new holder." });
     const before = await second.journal.read("run_late_1");
     release();
     await expect(late).rejects.toMatchObject({ code: "RUN_BUSY" });

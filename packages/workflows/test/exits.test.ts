@@ -169,7 +169,7 @@ describe("the browser streams", () => {
     expect(sse).not.toContain('"messages"');
     const ui = agent().stream("Refund O-9.");
     const chunks: unknown[] = [];
-    for await (const chunk of toUiMessageStream(ui) as unknown as AsyncIterable<unknown>) chunks.push(chunk);
+    for await (const chunk of toUiMessageStream(ui)) chunks.push(chunk);
     const text = JSON.stringify(chunks);
     expect(text).toContain("data-approval-required");
     expect(text).not.toContain(SYSTEM_CANARY);

@@ -2,7 +2,7 @@
 // key (the service applies it once) instead of reading OUTCOME_UNKNOWN, with nothing configured.
 import { AgentFunction, AgentFunctionGroup, type ToolContext } from "@needlework/core";
 import { container } from "tsyringe";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { usingAgentFramework } from "../src/index.js";
 
@@ -55,11 +55,17 @@ class NoteTools {
   }
 }
 
-const factory = usingAgentFramework(container.createChildContainer())
-  .addAgentFunctions(NoteTools)
-  .usingResilience({ retry: { baseDelayMs: 1 } })
-  .usingToolResultMiddleware()
-  .buildAgentFactory();
+/** A fresh stack per test: its circuit breaker counts no other test's failures. */
+const build = () =>
+  usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(NoteTools)
+    .usingResilience({ retry: { baseDelayMs: 1 } })
+    .usingToolResultMiddleware()
+    .buildAgentFactory();
+let factory = build();
+beforeEach(() => {
+  factory = build();
+});
 
 function fresh(): void {
   crm.applied.clear();

@@ -4,6 +4,7 @@
 // later turn gets distinct call ids and keys, journaled apart, and a crashed run resumes the new call.
 // And the matrix {fresh, approval pause, crash} × {run, stream}: both forms of each scenario leave the
 // same result, the same journal records, the same trace spans and the same tool executions.
+import { TRACE_ATTRIBUTES } from "@needlework/otel";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { type AgentHooks, ScriptedChatClient, type ScriptedStep, usingAgentFramework } from "../src/index.js";
@@ -112,7 +113,7 @@ describe("one identity per call", () => {
   });
 
   it("after a crash in the second call, resumeRun runs it rather than answering with the first call's outcome", async () => {
-    const { make } = setUp([]);
+    const { make, spans } = setUp([]);
     hangOnce.add("again-2");
     const controller = new AbortController();
     const crashed = make([saveTurn("again-1", "call_1"), saveTurn("again-2", "call_1"), { text: "Done." }]).run(
@@ -126,6 +127,18 @@ describe("one identity per call", () => {
     expect(result.status).toBe("completed");
     expect(seen.filter((s) => s.value === "again-2")).toHaveLength(2);
     expect(seen.filter((s) => s.value === "again-1")).toHaveLength(1);
+    // Traced as it ran: the replayed first call has its one span (from the crashed run), the second
+    // call one per execution, and the resumed run's span carries the run id like the crashed one's.
+    const toolSpans = spans().filter((s) => s.name === "execute_tool save");
+    const callIds = result.calls.map((c) => c.callId);
+    expect(
+      callIds.map((id) => toolSpans.filter((s) => s.attributes[TRACE_ATTRIBUTES.toolCallId] === id).length),
+    ).toEqual([1, 2]);
+    const runSpans = spans().filter((s) => s.name.startsWith("invoke_agent"));
+    expect(runSpans.map((s) => [s.attributes[TRACE_ATTRIBUTES.runId], s.status.code])).toEqual([
+      ["ids-crash", 2],
+      ["ids-crash", 0],
+    ]);
   });
 });
 

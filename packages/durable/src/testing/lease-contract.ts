@@ -24,6 +24,26 @@ function writesOf(journal: RunJournal, runId: string, owner: string): readonly (
   ];
 }
 
+/**
+ * Resolves once `runId`'s lease has expired. Real time, polled: the store keeps time on its own clock
+ * (a database's), which no fake timer reaches. A journal without `leaseOf` waits out twice the lease.
+ */
+async function untilExpired(journal: RunJournal, runId: string): Promise<void> {
+  if (!journal.leaseOf) {
+    await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS * 2));
+    return;
+  }
+  await expect
+    .poll(
+      async () => {
+        const lease = await journal.leaseOf!(runId);
+        return lease === undefined || Date.parse(lease.expiresAt) < Date.now();
+      },
+      { timeout: 10_000, interval: 20 },
+    )
+    .toBe(true);
+}
+
 /** A take another owner holds live: `RUN_BUSY` (with `retryAfterMs`), or `false` where a store allows it. */
 async function expectBusy(take: Promise<boolean>): Promise<void> {
   const result = await take.then(
@@ -105,7 +125,7 @@ export function leaseContract(open: OpenStores): void {
       const { first } = await open({ leaseMs: SHORT_LEASE_MS });
       const runId = runIdFor("expired_untaken");
       await first.journal.runStarted(startOf(runId), "owner-a");
-      await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS * 2));
+      await untilExpired(first.journal, runId);
       await first.journal.turn(runId, turnOf(0, [], "Still mine."), "owner-a");
       expect((await first.journal.read(runId))?.turns).toHaveLength(1);
     });

@@ -1,8 +1,7 @@
-import type { ChatClient, OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
+import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
 import { scrubSecrets } from "@needlework/core/internal";
-import type { ModuleImporter } from "../observability/otel-api.js";
-import { Tracing } from "../observability/tracing.js";
-import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
+import { createOpenTelemetry, type ModuleImporter } from "@needlework/otel/internal";
+import type { AgentFrameworkPlugin, PluginContext, RunObserved } from "../plugin.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
 import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
@@ -51,7 +50,8 @@ const identity = (value: unknown): unknown => value;
  * - Per-tool counters and latency percentiles over a bounded reservoir (`metrics.tools()`).
  * - Messages and exception text pass through every plugin's `redact` (the redaction plugin) first.
  * - With `logger`, failures and run endings are logged; with `tracer`, OpenTelemetry spans follow
- *   the GenAI conventions (`invoke_agent`, `chat`, `execute_tool` with a `retry` event per retry).
+ *   the GenAI conventions (`invoke_agent`, `chat`, `execute_tool` with a `retry` event per retry),
+ *   made by `@needlework/otel` (its `openTelemetry()` makes the same spans without this plugin).
  *
  * @example
  * ```ts
@@ -73,7 +73,18 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
   const resolved = resolveDiagnosticsOptions(options);
   const { sink, logger, clock } = resolved;
   const collector = new DiagnosticsCollector(resolved.maxRecords, resolved.latencySamples, resolved.random);
-  const tracing = resolved.tracer === undefined ? undefined : new Tracing(resolved.tracer, importer);
+  // With a tracer, the spans are `@needlework/otel`'s: its plugin, set up in this one's pipeline, is
+  // the tracer's subscriber (run spans from wrapRun and the run's events, chat spans from the client,
+  // tool spans from the middleware and observer); this plugin keeps records, metrics and logs.
+  const tracing =
+    resolved.tracer === undefined
+      ? undefined
+      : createOpenTelemetry(
+          { tracer: resolved.tracer },
+          { instrumentationScope: "@needlework/workflows", ...(importer === undefined ? {} : { importer }) },
+        );
+  let traceCall: ToolMiddleware | undefined;
+  let traceNeverRun: OutcomeObserver | undefined;
   // Thrown values the middleware recorded: when an outer layer turns one into an outcome (the
   // plugin registered inside the tool-result middleware), the observer must not count it again.
   const recordedThrows = new WeakSet<object>();
@@ -84,8 +95,12 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     collector.addKnownTools(context.tools.map((t) => t.name));
     const redactors = context.plugins.filter((p) => p !== plugin && typeof p.redact === "function");
     redact = redactors.length === 0 ? identity : (value) => redactors.reduce<unknown>((v, p) => p.redact!(v), value);
-    // Retries reach the tool spans through each call's context (the tracing middleware chains `report`).
-    if (tracing) tracing.redact = redact;
+    // The tracer's plugin scrubs with the same redactors (it leaves out itself, and this plugin redacts
+    // nothing); set up again with each factory this plugin is built into, as this plugin is.
+    if (tracing) {
+      traceCall = tracing.createMiddleware(context);
+      traceNeverRun = tracing.createObserver(context);
+    }
   };
   // `redact` is known once the pipeline is set up: read it when a run ends, not now.
   const wrapRun = runWrapper({ tracing, logger, redact: (value) => redact(value) });
@@ -123,21 +138,14 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     const { exception } = outcome;
     if (typeof exception === "object" && exception !== null && recordedThrows.has(exception)) return;
     emit(recordFromOutcome(outcome, info.runId, clock()));
-    // Calls the pipeline never ran get their span here; the middleware spans the others.
-    if (tracing && outcome.metadata.attempts === 0) tracing.instantTool(outcome, info);
+    traceNeverRun?.(outcome, info);
   };
 
-  const middleware: ToolMiddleware = tracing
-    ? (call, next) =>
-        tracing.traceTool(call, next).catch((error: unknown) => {
-          onThrown(call, error);
-          throw error;
-        })
-    : (call, next) =>
-        next().catch((error: unknown) => {
-          onThrown(call, error);
-          throw error;
-        });
+  const middleware: ToolMiddleware = (call, next) =>
+    (traceCall ? traceCall(call, next) : next()).catch((error: unknown) => {
+      onThrown(call, error);
+      throw error;
+    });
 
   plugin = {
     name: "diagnostics",
@@ -155,7 +163,9 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     },
     ready: () => tracing?.ready() ?? Promise.resolve(),
     ...(wrapRun === undefined ? {} : { wrapRun }),
-    ...(tracing === undefined ? {} : { wrapChatClient: (client: ChatClient) => tracing.instrumentChatClient(client) }),
+    ...(tracing === undefined
+      ? {}
+      : { wrapChatClient: tracing.wrapChatClient, observeRun: (run: RunObserved) => tracing.observeRun(run) }),
   };
   return plugin;
 }

@@ -1,13 +1,14 @@
 import { errorTypeName } from "@needlework/core";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
-import { SETTLED_RUN_STATUSES } from "../observability/trace-attributes.js";
-import type { Tracing } from "../observability/tracing.js";
+import type { OpenTelemetryPlugin } from "@needlework/otel";
+import { SETTLED_RUN_STATUSES } from "@needlework/otel/internal";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";
 
 /** What an agent is instrumented with. @internal */
 export interface AgentInstrumentation {
-  readonly tracing: Tracing | undefined;
+  /** `@needlework/otel`'s plugin, when there is a tracer: its `wrapRun` opens the run's span. */
+  readonly tracing: OpenTelemetryPlugin | undefined;
   readonly logger: DiagnosticsLogger | undefined;
   readonly redact: (value: unknown) => unknown;
 }
@@ -30,7 +31,7 @@ export function runWrapper(
   if (!tracing && !logger) return undefined;
   return async (run, body) => {
     try {
-      const result = await (tracing ? tracing.traceRun(run.agent, run.resumed, body, run.chatClient) : body());
+      const result = await (tracing ? tracing.wrapRun(run, body) : body());
       if (logger) {
         const reason = "reason" in result ? redactedText(redact, result.reason) : undefined;
         logRunEnd(logger, run.agent, result, SETTLED_RUN_STATUSES.has(result.status), reason);

@@ -8,7 +8,7 @@ import { InMemoryRunStore } from "@needlework/durable";
 import { ScriptedChatClient, type ScriptedStep, type ScriptedTurn } from "../agent/scripted-chat-client.js";
 import type { AgentEvent } from "../agent/stream/agent-event.js";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
-import { TRACE_ATTRIBUTES } from "../observability/trace-attributes.js";
+import { TRACE_ATTRIBUTES } from "@needlework/otel";
 import type { AfterUntrusted } from "./injection-policy.plugin.js";
 
 const INVOICE = "Invoice INV-77 from Acme Supplies. Please transfer 250.00 EUR to IBAN DE44500105175407324931.";

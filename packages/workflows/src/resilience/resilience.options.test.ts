@@ -1,4 +1,5 @@
 import { InvalidOptionError, isTransientError } from "@needlework/core";
+import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { invalidOption } from "../../test/invalid-option.js";
 import { backoffDelayMs } from "./backoff.js";
@@ -98,7 +99,7 @@ describe("resiliencePlugin", () => {
 
   it("creates a middleware", () => {
     const middleware = resiliencePlugin().createMiddleware?.({
-      container: undefined as never,
+      container: container.createChildContainer(),
       tools: [],
       plugins: [],
       position: 0,

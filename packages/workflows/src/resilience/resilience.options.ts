@@ -1,6 +1,6 @@
 import { isTransientError } from "@needlework/core";
 import { z } from "zod";
-import { functionOption, integerAtLeast, requireOrder } from "../options/option-schemas.js";
+import { functionOption, integerAtLeast, requireOrder } from "@needlework/core/internal";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 
 /**

@@ -1,20 +1,29 @@
-export { countTokens, TOKEN_ENCODINGS, TOKENIZER_NOT_INSTALLED, type TokenEncoding } from "./tokenizer.js";
-export { truncateText, truncateValue, type TruncateResult } from "./truncate-value.js";
-export { listMarker, objectMarker, stringMarker, TRUNCATION_MARKERS } from "./truncation-markers.js";
 export {
-  DEFAULT_TRUNCATION_OPTIONS,
-  MIN_MAX_TOKENS,
-  type ResolvedTruncationOptions,
-  type TruncationOptions,
-} from "./truncation.options.js";
-export { RESULT_TRUNCATED_FLAG, truncationPlugin, type TruncationPlugin } from "./truncation.plugin.js";
-export { createRedactor, redactionMarker, type Redactor } from "./create-redactor.js";
-export { ibanValid, luhnValid } from "./redaction-checks.js";
-export { DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
-export {
+  countTokens,
+  createRedactor,
   DEFAULT_REDACTION_OPTIONS,
+  DEFAULT_TRUNCATION_OPTIONS,
+  DETECTOR_NAMES,
+  ibanValid,
+  listMarker,
+  luhnValid,
+  MIN_MAX_TOKENS,
+  objectMarker,
+  redactionMarker,
+  stringMarker,
+  TOKEN_ENCODINGS,
+  TOKENIZER_NOT_INSTALLED,
+  TRUNCATION_MARKERS,
+  truncateText,
+  truncateValue,
+  type DetectorName,
   type RedactionOptions,
   type RedactionPattern,
-  type ResolvedRedactionOptions,
-} from "./redaction.options.js";
+  type Redactor,
+  type TokenEncoding,
+  type TruncateResult,
+  type TruncationOptions,
+} from "@needlework/shaping";
+export type { ResolvedRedactionOptions, ResolvedTruncationOptions } from "@needlework/shaping/internal";
+export { RESULT_TRUNCATED_FLAG, truncationPlugin, type TruncationPlugin } from "./truncation.plugin.js";
 export { REDACTED_FLAG, redactionPlugin, type RedactionPlugin } from "./redaction.plugin.js";

@@ -10,11 +10,11 @@ import {
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { usingAgentFramework } from "../builder/index.js";
 import type { PluginContext } from "../plugin.js";
+import { countTokens, type RedactionOptions } from "@needlework/shaping";
 import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
-import type { RedactionOptions } from "./redaction.options.js";
 import { redactionPlugin } from "./redaction.plugin.js";
-import { countTokens } from "./tokenizer.js";
 import { truncationPlugin } from "./truncation.plugin.js";
 
 let returned: unknown;
@@ -33,7 +33,8 @@ class Tools {
   }
 }
 
-const context = {} as PluginContext;
+/** A plugin's context as the builder gives it, for a stack without any other plugin. */
+const context: PluginContext = { container: container.createChildContainer(), tools: [], plugins: [], position: 0 };
 const middlewareOf = (options?: RedactionOptions): ToolMiddleware =>
   redactionPlugin(options).createMiddleware!(context)!;
 const outside = (options?: RedactionOptions) =>
@@ -157,18 +158,14 @@ describe("redactionPlugin", () => {
     expect(formatToolOutcome(outcome)).not.toContain("@corp.example");
   });
 
-  const truncatedThen = (options?: RedactionOptions) => {
-    const redaction = redactionPlugin(options);
-    const withRedaction = { plugins: [redaction] } as unknown as PluginContext;
-    return createToolInvoker(container.createChildContainer(), {
-      functions: [Tools],
-      middleware: [
-        redaction.createMiddleware!(context)!,
-        truncationPlugin({ maxTokens: 200 }).createMiddleware!(withRedaction)!,
-        toolResultMiddleware(),
-      ],
-    });
-  };
+  // Built as a user builds it, so truncation learns from the builder that redaction comes after it.
+  const truncatedThen = (options?: RedactionOptions) =>
+    usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(Tools)
+      .usingToolResultMiddleware()
+      .usingTruncation({ maxTokens: 200 })
+      .usingRedaction(options)
+      .buildAgentFactory({ printDiagnostics: false }).tools;
 
   it("redacts a truncated result once, on what is kept", async () => {
     // This replacement is matched again by its own pattern: a second redaction would show as [x][x].

@@ -1,8 +1,8 @@
 import type { ToolOutcome, ToolOutcomeMetadata } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { PLUGIN_TRAITS } from "../plugin.js";
-import { createRedactor } from "./create-redactor.js";
-import { type RedactionOptions, type ResolvedRedactionOptions, resolveRedactionOptions } from "./redaction.options.js";
+import { createRedactor, type RedactionOptions } from "@needlework/shaping";
+import { type ResolvedRedactionOptions, resolveRedactionOptions } from "@needlework/shaping/internal";
 import { type OutcomeChanges, reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
 
 /**

@@ -16,7 +16,7 @@ vi.mock("node:module", async (importOriginal) => {
   };
 });
 
-const { countTokens, TOKENIZER_NOT_INSTALLED } = await import("./tokenizer.js");
+const { countTokens, TOKENIZER_NOT_INSTALLED } = await import("@needlework/shaping");
 const { truncationPlugin } = await import("./truncation.plugin.js");
 const { usingAgentFramework } = await import("../builder/agent-framework.builder.js");
 

@@ -10,9 +10,8 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { PluginContext } from "../plugin.js";
+import { countTokens, type TruncationOptions } from "@needlework/shaping";
 import { toolResultMiddleware } from "../tool-result/tool-result.middleware.js";
-import { countTokens } from "./tokenizer.js";
-import { type TruncationOptions } from "./truncation.options.js";
 import { truncationPlugin } from "./truncation.plugin.js";
 
 let returned: unknown;
@@ -47,7 +46,8 @@ class Tools {
   }
 }
 
-const context = {} as PluginContext;
+/** A plugin's context as the builder gives it, for a stack without any other plugin. */
+const context: PluginContext = { container: container.createChildContainer(), tools: [], plugins: [], position: 0 };
 const middlewareOf = (options?: TruncationOptions): ToolMiddleware =>
   truncationPlugin(options).createMiddleware!(context)!;
 

@@ -3,15 +3,15 @@ import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
 import { PLUGIN_TRAITS } from "../plugin.js";
 import { markDataRedacted, REDACTED_FLAG } from "./redaction.plugin.js";
 import { reviseOutcome, shapingMiddleware } from "./shaping-middleware.js";
-import { surelyFits } from "./surely-fits.js";
-import { assertTokenizerInstalled } from "./tokenizer.js";
-import { createTruncator, type TruncateResult, truncatePlainText } from "./truncate-value.js";
+import { MIN_MAX_TOKENS, type TruncateResult, type TruncationOptions } from "@needlework/shaping";
 import {
-  MIN_MAX_TOKENS,
+  assertTokenizerInstalled,
+  createTruncator,
   type ResolvedTruncationOptions,
   resolveTruncationOptions,
-  type TruncationOptions,
-} from "./truncation.options.js";
+  surelyFits,
+  truncatePlainText,
+} from "@needlework/shaping/internal";
 
 /**
  * The flag a truncated outcome carries in `metadata.flags`.

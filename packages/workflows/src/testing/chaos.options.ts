@@ -1,6 +1,6 @@
 import type { ToolCallContext, ToolMiddleware } from "@needlework/core";
 import { z } from "zod";
-import { functionOption, requireOrder } from "../options/option-schemas.js";
+import { functionOption, requireOrder } from "@needlework/core/internal";
 import type { SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 

@@ -50,6 +50,31 @@ function stackWith(resilience: ResilienceOptions, faults: ChaosOptions) {
     .buildAgentFactory().tools;
 }
 
+/**
+ * What chaos throws on one call, built as a user would (the builder, chaos innermost, no retry), and
+ * caught by the user's own middleware outside it.
+ */
+async function thrownThrough(faults: ChaosOptions): Promise<unknown> {
+  let thrown: unknown;
+  const catcher: ToolMiddleware = async (_call, next) => {
+    try {
+      return await next();
+    } catch (error) {
+      thrown = error;
+      throw error;
+    }
+  };
+  await usingAgentFramework(container.createChildContainer())
+    .addAgentFunctions(ChaosTools)
+    .usingPlugin(chaosPlugin(faults))
+    .usingMiddleware(catcher)
+    .buildAgentFactory({ printDiagnostics: false })
+    .tools.invoke({ name: "read", arguments: { id: "a" }, callId: "c" })
+    .catch(() => undefined);
+  expect(bodies).toEqual([]);
+  return thrown;
+}
+
 /** A random source playing `values` in a loop. */
 const sequence = (...values: number[]) => {
   let i = 0;
@@ -68,17 +93,11 @@ afterEach(() => {
 describe("chaos", () => {
   it("pins its defaults: inject before, Math.random, enabled, an Error and a TransientError", async () => {
     const spy = vi.spyOn(Math, "random").mockReturnValue(0);
-    const exception = chaos({ rate: 0.5, faults: { exception: true } });
-    const thrown = await exception({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch(
-      (e: unknown) => e,
-    );
+    const thrown = await thrownThrough({ rate: 0.5, faults: { exception: true } });
     expect(spy).toHaveBeenCalled();
     expect(thrown).toBeInstanceOf(Error);
     expect((thrown as Error).message).toBe("chaos: injected exception");
-    const transient = chaos({ rate: 1, faults: { transient: true } });
-    const error = await transient({ name: "read", callId: "c", attempt: 1 } as never, async () => "body").catch(
-      (e: unknown) => e,
-    );
+    const error = await thrownThrough({ rate: 1, faults: { transient: true } });
     expect(error).toBeInstanceOf(TransientError);
     expect((error as TransientError).code).toBe("CHAOS_TRANSIENT");
     expect(chaosPlugin({ rate: 0.2, faults: { latency: { ms: 5 }, exception: true } }).describe!()).toBe(

@@ -343,6 +343,26 @@ describe("failures survive shaping", () => {
     });
   }
 
+  // A long export whose one failed row is far down: the detector and truncation look at every item,
+  // not a first slice of the list.
+  const longList = () => ({
+    results: Array.from({ length: 5000 }, (_, i) =>
+      i === 4321 ? { id: "r4321", ok: false, error: { code: "QUOTA_EXCEEDED" } } : { id: `r${i}`, ok: true },
+    ),
+  });
+  for (const [label, stack] of [
+    ["truncation off", documentedStack],
+    ["truncation on", truncatedStack],
+  ] as const)
+    it(`${label}: a failed item at index 4321 of 5,000 is partial and kept in the data`, async () => {
+      const { outcome, text } = await invokeWith(stack(), longList());
+      expect(outcome.status).toBe("partial");
+      expect(text.slice(0, 200)).toContain("QUOTA_EXCEEDED");
+      expect(outcome.failures).toEqual([{ index: 4321, id: "r4321", code: "QUOTA_EXCEEDED", retriable: false }]);
+      const kept = (outcome.data as { results: { id?: string }[] }).results;
+      expect(kept.find((item) => item.id === "r4321")).toMatchObject({ error: { code: "QUOTA_EXCEEDED" } });
+    });
+
   it("truncation on really cuts the value", async () => {
     const { outcome } = await invokeWith(truncatedStack(), buriedItem());
     expect(outcome.metadata.flags).toContain("RESULT_TRUNCATED");

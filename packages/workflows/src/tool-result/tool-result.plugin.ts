@@ -1,6 +1,6 @@
 import type { ErrorMapRule, UnhandledFailureFormatter } from "@needlework/core";
 import { z } from "zod";
-import { functionOption } from "../options/option-schemas.js";
+import { functionOption } from "@needlework/core/internal";
 import { ownOptions } from "@needlework/core/internal";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";

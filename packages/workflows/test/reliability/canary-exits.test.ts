@@ -136,8 +136,7 @@ describe("canary secrets through every exit", () => {
     // The UI-message stream of another run: the same projection.
     const ui = factory.createAgent({ name: "crm", instructions: `Sync. ${SYSTEM}`, chatClient: script() });
     const chunks: unknown[] = [];
-    for await (const chunk of toUiMessageStream(ui.stream("Update.")) as unknown as AsyncIterable<unknown>)
-      chunks.push(chunk);
+    for await (const chunk of toUiMessageStream(ui.stream("Update."))) chunks.push(chunk);
     absent("the UI-message stream", JSON.stringify(chunks), [THROWN, FAILED, CODE, SYSTEM]);
   });
 

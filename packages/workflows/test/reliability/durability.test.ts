@@ -209,13 +209,14 @@ function entryOf(i: number, note: string): DeadLetterEntry {
   return {
     time: new Date(0).toISOString(),
     runId: `enospc-${i}`,
+    agent: "enospc",
     tool: "charge",
-    callId: `c${i}`,
     arguments: { note },
     errorCode: "TIMEOUT",
-    message: "m",
-    attempts: 1,
-  } as unknown as DeadLetterEntry;
+    callIds: [`c${i}`],
+    outcomes: [],
+    reason: "m",
+  };
 }
 
 /** Appends until the disk is full; every acknowledged entry must stay readable and no torn line remain. */
@@ -234,15 +235,16 @@ async function fillUntilFull(queue: FileDeadLetterQueue): Promise<{ acked: numbe
 }
 
 describe("FileDeadLetterQueue on a full disk (ENOSPC)", () => {
-  it("keeps every entry acknowledged before the disk filled, with no partial line after it (64 KB tmpfs)", async () => {
+  it("keeps every entry acknowledged before the disk filled, with no partial line after it (64 KB tmpfs)", async (context) => {
     const { execFileSync } = await import("node:child_process");
     const mountPoint = await mkdtemp(join(tmpdir(), "nw-enospc-"));
     try {
       execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint], { stdio: "ignore" });
     } catch {
-      console.log("ENOSPC on tmpfs skipped: cannot mount a tmpfs here (the injected short write below still runs).");
       await rm(mountPoint, { recursive: true, force: true });
-      return;
+      // Reported as skipped, not passed; not failed on CI either: mounting needs a privilege, not a
+      // service, and the injected short write below covers the same code path everywhere.
+      context.skip("cannot mount a tmpfs here (needs root); the injected short write below still runs");
     }
     try {
       const queue = new FileDeadLetterQueue(join(mountPoint, "dead-letters.jsonl"));
@@ -259,7 +261,7 @@ describe("FileDeadLetterQueue on a full disk (ENOSPC)", () => {
 
   it("continues a short write and cuts a failed one back (injected)", async () => {
     const { open } = await import("node:fs/promises");
-    const file = join(await mkdtemp(join(tmpdir(), "nw-short-")), "dl.jsonl");
+    const file = join(await mkdtemp(join(directory, "short-")), "dl.jsonl"); // removed with `directory`
     let mode: "normal" | "short" | "fail" = "normal";
     /** A disk that writes half of what is asked, then (in "fail") fills up after the first half. */
     class ShortWriteQueue extends FileDeadLetterQueue {
@@ -295,7 +297,7 @@ describe("FileDeadLetterQueue on a full disk (ENOSPC)", () => {
   });
 
   it("pages through entries with list({ offset, limit }) and streams them", async () => {
-    const file = join(await mkdtemp(join(tmpdir(), "nw-page-")), "dl.jsonl");
+    const file = join(await mkdtemp(join(directory, "page-")), "dl.jsonl"); // removed with `directory`
     const queue = new FileDeadLetterQueue(file);
     for (let i = 0; i < 5; i++) await queue.append(entryOf(i, "n"));
     await appendFile(file, '{"torn":');

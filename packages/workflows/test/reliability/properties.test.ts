@@ -50,6 +50,9 @@ const factory = usingAgentFramework(container.createChildContainer())
     retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0 },
     attemptTimeoutMs: false,
     totalTimeoutMs: false,
+    // Off, so that each property sees what its values produce: with a breaker, the thrown values of
+    // one property opened it and the next property read only CIRCUIT_OPEN (it passed only after it).
+    circuitBreaker: false,
   })
   .usingToolResultMiddleware()
   .usingTruncation()

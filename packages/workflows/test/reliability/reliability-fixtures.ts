@@ -168,7 +168,16 @@ export function buildFactory(world: World, options: FactoryOptions = {}): AgentF
 }
 
 const STATUSES = new Set(["ok", "partial", "error", "timeout", "cancelled", "skipped"]);
-const ENVELOPE_KEYS = new Set(["status", "error_code", "retriable", "message", "suggestion", "data", "metadata"]);
+const ENVELOPE_KEYS = new Set([
+  "status",
+  "error_code",
+  "retriable",
+  "message",
+  "suggestion",
+  "failures", // a partial result's failed items (core's formatToolOutcome)
+  "data",
+  "metadata",
+]);
 
 /**
  * Problems with a model-facing envelope (empty when it is valid): JSON, a known status, a boolean

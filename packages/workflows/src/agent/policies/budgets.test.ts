@@ -1,8 +1,17 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { invalidOption } from "../../../test/invalid-option.js";
-import { assertStatus, harness, HttpError, toolReply } from "../../../test/agent-fixtures.js";
-import { resiliencePlugin } from "../../resilience/index.js";
-import { toolResultMiddleware } from "../../tool-result/index.js";
+import { container } from "tsyringe";
+import {
+  assertStatus,
+  CrmTools,
+  deferred,
+  harness,
+  HttpError,
+  ToolWorld,
+  toolReply,
+} from "../../../test/agent-fixtures.js";
+import { usingAgentFramework } from "../../builder/index.js";
+import { ScriptedChatClient } from "../scripted-chat-client.js";
 import type { ChatMessage, ChatRequest } from "@needlework/core";
 import { TOKEN_BUDGET_DEFAULTS } from "./budgets.js";
 import { heldTimers, useFakeTimers } from "../../../test/support/fake-timers.js";
@@ -159,32 +168,41 @@ describe("tokenBudget", () => {
   it("ends budget_exhausted when a turn spends the budget: its calls never start, nothing in flight is cut off, nothing is retried", async () => {
     useFakeTimers();
     const signals: AbortSignal[] = [];
-    const h = harness({
-      middleware: [
-        toolResultMiddleware(),
-        resiliencePlugin({ retry: { maxAttempts: 3 } }).createMiddleware!({} as never)!,
-      ],
-    });
-    h.world.on("postNote", async (args, ctx) => {
+    // The note takes as long as the test says: it is in flight until `posted` resolves.
+    const started = deferred();
+    const posted = deferred();
+    const world = new ToolWorld().on("postNote", async (args, ctx) => {
       signals.push(ctx.signal);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      started.resolve(undefined);
+      await posted.promise;
       return { posted: args.note };
     });
-    const { agent } = h.agent(
-      [
+    const child = container.createChildContainer();
+    child.register(ToolWorld, { useValue: world });
+    // Resilience as a user adds it: through the builder, inside the tool-result middleware.
+    const factory = usingAgentFramework(child)
+      .addAgentFunctions(CrmTools)
+      .usingResilience({ retry: { maxAttempts: 3 } })
+      .usingToolResultMiddleware()
+      .buildAgentFactory({ printDiagnostics: false });
+    const agent = factory.createAgent({
+      name: "test-agent",
+      instructions: "You are a test agent.",
+      chatClient: new ScriptedChatClient([
         { toolCalls: [note(1)], usage: usage(600) },
         { toolCalls: [note(2), note(3)], usage: usage(500) },
-      ],
-      { tokenBudget: { maxTokens: 1_000 } },
-    );
+      ]),
+      tokenBudget: { maxTokens: 1_000 },
+    });
     const run = agent.run("post notes");
-    await vi.advanceTimersByTimeAsync(1_000);
+    await started.promise;
+    posted.resolve(undefined);
     const result = await run;
     assertStatus(result, "budget_exhausted");
     expect(result.reason).toBe(
       "The run used 1100 tokens of its budget of 1000 (tokenBudget.maxTokens); 2 tool calls of the last turn were not run.",
     );
-    expect(h.world.callsOf("postNote")).toEqual([{ note: "n1" }]);
+    expect(world.callsOf("postNote")).toEqual([{ note: "n1" }]);
     expect(signals.map((s) => s.aborted)).toEqual([false]);
     expect(result.calls.map((c) => [c.status, c.errorCode, c.attempts])).toEqual([
       ["ok", undefined, 1],

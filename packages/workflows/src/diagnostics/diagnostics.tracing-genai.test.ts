@@ -1,4 +1,4 @@
-import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
+import type { ChatClient, ChatRequest, ChatResponse } from "@needlework/core";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -9,9 +9,7 @@ import { describe, expect, it } from "vitest";
 import { diagnosticsHarness } from "../../test/diagnostics-fixtures.js";
 import { ScriptedChatClient } from "../agent/index.js";
 import type { AgentFrameworkBuilder } from "../builder/agent-framework.builder.js";
-import type { DiagnosticsTracer } from "./otel-types.js";
-import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
-import { Tracing } from "./tracing.js";
+import { type DiagnosticsTracer, TRACE_ATTRIBUTES as A } from "@needlework/otel";
 
 function otel() {
   const exporter = new InMemorySpanExporter();
@@ -142,81 +140,4 @@ describe("GenAI semantic conventions on chat and invoke_agent spans", () => {
       ]);
     },
   );
-});
-
-describe("traced chat streams", () => {
-  function streamingClient(parts: ChatStreamPart[], failAfter?: Error): ChatClient & { model: string } {
-    return {
-      provider: "acme",
-      model: "acme-large",
-      complete: () => Promise.reject(new Error("not used")),
-      async *stream() {
-        for (const part of parts) yield part;
-        if (failAfter) throw failAfter;
-      },
-    };
-  }
-
-  it("a streamed model call gets one chat span with the finish part's usage, model and id", async () => {
-    const { tracer, named } = otel();
-    const tracing = new Tracing(tracer);
-    await tracing.ready();
-    const client = tracing.instrumentChatClient(
-      streamingClient([
-        { type: "text-delta", delta: "Hi" },
-        { type: "tool-call", toolCall: { id: "c1", name: "t", arguments: "{}" } },
-        {
-          type: "finish",
-          finishReason: "tool_calls",
-          usage: { inputTokens: 4, outputTokens: 3, totalTokens: 7 },
-          id: "chatcmpl-9",
-          model: "acme-large-1",
-        },
-      ]),
-    );
-    expect(client.provider).toBe("acme");
-    const parts: ChatStreamPart[] = [];
-    for await (const part of client.stream!({ messages: [], tools: [] })) parts.push(part);
-    expect(parts).toHaveLength(3);
-    expect(named("chat acme-large")[0]!.attributes).toMatchObject({
-      [A.providerName]: "acme",
-      [A.chatToolCalls]: 1,
-      [A.inputTokens]: 4,
-      [A.outputTokens]: 3,
-      [A.finishReasons]: ["tool_calls"],
-      [A.responseId]: "chatcmpl-9",
-      [A.responseModel]: "acme-large-1",
-    });
-  });
-
-  it("a stream that fails marks its span with the error; one the consumer leaves is ended CANCELLED", async () => {
-    const { tracer, named } = otel();
-    const tracing = new Tracing(tracer);
-    await tracing.ready();
-    const failing = tracing.instrumentChatClient(
-      streamingClient([{ type: "text-delta", delta: "Hi" }], new ServerError("503")),
-    );
-    await expect(
-      (async () => {
-        for await (const _ of failing.stream!({ messages: [], tools: [] })) void _;
-      })(),
-    ).rejects.toBeInstanceOf(ServerError);
-    let closed = false;
-    const left = tracing.instrumentChatClient(<ChatClient & { model: string }>{
-      model: "other",
-      complete: () => Promise.reject(new Error("not used")),
-      async *stream() {
-        try {
-          yield { type: "text-delta", delta: "Hi" } as const;
-          yield { type: "text-delta", delta: " there" } as const;
-        } finally {
-          closed = true;
-        }
-      },
-    });
-    for await (const _ of left.stream!({ messages: [], tools: [] })) break;
-    expect(closed).toBe(true);
-    expect(named("chat acme-large")[0]!.attributes[A.errorType]).toBe("500");
-    expect(named("chat other")[0]!.attributes[A.errorType]).toBe("CANCELLED");
-  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, type DetectorName } from "../../src/shaping.js";
+import { createRedactor, type DetectorName } from "../src/index.js";
 
 // Text dense in digits once made the card and phone detectors retry at nearly every position
 // (issue 16, item 12). Their speed is measured in bench/ (redaction-adversarial); these tests pin

@@ -11,8 +11,8 @@ import {
 } from "./otel-types.js";
 import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
 
-/** The instrumentation scope of spans made from the global tracer provider. */
-const TRACER_NAME = "@needlework/workflows";
+/** The instrumentation scope of spans made from the global tracer provider, unless one is named. */
+const TRACER_NAME = "@needlework/otel";
 
 /** A span just started, and the context that makes it the parent of spans started within. @internal */
 export interface Started {
@@ -34,11 +34,12 @@ export class SpanFactory {
   protected pending: Promise<void> | undefined;
   protected readonly scope = new AsyncLocalStorage<unknown>();
 
-  constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter) {
+  /** `instrumentationScope`: the instrumentation scope of the global provider's tracer (`tracer: "global"`). */
+  constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter, instrumentationScope?: string) {
     this.pending = loadOtelApi(importer).then((api) => {
       this.api = api;
       try {
-        this.tracer = option === "global" ? api?.trace.getTracer(TRACER_NAME) : option;
+        this.tracer = option === "global" ? api?.trace.getTracer(instrumentationScope ?? TRACER_NAME) : option;
       } catch {
         this.tracer = undefined;
       }

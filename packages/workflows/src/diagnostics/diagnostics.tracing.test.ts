@@ -11,9 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpError } from "../../test/agent-fixtures.js";
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../test/diagnostics-fixtures.js";
 import { ScriptedChatClient } from "../agent/index.js";
-import { createDiagnosticsPlugin, type DiagnosticsPlugin } from "../diagnostics/diagnostics.plugin.js";
-import type { DiagnosticsTracer } from "./otel-types.js";
-import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
+import { type DiagnosticsTracer, TRACE_ATTRIBUTES as A } from "@needlework/otel";
+import { createDiagnosticsPlugin, type DiagnosticsPlugin } from "./diagnostics.plugin.js";
 
 function otel() {
   const exporter = new InMemorySpanExporter();

@@ -19,9 +19,6 @@ export interface FittedList {
   readonly totalChars: number;
 }
 
-/** At most this many items are looked at for failures (as the shrinker does). */
-const MAX_FAILING_SCAN = 1000;
-
 // Token counts add up across the items of a list when each item is counted from where the
 // tokenizer starts a piece in the whole list too. Both encodings first split text with a regex in
 // which a run of punctuation (`"}},{"`) is one piece, taken whole from where it starts, and a letter
@@ -58,9 +55,9 @@ export function fitList(
   const n = items.length;
   if (n === 0) return undefined;
   if (rules.isFailing) {
-    const scan = Math.min(n, MAX_FAILING_SCAN);
     try {
-      for (let i = 0; i < scan; i++) if (rules.isFailing(items[i] as JsonValue)) return undefined;
+      // Every item, as the detector and the shrinker look at them: a failure at the end counts.
+      for (let i = 0; i < n; i++) if (rules.isFailing(items[i] as JsonValue)) return undefined;
     } catch {
       return undefined; // an item that throws when read: the search makes it safe first
     }

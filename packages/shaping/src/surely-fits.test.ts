@@ -47,6 +47,31 @@ describe("surelyFits", () => {
     );
   });
 
+  it("answers exactly for numbers, keys and texts of every length, whichever bound decides", () => {
+    const key = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: "binary", maxLength: 6 }));
+    const leaf = fc.oneof(anyText, fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
+    const value = fc.dictionary(key, fc.oneof(leaf, fc.array(leaf, { maxLength: 6 })), { maxKeys: 8 });
+    fc.assert(
+      fc.property(value, fc.integer({ min: 16, max: 3000 }), (v, maxTokens) => {
+        expect(surelyFits(v, maxTokens)).toBe(Buffer.byteLength(JSON.stringify(v), "utf8") <= maxTokens);
+      }),
+      { numRuns: 1000 },
+    );
+    // The longest JSON numbers: 25 characters each.
+    const numbers = Array.from({ length: 40 }, () => -0.0000013061519997984816);
+    const bytes = Buffer.byteLength(JSON.stringify(numbers), "utf8");
+    expect(surelyFits(numbers, bytes)).toBe(true);
+    expect(surelyFits(numbers, bytes - 1)).toBe(false);
+    // Quotes and backslashes: two bytes each once escaped, in texts and in keys.
+    for (const text of ['"'.repeat(300), "\\".repeat(300), "\u0001".repeat(100)]) {
+      for (const v of [text, { [text]: 1 }]) {
+        const size = Buffer.byteLength(JSON.stringify(v), "utf8");
+        expect(surelyFits(v, size)).toBe(true);
+        expect(surelyFits(v, size - 1)).toBe(false);
+      }
+    }
+  });
+
   it("holds for escapes, emoji and control characters, the worst bytes per character", () => {
     for (const text of ["\u0001".repeat(40), "😀".repeat(40), '\n\t"\\'.repeat(20), "<|endoftext|>".repeat(5)]) {
       for (const maxTokens of [16, 100, 300, 1000]) {

@@ -1,63 +1,19 @@
-import { type InvokeInfo, isToolOutcome, isToolResult, mapThrownError, NeedleworkError } from "@needlework/core";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type InvokeInfo, isToolOutcome, isToolResult } from "@needlework/core";
 import type { ToolCallContext, ToolOutcome, ToolRetryReport } from "@needlework/core";
 import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
-import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
+import { clientAttributes, modelErrorType, stringProperty } from "./client-attributes.js";
 import { type Started, SpanFactory } from "./span-factory.js";
-import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS, type TraceAttributes } from "./otel-types.js";
-import { TRACE_ATTRIBUTES as A, SETTLED_RUN_STATUSES, TRACE_EVENTS, UNKNOWN_PROVIDER } from "./trace-attributes.js";
+import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS } from "./otel-types.js";
+import { SETTLED_RUN_STATUSES } from "./run-statuses.js";
+import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
+import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
 
-function stringProperty(value: unknown, key: string): string | undefined {
-  try {
-    const property = (value as Record<string, unknown> | undefined)?.[key];
-    return typeof property === "string" && property !== "" ? property : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function numberProperty(value: unknown, key: string): number | undefined {
-  try {
-    const property = (value as Record<string, unknown> | undefined)?.[key];
-    return typeof property === "number" && Number.isFinite(property) ? property : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `gen_ai.provider.name`, `gen_ai.request.*` and `server.*` of a chat client, as far as it tells them. */
-function clientAttributes(client: ChatClient | undefined): TraceAttributes {
-  const model = stringProperty(client, "model");
-  const temperature = numberProperty(client, "temperature");
-  const maxTokens = numberProperty(client, "maxTokens");
-  let endpoint: unknown;
-  try {
-    endpoint = client?.endpoint;
-  } catch {
-    endpoint = undefined;
-  }
-  const address = stringProperty(endpoint, "address");
-  const port = numberProperty(endpoint, "port");
-  return {
-    [A.providerName]: stringProperty(client, "provider") ?? UNKNOWN_PROVIDER,
-    ...(model === undefined ? {} : { [A.requestModel]: model }),
-    ...(temperature === undefined ? {} : { [A.requestTemperature]: temperature }),
-    ...(maxTokens === undefined ? {} : { [A.requestMaxTokens]: maxTokens }),
-    ...(address === undefined ? {} : { [A.serverAddress]: address }),
-    ...(address === undefined || port === undefined ? {} : { [A.serverPort]: port }),
-  };
-}
-
-/**
- * `error.type` of a failed model call (or of the run it ended), as the GenAI conventions prefer it:
- * the HTTP status code the model server answered (`"500"`, `"429"`), else the error's own stable
- * code (`OPENAI_CONNECTION_FAILED`), else needlework's mapping of the thrown value.
- */
-function modelErrorType(error: unknown): string {
-  const status = numberProperty(error, "status");
-  if (status !== undefined && Number.isInteger(status) && status >= 400 && status <= 599) return String(status);
-  if (NeedleworkError.isInstance(error)) return error.code;
-  return mapThrownError(error).code;
+/** An `invoke_agent` span in flight: ended once, by the run's `run-end` event or by `traceRun`. */
+interface OpenRun {
+  readonly started: Started;
+  ended: boolean;
 }
 
 /** The thrown value a failed outcome or `ToolResult.fail` keeps for diagnostics, if any. */
@@ -74,37 +30,80 @@ function exceptionOf(value: unknown): unknown {
  * parented explicitly (the run's span is kept in an AsyncLocalStorage), so the tree is right even
  * without a registered context manager; with one, the tool's own spans (HTTP, DB) nest under its
  * `execute_tool` span. Tracing never changes a call: a tracer that throws is ignored.
+ *
+ * What comes from where: the run's span from `traceRun` (a plugin's `wrapRun`) and its events
+ * (`observeRun`); `chat` spans from the wrapped chat client; `execute_tool` spans from the tool
+ * middleware, which must run around the call to parent the tool's own spans and to see the thrown
+ * error (events carry outcomes, never exceptions), and which also spans calls made outside any run
+ * (`factory.tools.invoke()`), which have no event stream; retries from the call's context
+ * (`ToolCallContext.report`, the same report the run turns into its `tool-retry` event), so a direct
+ * call's retries are traced too; calls the pipeline never ran from the invoker's outcome observer.
  * @internal
  */
 export class Tracing extends SpanFactory {
-  /** Wraps one agent run (or resume) in an `invoke_agent` span; `client` names the provider. */
-  async traceRun(
-    agent: string,
-    resumed: boolean,
-    run: () => Promise<AgentRunResult>,
-    client?: ChatClient,
-  ): Promise<AgentRunResult> {
+  /** The run whose body is executing here: its subscriber (`observeRun`) is asked for within the body. */
+  private readonly runs = new AsyncLocalStorage<OpenRun>();
+
+  /**
+   * Wraps one agent run (or resume) in an `invoke_agent` span; its chat client names the provider.
+   * The span is opened here, not from the run's `run-start` event: it must be the active parent of
+   * everything the body does (chat and tool spans, the tool's own HTTP spans), and a subscriber of
+   * events cannot make a span the parent of work already under way. It is closed by the run's
+   * `run-end` event (see {@link observeRun}); a run that throws has no `run-end`, so it is ended here
+   * with the error, and a run no subscriber heard end is ended here from its result.
+   */
+  async traceRun<R extends TracedRunResult>(run: TracedRunStart, body: () => Promise<R>): Promise<R> {
     if (this.pending) await this.pending;
-    const { [A.providerName]: provider, [A.requestModel]: model } = clientAttributes(client);
+    const { [A.providerName]: provider, [A.requestModel]: model } = clientAttributes(run.chatClient);
     const attributes = this.clean({
       [A.operation]: "invoke_agent",
-      [A.agentName]: agent,
+      [A.agentName]: run.agent,
       [A.providerName]: provider!,
       ...(model === undefined ? {} : { [A.requestModel]: model }),
-      [A.runResumed]: resumed,
+      [A.runResumed]: run.resumed,
     });
     const started = this.start(`invoke_agent ${String(attributes[A.agentName])}`, SPAN_KIND.INTERNAL, attributes);
-    if (!started) return run();
-    let result: AgentRunResult;
+    if (!started) return body();
+    const open: OpenRun = { started, ended: false };
+    let result: R;
     try {
-      result = await this.within(started, run);
+      result = await this.runs.run(open, () => this.within(started, body));
     } catch (error) {
-      this.endThrown(started.span, error, false, {}, modelErrorType);
+      if (!open.ended) {
+        open.ended = true;
+        this.endThrown(started.span, error, false, {}, modelErrorType);
+      }
       throw error;
     }
+    this.endRun(open, result);
+    return result;
+  }
+
+  /**
+   * The subscriber of one run's events, for the run whose body runs here (`traceRun`); undefined
+   * outside a traced run. Its run id goes on the `invoke_agent` span as the run starts (so a run that
+   * crashes is found by its id too), and the `run-end` event closes the span with the run's status,
+   * usage and health. Replayed events add nothing: the work they stand for was traced when it ran,
+   * and the tool and chat spans come from the calls themselves, never from events, so a replayed
+   * `tool-result` cannot make a second span.
+   */
+  observeRun(run: TracedRun): ((event: TracedRunEvent) => void) | undefined {
+    const open = this.runs.getStore();
+    if (open === undefined) return undefined;
+    this.guard(() => open.started.span.setAttributes(this.clean({ [A.runId]: run.runId })));
+    return (event) => {
+      // A replayed run-end is still this start's end (a resumeRun of a finished run): it closes the span.
+      if (event.type === "run-end" && event.result !== undefined) this.endRun(open, event.result);
+    };
+  }
+
+  private endRun(open: OpenRun, result: TracedRunResult): void {
+    if (open.ended) return;
+    open.ended = true;
     this.guard(() => {
-      const { span } = started;
+      const { span } = open.started;
       const { health, usage } = result;
+      const settled = SETTLED_RUN_STATUSES.has(result.status);
       span.setAttributes(
         this.clean({
           [A.runId]: result.runId,
@@ -116,17 +115,12 @@ export class Tracing extends SpanFactory {
           [A.runToolsFailed]: health.tools_failed,
           [A.runToolsNotCalled]: health.tools_not_called,
           [A.runBlockingFailure]: health.blocking_failure,
-          ...(SETTLED_RUN_STATUSES.has(result.status) ? {} : { [A.errorType]: result.status }),
+          ...(settled ? {} : { [A.errorType]: result.status }),
         }),
       );
-      if (!SETTLED_RUN_STATUSES.has(result.status))
-        span.setStatus({
-          code: SPAN_STATUS.ERROR,
-          message: this.text("reason" in result ? result.reason : result.status),
-        });
+      if (!settled) span.setStatus({ code: SPAN_STATUS.ERROR, message: this.text(result.reason ?? result.status) });
       span.end();
     });
-    return result;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { functionOption, stringOrRegExp } from "../options/option-schemas.js";
-import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
+import { functionOption, stringOrRegExp } from "@needlework/core/internal";
+import { parseOptions, type SchemaMatches } from "@needlework/core/internal";
 import { DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { integerAtLeast, stringOrRegExp } from "../options/option-schemas.js";
-import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
+import { integerAtLeast, stringOrRegExp } from "@needlework/core/internal";
+import { parseOptions, type SchemaMatches } from "@needlework/core/internal";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./tokenizer.js";
 
 /**

@@ -1,6 +1,6 @@
 import { safeJsonStringify } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import { invalidOption } from "../../test/invalid-option.js";
+import { invalidOption } from "../test/invalid-option.js";
 import { createRedactor } from "./create-redactor.js";
 import { DEFAULT_REDACTION_OPTIONS, type RedactionOptions } from "./redaction.options.js";
 import { DETECTOR_NAMES } from "./redaction-detectors.js";

@@ -13,8 +13,6 @@ export interface ShrinkRules {
 
 /** At most this many failing items of one list are kept ahead of the others. */
 const MAX_KEPT_FAILING = 50;
-/** At most this many items of one list are looked at for failures (as the detector does). */
-const MAX_FAILING_SCAN = 1000;
 
 // A share below these holds little more than a marker, so a container keeps fewer children instead
 // of starving all of them. List items get more: a few readable records beat many skeletons.
@@ -87,12 +85,14 @@ function cutString(value: string, budget: number): string {
   return value.slice(0, end) + stringMarker(value.length - end);
 }
 
-/** Indexes of the list's failing items (ascending, bounded). */
+/**
+ * Indexes of the list's failing items (ascending, at most {@link MAX_KEPT_FAILING}). Every item is
+ * looked at, as the detector does: a failure at the end of a long list is kept too.
+ */
 function failingIndices(items: readonly JsonValue[], isFailing: ShrinkRules["isFailing"]): number[] {
   const found: number[] = [];
   if (isFailing === undefined) return found;
-  const scan = Math.min(items.length, MAX_FAILING_SCAN);
-  for (let i = 0; i < scan && found.length < MAX_KEPT_FAILING; i++) if (isFailing(items[i]!)) found.push(i);
+  for (let i = 0; i < items.length && found.length < MAX_KEPT_FAILING; i++) if (isFailing(items[i]!)) found.push(i);
   return found;
 }
 

@@ -1,6 +1,6 @@
 import { InvalidOptionError } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import { invalidOption } from "../../test/invalid-option.js";
+import { invalidOption } from "../test/invalid-option.js";
 import { countTokens } from "./tokenizer.js";
 import { truncateText, truncateValue } from "./truncate-value.js";
 import { DEFAULT_TRUNCATION_OPTIONS, type TruncationOptions } from "./truncation.options.js";

@@ -58,7 +58,7 @@ const loaded = new Map<TokenEncoding, Tokenizer>();
 
 /**
  * The code of the error thrown when token counting is configured (`usingTruncation()`, `countTokens`)
- * but gpt-tokenizer, an optional peer dependency of @needlework/workflows, is not installed.
+ * but gpt-tokenizer, an optional peer dependency of @needlework/shaping, is not installed.
  *
  * @example
  * ```ts
@@ -82,7 +82,7 @@ function notInstalled(cause: unknown): NeedleworkError {
   return new NeedleworkError(
     TOKENIZER_NOT_INSTALLED,
     "Token-based truncation counts tokens with the gpt-tokenizer package, which is not installed: " +
-      "run `npm install gpt-tokenizer` (an optional peer dependency of @needlework/workflows, " +
+      "run `npm install gpt-tokenizer` (an optional peer dependency of @needlework/shaping and @needlework/workflows, " +
       "needed only when results are truncated).",
     { cause },
   );

@@ -1,0 +1,22 @@
+/**
+ * `@needlework/otel`: OpenTelemetry spans for needlework runs, following the GenAI semantic
+ * conventions (`invoke_agent`, `chat`, `execute_tool`). `openTelemetry({ tracer })` is a plugin for
+ * the builder's `usingPlugin(...)`; `usingDiagnostics({ tracer })` of `@needlework/workflows` makes
+ * the same spans through it. `@opentelemetry/api` is an optional peer dependency.
+ *
+ * @example
+ * ```ts
+ * import { trace } from "@opentelemetry/api";
+ * import { openTelemetry } from "@needlework/otel";
+ * builder.usingPlugin(openTelemetry({ tracer: trace.getTracer("support-bot") }));
+ * ```
+ * @packageDocumentation
+ */
+export {
+  openTelemetry,
+  type OpenTelemetryOptions,
+  type OpenTelemetryPlugin,
+} from "./open-telemetry.js";
+export type { DiagnosticsSpan, DiagnosticsTracer, TraceAttributes, TraceAttributeValue } from "./otel-types.js";
+export { TRACE_ATTRIBUTES, TRACE_EVENTS } from "./trace-attributes.js";
+export type { TracedPipeline, TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";

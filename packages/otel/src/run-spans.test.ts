@@ -1,0 +1,186 @@
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  type ChatClient,
+  createToolInvoker,
+  InvalidOptionError,
+  isToolResult,
+  type ToolMiddleware,
+  ToolResult,
+} from "@needlework/core";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { container } from "tsyringe";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { openTelemetry } from "./open-telemetry.js";
+import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
+import type { TracedRunEvent, TracedRunResult } from "./traced-run.js";
+
+function otel() {
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+  const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
+  const named = (name: string): ReadableSpan[] => spans().filter((s) => s.name === name);
+  return { tracer, spans, named };
+}
+
+const parentOf = (span: ReadableSpan | undefined): string | undefined => span?.parentSpanContext?.spanId;
+const idOf = (span: ReadableSpan | undefined): string | undefined => span?.spanContext().spanId;
+
+@AgentFunctionGroup()
+class NoteTools {
+  static locked = 0;
+  @AgentFunction({ description: "Posts a note.", input: z.object({ note: z.string() }) })
+  postNote({ note }: { note: string }) {
+    return NoteTools.locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: note };
+  }
+}
+
+/** Retries a failed attempt once at once, reporting it through the call's context as resilience does. */
+const retryOnce: ToolMiddleware = async (call, next) => {
+  const first = await next();
+  if (!isToolResult(first) || first.kind !== "fail") return first;
+  const { callId, runId, name: tool } = call;
+  call.report?.({
+    type: "tool-retry",
+    callId,
+    runId,
+    tool,
+    attempt: 1,
+    delayMs: 0,
+    errorCode: "LOCKED",
+    errorType: "ToolResult",
+  });
+  call.attempt = 2;
+  return next();
+};
+
+const model: ChatClient & { model: string } = {
+  provider: "acme",
+  model: "acme-large",
+  complete: async () => ({ message: { content: "Done." }, usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } }),
+};
+
+const result = (status: string, extra: Partial<TracedRunResult> = {}): TracedRunResult => ({
+  runId: "run_1",
+  status,
+  iterations: 1,
+  usage: { inputTokens: 3, outputTokens: 2 },
+  health: { tools_ok: 1, tools_failed: 0, tools_not_called: 0, blocking_failure: false },
+  ...extra,
+});
+
+describe("openTelemetry: spans from a run's hooks and events, without workflows", () => {
+  it("one invoke_agent span over its chat and execute_tool spans, closed by the run-end event, with a retry event per reported retry", async () => {
+    const { tracer, named } = otel();
+    const plugin = openTelemetry({ tracer });
+    const pipeline = { plugins: [plugin] };
+    NoteTools.locked = 1;
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [NoteTools],
+      middleware: [plugin.createMiddleware(pipeline), retryOnce],
+      observers: [plugin.createObserver(pipeline)],
+    });
+    const client = plugin.wrapChatClient(model);
+    let endedBeforeBodyReturned = false;
+    const returned = await plugin.wrapRun({ agent: "notes", resumed: false, chatClient: model }, async () => {
+      const subscriber = plugin.observeRun({ agent: "notes", runId: "run_1" });
+      subscriber?.({ type: "run-start" });
+      await client.complete({ messages: [], tools: [] });
+      await invoker.invoke({ name: "postNote", callId: "call_1", arguments: { note: "hi" } }, { runId: "run_1" });
+      await invoker.invoke({ name: "nope", callId: "call_2", arguments: {} }, { runId: "run_1" });
+      subscriber?.({ type: "run-end", result: result("completed") });
+      endedBeforeBodyReturned = named("invoke_agent notes").length === 1;
+      return result("completed");
+    });
+    expect(returned.status).toBe("completed");
+    expect(endedBeforeBodyReturned).toBe(true);
+    const [run] = named("invoke_agent notes");
+    expect(run!.attributes).toMatchObject({
+      [A.operation]: "invoke_agent",
+      [A.providerName]: "acme",
+      [A.requestModel]: "acme-large",
+      [A.runId]: "run_1",
+      [A.runStatus]: "completed",
+      [A.inputTokens]: 3,
+    });
+    const [chat] = named("chat acme-large");
+    const [tool] = named("execute_tool postNote");
+    await plugin.ready();
+    const [unknown] = named("execute_tool nope");
+    for (const child of [chat, tool, unknown]) expect(parentOf(child)).toBe(idOf(run));
+    expect(tool!.attributes).toMatchObject({ [A.toolStatus]: "ok", [A.toolAttempts]: 2, [A.toolCallId]: "call_1" });
+    expect(tool!.events.map((e) => [e.name, e.attributes?.[A.errorType], e.attributes?.[A.exceptionType]])).toEqual([
+      ["retry", "LOCKED", "ToolResult"],
+    ]);
+    expect(unknown!.attributes).toMatchObject({ [A.errorType]: "UNKNOWN_TOOL", [A.toolAttempts]: 0 });
+  });
+
+  it("a run that throws ends its span with the error, its run id known from the start; a stopped run's span is ERROR with its reason", async () => {
+    const { tracer, named } = otel();
+    const plugin = openTelemetry({ tracer });
+    await expect(
+      plugin.wrapRun({ agent: "crashy", resumed: true }, async () => {
+        plugin.observeRun({ agent: "crashy", runId: "run_crash" });
+        throw Object.assign(new Error("model down"), { status: 503 });
+      }),
+    ).rejects.toThrow("model down");
+    const [crashed] = named("invoke_agent crashy");
+    expect(crashed!.attributes).toMatchObject({ [A.runId]: "run_crash", [A.errorType]: "503", [A.runResumed]: true });
+    expect(crashed!.status.code).toBe(2);
+
+    await plugin.wrapRun({ agent: "stuck", resumed: false }, async () =>
+      result("escalated", { reason: "After one correction turn, no honest answer." }),
+    );
+    const [stopped] = named("invoke_agent stuck");
+    expect(stopped!.attributes[A.errorType]).toBe("escalated");
+    expect(stopped!.status).toMatchObject({ code: 2, message: "After one correction turn, no honest answer." });
+  });
+
+  it("replayed events make no span: the work they stand for was traced when it ran", async () => {
+    const { tracer, spans } = otel();
+    const plugin = openTelemetry({ tracer });
+    const replayed: TracedRunEvent[] = [
+      { type: "run-start", replayed: true },
+      { type: "tool-call", replayed: true },
+      { type: "tool-result", replayed: true },
+      { type: "turn-end", replayed: true },
+    ];
+    await plugin.wrapRun({ agent: "resumed", resumed: true }, async () => {
+      const subscriber = plugin.observeRun({ agent: "resumed", runId: "run_r" });
+      for (const event of replayed) subscriber?.(event);
+      return result("completed", { runId: "run_r" });
+    });
+    expect(spans().map((s) => s.name)).toEqual(["invoke_agent resumed"]);
+    expect(plugin.observeRun({ agent: "outside", runId: "x" })).toBeUndefined();
+  });
+
+  it("scrubs attributes and messages with the pipeline's redaction", async () => {
+    const { tracer, named } = otel();
+    const plugin = openTelemetry({ tracer });
+    const redaction = {
+      name: "redaction",
+      redact: (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll("secret", "[X]")),
+    };
+    const pipeline = { plugins: [redaction, plugin] };
+    const invoker = createToolInvoker(container.createChildContainer(), {
+      functions: [NoteTools],
+      observers: [plugin.createObserver(pipeline)],
+      middleware: [plugin.createMiddleware(pipeline)],
+    });
+    await invoker.invoke({ name: "secret-tool", arguments: {} });
+    await plugin.ready();
+    expect(named("execute_tool [X]-tool")[0]!.attributes[A.toolName]).toBe("[X]-tool");
+  });
+
+  it("refuses a tracer that is not one, naming the option", () => {
+    expect(() => openTelemetry({ tracer: {} as never })).toThrow(InvalidOptionError);
+    expect(() => openTelemetry(undefined as never)).toThrow(/option 'tracer' must be an OpenTelemetry tracer/);
+    expect(openTelemetry({ tracer: "global" }).describe()).toBe("opentelemetry(global tracer)");
+  });
+});
