@@ -2,7 +2,11 @@ import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
- * Remembers which checkpoints were resumed, so a checkpoint resumes at most once. `claim` must be
+ * Remembers which checkpoints were resumed, so a checkpoint resumes at most once.
+ *
+ * @deprecated A checkpoint resumes once because its run's journal records that the pause was
+ * decided: pass an agent a `store` (`InMemoryRunStore`, `FileRunStore`, `PostgresStore`) to make
+ * that hold across processes. A claim store given as `resumedCheckpoints` is still asked. `claim` must be
  * atomic: of two concurrent claims of one id, exactly one returns `true`.
  *
  * @example
@@ -18,6 +22,9 @@ export interface ResumedCheckpointStore {
 }
 
 /**
+ * @deprecated Pass an agent a `store`: its journal makes a resume once-only (see
+ * {@link ResumedCheckpointStore}).
+ *
  * Claims in memory: one process (the claims of `InMemoryRunStore`). Use
  * {@link FileResumedCheckpointStore} (or your own) when several processes resume checkpoints.
  *
@@ -38,6 +45,9 @@ export class InMemoryResumedCheckpointStore implements ResumedCheckpointStore {
 }
 
 /**
+ * @deprecated Pass an agent a `store` (`new FileRunStore(dir)` keeps runs in a directory): its
+ * journal makes a resume once-only across processes (see {@link ResumedCheckpointStore}).
+ *
  * Resumed checkpoints as files in a directory, one per checkpoint, created exclusively (`wx`)
  * and fsynced: atomic across processes on one machine or a shared file system, and kept across
  * restarts.

@@ -32,6 +32,7 @@ export interface FileRunStoreOptions {
 export class FileRunStore implements AgentStore {
   readonly journal: RunJournal;
   readonly deadLetters: FileDeadLetterQueue;
+  /** @deprecated Agents no longer read it: the journal makes a checkpoint resume once. Nothing is written under `resumed/` unless it is called. */
   readonly resumedCheckpoints: FileResumedCheckpointStore;
 
   constructor(

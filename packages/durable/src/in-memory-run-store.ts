@@ -152,6 +152,7 @@ export interface InMemoryRunStoreOptions {
 export class InMemoryRunStore implements AgentStore {
   readonly journal: InMemoryRunJournal;
   readonly deadLetters = new InMemoryDeadLetterQueue();
+  /** @deprecated Agents no longer read it: the journal makes a checkpoint resume once. */
   readonly resumedCheckpoints = new InMemoryResumedCheckpointStore();
 
   constructor(options: InMemoryRunStoreOptions = {}) {

@@ -253,9 +253,9 @@ export interface JournalCommit {
 export const DEFAULT_LEASE_MS = 30_000;
 
 /**
- * Everything an agent keeps durably: the run journal, dead letters and resumed-checkpoint claims.
- * `createAgent({ store })` uses all three (an explicit `deadLetters` or `resumedCheckpoints`
- * option wins).
+ * Everything an agent keeps durably: the run journal (which also makes a checkpoint resume once:
+ * the pause's decision is a journal entry) and dead letters. `createAgent({ store })` uses both (an
+ * explicit `deadLetters` option wins).
  *
  * @example
  * ```ts
@@ -266,5 +266,9 @@ export const DEFAULT_LEASE_MS = 30_000;
 export interface AgentStore {
   readonly journal: RunJournal;
   readonly deadLetters: DeadLetterQueue;
-  readonly resumedCheckpoints: ResumedCheckpointStore;
+  /**
+   * @deprecated Not read by agents any more: the `journal` records that a pause was decided, which
+   * makes a resume once-only. The built-in stores still have it, for code that calls it.
+   */
+  readonly resumedCheckpoints?: ResumedCheckpointStore;
 }

@@ -662,7 +662,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const by = actor(c, token !== undefined);
     let status: string;
     try {
-      // The agent's own resume: the checkpoint's signature and one-time claim are checked there.
+      // The agent's own resume: the checkpoint's signature, and that its pause is still open in the journal, are checked there.
       const result = await agent.resume(
         paused.checkpoint as Parameters<InspectedAgent["resume"]>[0],
         Object.fromEntries(decisions),

@@ -55,8 +55,8 @@ const optionsSchema = z.strictObject({
 
 /**
  * Durable state for agents on PostgreSQL: the run journal (`createAgent({ store })` and
- * `agent.resumeRun(runId)`), dead letters (list, filter, acknowledge, replay) and one-time
- * checkpoint claims, shared by every instance using the same database and schema. Call
+ * `agent.resumeRun(runId)`, and a checkpoint resumed once across instances) and dead letters (list,
+ * filter, acknowledge, replay), shared by every instance using the same database and schema. Call
  * `await store.migrate()` once per process before use (safe from several at once).
  *
  * @example
@@ -69,6 +69,7 @@ const optionsSchema = z.strictObject({
 export class PostgresStore implements AgentStore {
   readonly journal: RunJournal;
   readonly deadLetters: PostgresDeadLetterQueue;
+  /** @deprecated Agents no longer read it: the run journal makes a checkpoint resume once (see {@link PostgresCheckpointClaims}). */
   readonly resumedCheckpoints: PostgresCheckpointClaims;
   /** The schema name, unquoted. */
   readonly schema: string;

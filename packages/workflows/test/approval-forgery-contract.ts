@@ -1,6 +1,7 @@
 // Shared attack scenarios on approvals for every AgentStore (memory, file, PostgreSQL): a database
 // writer without the checkpoint secret forges journal rows; nothing gated may run on them.
 import { AgentFunction, AgentFunctionGroup, createToolInvoker, type ToolContext } from "@needlework/core";
+import { callIdempotencyKey } from "@needlework/core/internal";
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";
@@ -76,7 +77,12 @@ async function forgeRun(
   ).toBe(true);
   const toolCalls = [{ id: "call_1", name: "transfer", arguments: args }];
   await journal.turn(runId, { index: 0, message: { role: "assistant", toolCalls } }, ATTACKER);
-  const start = { callId: "call_1", tool: "transfer", arguments: args, idempotencyKey: `${runId}:call_1` };
+  const start = {
+    callId: "call_1",
+    tool: "transfer",
+    arguments: args,
+    idempotencyKey: callIdempotencyKey(runId, "call_1"),
+  };
   await journal.callsStarted(
     runId,
     [approval === undefined ? start : ({ ...start, approval } as typeof start)],
@@ -172,6 +178,54 @@ export function approvalForgeryContract(
     expect(otherArgs.transfers).toEqual([]);
     expect(otherArgs.result.status).toBe("awaiting_approval");
   });
+
+  it("a resume that died after recording its decisions goes on with resumeRun, never with a second resume", async () => {
+    const { first, second } = await open();
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ id: "call_1", name: "transfer", arguments: { payee: "ACME", amount: 10 } }] },
+      { text: "Paid." },
+    ];
+    const bank = new FakeBank();
+    const dying = bankAgent(bank, first, steps);
+    const paused = await dying.run("Pay the invoice.", { runId: "run_died_1" });
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    bank.hang = true;
+    const kill = new AbortController();
+    const resumed = dying.resume(paused.checkpoint, { call_1: "approved" }, { signal: kill.signal });
+    await bank.started;
+    kill.abort(new DOMException("process killed", "AbortError"));
+    await expect(resumed).rejects.toMatchObject({ name: "AbortError" });
+    const survivor = new FakeBank();
+    if (keepsDecisionRecords)
+      await expect(
+        bankAgent(survivor, second, [{ text: "Paid." }]).resume(paused.checkpoint, { call_1: "approved" }),
+      ).rejects.toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    const result = await bankAgent(survivor, second, [{ text: "Paid." }]).resumeRun("run_died_1");
+    // The transfer is idempotent: it runs again with the same key; the model is asked only after it.
+    expect(result.status).toBe(keepsDecisionRecords ? "completed" : "awaiting_approval");
+    expect(survivor.transfers).toEqual(
+      keepsDecisionRecords ? [{ payee: "ACME", amount: 10, key: "run_died_1:call_1" }] : [],
+    );
+  });
+
+  it("a checkpoint resumed by two agents over the store is run once: the other is refused CHECKPOINT_ALREADY_RESUMED", async () => {
+    const { first, second } = await open();
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ id: "call_1", name: "transfer", arguments: { payee: "ACME", amount: 10 } }] },
+    ];
+    const bank = new FakeBank();
+    const paused = await bankAgent(bank, first, steps).run("Pay the invoice.", { runId: "run_twice_1" });
+    if (paused.status !== "awaiting_approval") throw new Error(`expected a pause, got ${paused.status}`);
+    const resume = (store: AgentStore) =>
+      bankAgent(bank, store, [{ text: "Paid." }]).resume(paused.checkpoint, { call_1: "approved" });
+    const both = await Promise.allSettled([resume(first), resume(second)]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    // Later, from either handle, it is refused too.
+    await expect(resume(second)).rejects.toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
+    expect(bank.transfers).toEqual([{ payee: "ACME", amount: 10, key: "run_twice_1:call_1" }]);
+  });
 }
 
 /** Writes a run's start, first turn and call start (its decision record kept) as `runId`, with `args`. */
@@ -187,6 +241,10 @@ async function copyRun(
   const toolCalls = [{ id: "call_1", name: "transfer", arguments: args }];
   await journal.turn(runId, { index: 0, message: { role: "assistant", toolCalls } }, ATTACKER);
   const call = run.calls.find((c) => c.callId === "call_1")!;
-  await journal.callsStarted(runId, [{ ...call, arguments: args, idempotencyKey: `${runId}:call_1` }], ATTACKER);
+  await journal.callsStarted(
+    runId,
+    [{ ...call, arguments: args, idempotencyKey: callIdempotencyKey(runId, "call_1") }],
+    ATTACKER,
+  );
   await journal.release(runId, ATTACKER);
 }

@@ -68,9 +68,11 @@ export function deadLetterContract(open: OpenStores): void {
     });
   });
 
-  describe("checkpoint claims", () => {
+  // Deprecated (agents no longer read them): checked only for a store that still has claims.
+  describe("checkpoint claims (deprecated)", () => {
     it("claims a checkpoint once, across handles", async () => {
       const { first, second } = await open({ leaseMs: LONG_LEASE_MS });
+      if (first.resumedCheckpoints === undefined || second.resumedCheckpoints === undefined) return;
       const id = runIdFor("checkpoint").replace(/[^A-Za-z0-9_-]/g, "_");
       expect(await first.resumedCheckpoints.claim(id)).toBe(true);
       expect(await second.resumedCheckpoints.claim(id)).toBe(false);
@@ -79,13 +81,10 @@ export function deadLetterContract(open: OpenStores): void {
 
     it("of concurrent claims of one checkpoint, exactly one wins", async () => {
       const { first, second } = await open({ leaseMs: LONG_LEASE_MS });
+      const [a, b] = [first.resumedCheckpoints, second.resumedCheckpoints];
+      if (a === undefined || b === undefined) return;
       const id = runIdFor("race").replace(/[^A-Za-z0-9_-]/g, "_");
-      const claims = await Promise.all([
-        first.resumedCheckpoints.claim(id),
-        second.resumedCheckpoints.claim(id),
-        first.resumedCheckpoints.claim(id),
-        second.resumedCheckpoints.claim(id),
-      ]);
+      const claims = await Promise.all([a.claim(id), b.claim(id), a.claim(id), b.claim(id)]);
       expect(claims.filter(Boolean)).toHaveLength(1);
     });
   });

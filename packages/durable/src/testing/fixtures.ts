@@ -1,3 +1,4 @@
+import { callIdempotencyKey } from "@needlework/core/internal";
 import type {
   AgentStore,
   JournaledCallStart,
@@ -64,7 +65,7 @@ export function callOf(runId: string, callId: string): JournaledCallStart {
     callId,
     tool: "crm_upsert",
     arguments: { id: callId, note: "a\u0000b ü", nested: { list: [1, 2.5, null, true, "x"] } },
-    idempotencyKey: `${runId}:${callId}`,
+    idempotencyKey: callIdempotencyKey(runId, callId),
   };
 }
 

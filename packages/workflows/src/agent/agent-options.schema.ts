@@ -111,12 +111,8 @@ const agentDefinitionShape = {
   store: z
     .custom<AgentStore>((v) => {
       const store = v as Partial<AgentStore> | null;
-      return (
-        hasMethods(store?.journal, "read") &&
-        hasMethods(store?.deadLetters, "append") &&
-        hasMethods(store?.resumedCheckpoints, "claim")
-      );
-    }, "must be an AgentStore { journal, deadLetters, resumedCheckpoints } " +
+      return hasMethods(store?.journal, "read") && hasMethods(store?.deadLetters, "append");
+    }, "must be an AgentStore { journal, deadLetters } " +
       "(new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore)")
     .optional(),
   clock: functionOption<() => number>().optional(),

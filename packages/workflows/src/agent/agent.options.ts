@@ -115,17 +115,21 @@ export interface AgentDefinition extends AgentHooks {
   /** Calls needing approval besides tools declared with `requiresApproval`. */
   readonly approvalPolicy?: ApprovalPolicy;
   /**
-   * Remembers resumed checkpoints. Default: with a `checkpointSecret`, a
-   * {@link FileResumedCheckpointStore} in `~/.needlework/resumed-checkpoints` (or
-   * `$NEEDLEWORK_STATE_DIR/resumed-checkpoints`), so a replay after a restart is refused; without
-   * one, in memory (checkpoints cannot outlive the instance's random key anyway).
+   * A claim store consulted (besides the journal) before a checkpoint is resumed. No default: a
+   * checkpoint resumes once because its run's journal records that the pause was decided (with a
+   * `store`, across processes; without one, in this agent instance).
+   *
+   * @deprecated Pass a `store` (`new FileRunStore(dir)`, `PostgresStore`, ...): its journal makes a
+   * resume once-only across processes. A claim store given here is still asked; nothing creates one
+   * (nor a directory) by default any more.
    */
   readonly resumedCheckpoints?: ResumedCheckpointStore;
   /**
-   * Journals every run (so `agent.resumeRun(runId)` continues it on any instance after its process
-   * died) and supplies dead letters and checkpoint claims unless `deadLetters` or
-   * `resumedCheckpoints` are given: `new InMemoryRunStore()`, `new FileRunStore(dir)` or
-   * `PostgresStore` from `@needlework/postgres`. Default: none (runs are not journaled).
+   * Journals every run durably (so `agent.resumeRun(runId)` continues it on any instance after its
+   * process died, and a checkpoint resumes once across every agent over the store) and supplies dead
+   * letters unless `deadLetters` is given: `new InMemoryRunStore()`, `new FileRunStore(dir)` or
+   * `PostgresStore` from `@needlework/postgres`. Default: none (each run's journal is its own, in
+   * memory, dropped when the run ends).
    */
   readonly store?: AgentStore;
   /** Epoch milliseconds, for dead-letter and checkpoint times. Default `Date.now`. */

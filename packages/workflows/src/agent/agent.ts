@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/core";
 import { nextId } from "@needlework/core/internal";
-import { type AgentRuntime, AgentRun } from "./loop/agent-loop.js";
+import type { AgentRuntime } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
@@ -9,14 +9,10 @@ import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "@needlework/durable";
-import {
-  defaultResumedCheckpointDirectory,
-  defaultResumedCheckpoints,
-  FileResumedCheckpointStore,
-} from "./approvals/claims.js";
+import { ResumedPauses } from "./approvals/resumed-pauses.js";
 import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
-import { type LoopStart, runJournaled } from "./durable/journaled-run.js";
-import { approveRound } from "./approvals/resume.js";
+import { alreadyResumed, type LoopStart, runJournaled } from "./durable/journaled-run.js";
+import { approvePause } from "./approvals/resume.js";
 import { newRunState, type RunStart } from "./run-start.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
 import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
@@ -67,10 +63,12 @@ export interface Agent {
    */
   run(input: string, options?: RunOptions): Promise<AgentRunResult>;
   /**
-   * Continues an `awaiting_approval` run: approved and ungated calls run under the round's policy,
-   * denied ones are answered with `APPROVAL_DENIED`, then the loop goes on. Throws
-   * {@link CheckpointError} (and runs nothing) for an altered, foreign-key or already resumed
-   * checkpoint, or decisions that do not match it.
+   * Continues an `awaiting_approval` run: the checkpoint's journal (or, with a `store`, the store's
+   * journal of the run) is replayed (recorded turns and outcomes are not asked or run again), then
+   * approved and ungated calls run under the round's policy, denied ones are answered with
+   * `APPROVAL_DENIED`, and the loop goes on. Throws {@link CheckpointError} (and runs nothing) for an
+   * altered, foreign-key, too old or already resumed checkpoint, or decisions that do not match it.
+   * Once-only across processes needs a `store`; without one, this agent instance remembers.
    */
   resume(
     checkpoint: AgentCheckpoint | string,
@@ -83,8 +81,9 @@ export interface Agent {
    */
   stream(input: string, options?: StreamOptions): AgentRunStream;
   /**
-   * {@link Agent.resume} as a stream: the resumed round's calls, then the rest of the run. Checkpoint
-   * and decision errors reject `result` (and the iteration) before anything runs.
+   * {@link Agent.resume} as a stream: the paused run's journal replayed (those events marked
+   * `replayed: true`), the resumed round's calls, then the rest of the run. Checkpoint and decision
+   * errors reject `result` (and the iteration) before anything runs.
    */
   resumeStream(
     checkpoint: AgentCheckpoint | string,
@@ -160,35 +159,28 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     ...(deps.callGates === undefined || deps.callGates.length === 0 ? {} : { callGates: deps.callGates }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
-  // With a secret, checkpoints outlive the process, so must the record of resumed ones: the default
-  // is then a durable store (an in-memory one would let a checkpoint be replayed after a restart).
-  const resumedCheckpoints =
-    resolved.resumedCheckpoints ??
-    resolved.store?.resumedCheckpoints ??
-    (secret === undefined
-      ? defaultResumedCheckpoints
-      : new FileResumedCheckpointStore(defaultResumedCheckpointDirectory()));
+  // Once-only resume comes from the journal: with a `store`, the run's journal records that its pause
+  // was decided (fenced by the lease). Without one, this agent remembers the pauses it resumed, for
+  // as long as their checkpoints are valid (`checkpointMaxAgeMs`): once in this process only.
+  const resumedPauses = resolved.store === undefined ? new ResumedPauses(resolved.checkpointMaxAgeMs) : undefined;
+  // Deprecated: a claim store still given is still asked, after the journal.
+  const claims = resolved.resumedCheckpoints;
   const journal = resolved.store?.journal;
   const wrapRun = deps.wrapRun ?? ((_run: RunInfo, body: () => Promise<AgentRunResult>) => body());
 
   /**
    * The one execution path behind all six starts: it checks the start, turns it into what the loop
-   * starts from (a new state, a verified approved round, or a journaled run's id), and runs the loop
-   * inside `wrapRun` (diagnostics: one span per run): with a `store` through the one journaled
-   * function (`runJournaled`: lease, replay, record), otherwise over the plain runtime. Every run
-   * emits its events into one event stream; a stream's sink is one subscriber.
+   * starts from (a new state, a verified pause and its decisions, or a journaled run's id), and runs
+   * the loop inside `wrapRun` (diagnostics: one span per run) through the one journaled function
+   * (`runJournaled`: lease, replay, record), with the `store`'s journal or the run's own in memory.
+   * Every run emits its events into one event stream; a stream's sink is one subscriber.
    */
   async function execute(start: RunStart, signal: AbortSignal | undefined, sink?: RunEventSink) {
     if (signal?.aborted) throw abortReason(signal);
     const info: RunInfo = { agent: resolved.name, resumed: start.kind !== "input", chatClient: resolved.chatClient };
     return wrapRun(info, async () => {
       const begun = start.kind === "approval" ? await approved(start, signal) : loopStart(start);
-      if (journal !== undefined) return runJournaled(runtime, journal, begun, signal, sink);
-      // Without a store there is no journal to resume from (`checked` refused a runId start).
-      if (begun.kind === "journal") throw new TypeError("agent.resumeRun: the agent has no `store`.");
-      const run = new AgentRun(runtime, begun.kind === "input" ? begun.state : begun.approved.state, signal, sink);
-      if (begun.kind === "input") return run.loop();
-      return run.resume(begun.approved.calls, begun.approved.preset, begun.approved.gate);
+      return runJournaled(runtime, journal, begun, signal, sink);
     });
   }
 
@@ -197,19 +189,29 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
    * loop without an await more than before (an abort right after the start finds the loop running).
    */
   function loopStart(start: Exclude<RunStart, { kind: "approval" }>): LoopStart {
-    if (start.kind === "journal") return { kind: "journal", runId: start.runId, newState: newRunState };
+    if (start.kind === "journal") return { kind: "journal", runId: start.runId };
     const state = newRunState(start.runId ?? nextId("run"), resolved.instructions, start.input);
     return { kind: "input", state, input: start.input };
   }
 
-  /** An approval start's round: its checkpoint and decisions verified (see `approveRound`). */
+  /**
+   * An approval start: its checkpoint and decisions verified (see `approvePause`). Without a store,
+   * the pause is claimed here (in this agent's memory); with one, the journal says (`runJournaled`).
+   */
   async function approved(
     start: Extract<RunStart, { kind: "approval" }>,
     signal: AbortSignal | undefined,
   ): Promise<LoopStart> {
-    const round = await approveRound(runtime, resumedCheckpoints, start.checkpoint, start.decisions);
+    const pause = await approvePause(runtime, start.checkpoint, start.decisions);
+    const { checkpoint } = pause;
+    if (
+      resumedPauses !== undefined &&
+      !resumedPauses.claim(checkpoint.id, Date.parse(checkpoint.createdAt), resolved.clock())
+    )
+      throw alreadyResumed(checkpoint);
+    if (claims !== undefined && !(await claims.claim(checkpoint.id))) throw alreadyResumed(checkpoint);
     if (signal?.aborted) throw abortReason(signal);
-    return { kind: "approval", approved: round };
+    return { kind: "approval", approved: pause };
   }
 
   /** The streamed form of a start: the same path, with the stream as its sink. */

@@ -35,7 +35,7 @@ export type {
   ChatUsage,
   ChatUserMessage,
 } from "@needlework/core";
-export type { AgentCheckpoint, PendingApproval } from "./approvals/checkpoint.js";
+export type { AgentCheckpoint, CheckpointJournal, PendingApproval } from "./approvals/checkpoint.js";
 export { CheckpointError, type CheckpointErrorCode } from "./approvals/checkpoint-error.js";
 export {
   type DeadLetterEntry,

@@ -83,7 +83,7 @@ describe("checkpoints at the edges", () => {
     );
     const forged = forge(
       {
-        version: 1,
+        version: 2,
         id: "forged1",
         agent: "support",
         runId: "r1",
@@ -91,7 +91,23 @@ describe("checkpoints at the edges", () => {
         pending: [
           { callId: "c1", tool: "refund", arguments: { orderId: "o1", amount: 99999 }, requiresApproval: false },
         ],
-        state: { messages: [], iteration: 0, corrected: false, calls: [] },
+        journal: {
+          runId: "r1",
+          agent: "support",
+          instructions: "",
+          input: "Refund o1",
+          startedAt: new Date().toISOString(),
+          turns: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                toolCalls: [{ id: "c1", name: "refund", arguments: { orderId: "o1", amount: 99999 } }],
+              },
+            },
+          ],
+          calls: [],
+        },
       },
       SECRET,
     );
@@ -190,8 +206,8 @@ describe("checkpoints at the edges", () => {
     );
     const checkpoint = checkpointOf(await agent.run("Refund o1"));
     const text = JSON.stringify(checkpoint);
-    const tampered = JSON.parse(text) as { state: Record<string, unknown> };
-    Object.defineProperty(tampered.state, "__proto__", {
+    const tampered = JSON.parse(text) as { journal: Record<string, unknown> };
+    Object.defineProperty(tampered.journal, "__proto__", {
       value: { injected: true },
       enumerable: true,
       configurable: true,
@@ -200,30 +216,64 @@ describe("checkpoints at the edges", () => {
     await refused(agent.resume(JSON.stringify(tampered), { call_1_1: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
   });
 
-  it("with a secret and no resumedCheckpoints, the default claim store is durable (a replay after a restart is refused)", async () => {
-    const previous = process.env["NEEDLEWORK_STATE_DIR"];
-    process.env["NEEDLEWORK_STATE_DIR"] = dir;
+  it("refuses a checkpoint of format 1 (a state snapshot) with CHECKPOINT_VERSION_UNSUPPORTED and runs nothing", async () => {
+    const h = harness();
+    const agent = createAgent(
+      { invoker: h.invoker },
+      {
+        name: "support",
+        instructions: "",
+        chatClient: new ScriptedChatClient([{ text: "x" }]),
+        checkpointSecret: SECRET,
+      },
+    );
+    const old = forge(
+      {
+        version: 1,
+        id: "old1",
+        agent: "support",
+        runId: "r1",
+        createdAt: new Date().toISOString(),
+        pending: [{ callId: "c1", tool: "refund", arguments: { orderId: "o1", amount: 1 }, requiresApproval: true }],
+        state: { messages: [], iteration: 0, corrected: false, calls: [] },
+      } as unknown as Omit<AgentCheckpoint, "signature">,
+      SECRET,
+    );
+    await refused(agent.resume(old, { c1: "approved" }), "CHECKPOINT_VERSION_UNSUPPORTED");
+    expect(h.world.log).toEqual([]);
+  });
+
+  it("without a store, an agent resumes a checkpoint once and writes nothing under HOME (no default claim directory)", async () => {
+    const previous = { HOME: process.env["HOME"], STATE: process.env["NEEDLEWORK_STATE_DIR"] };
+    process.env["HOME"] = dir;
+    delete process.env["NEEDLEWORK_STATE_DIR"];
     try {
       const h = harness();
-      const make = () =>
-        createAgent(
-          { invoker: h.invoker },
-          {
-            name: "support",
-            instructions: "",
-            chatClient: new ScriptedChatClient([refundRound, { text: "ok" }]),
-            checkpointSecret: SECRET,
-          },
-        );
-      const checkpoint = checkpointOf(await make().run("Refund o1"));
-      await make().resume(checkpoint, { call_1_2: "approved" });
-      // The claim is on disk, not only in this process's memory.
+      const agent = createAgent(
+        { invoker: h.invoker },
+        {
+          name: "support",
+          instructions: "",
+          chatClient: new ScriptedChatClient([refundRound, { text: "ok" }]),
+          checkpointSecret: SECRET,
+        },
+      );
+      const checkpoint = checkpointOf(await agent.run("Refund o1"));
+      const resumed = await agent.resume(checkpoint, { call_1_2: "approved" });
+      expect(resumed.status).toBe("completed");
+      // The second resume, even of the checkpoint's text, is refused and runs nothing again.
+      await refused(agent.resume(JSON.stringify(checkpoint), { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+      expect(h.world.callsOf("refund")).toHaveLength(1);
       const { readdir } = await import("node:fs/promises");
-      expect(await readdir(join(dir, "resumed-checkpoints"))).toEqual([`${checkpoint.id}.resumed`]);
-      await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+      expect(await readdir(dir)).toEqual([]);
     } finally {
-      if (previous === undefined) delete process.env["NEEDLEWORK_STATE_DIR"];
-      else process.env["NEEDLEWORK_STATE_DIR"] = previous;
+      for (const [name, value] of [
+        ["HOME", previous.HOME],
+        ["NEEDLEWORK_STATE_DIR", previous.STATE],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });

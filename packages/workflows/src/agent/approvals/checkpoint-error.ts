@@ -14,11 +14,13 @@ export type CheckpointErrorCode =
   | "CHECKPOINT_ALREADY_RESUMED"
   | "CHECKPOINT_DECISIONS_INVALID"
   | "CHECKPOINT_WRONG_AGENT"
-  | "CHECKPOINT_EXPIRED";
+  | "CHECKPOINT_EXPIRED"
+  | "CHECKPOINT_VERSION_UNSUPPORTED";
 
 /**
  * `agent.resume()` refused a checkpoint: malformed, altered or signed with another key, paused by
- * another agent, older than `checkpointMaxAgeMs`, already resumed, or the decisions do not match
+ * another agent, older than `checkpointMaxAgeMs`, already resumed, of a format this version no longer
+ * resumes (`CHECKPOINT_VERSION_UNSUPPORTED`), or the decisions do not match
  * its pending calls. No tool ran.
  *
  * @example

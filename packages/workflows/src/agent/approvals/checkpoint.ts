@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { JournaledRun } from "@needlework/durable";
 import { canonicalJson } from "../canonical-json.js";
 import { CheckpointError } from "./checkpoint-error.js";
 
@@ -23,9 +24,23 @@ export interface PendingApproval {
 }
 
 /**
- * A paused run, JSON-serializable and signed (HMAC-SHA256 over its canonical JSON). Store it as
- * text anywhere; any agent built with the same `checkpointSecret` and tools can resume it, once.
- * `state` is the run's own bookkeeping: treat it as opaque (changing anything breaks the signature).
+ * The journal a checkpoint carries: the paused run's start, its recorded turns and its calls with
+ * their outcomes, as JSON (see `JournaledRun`). Read it like any journal; changing it breaks the
+ * signature.
+ *
+ * @example
+ * ```ts
+ * console.log(checkpoint.journal.turns.length, "model turns before the pause");
+ * ```
+ */
+export type CheckpointJournal = Omit<JournaledRun, "end">;
+
+/**
+ * A paused run, JSON-serializable and signed (HMAC-SHA256 over its canonical JSON): the signed,
+ * serialized journal of the run (`journal`) and the pause (`pending`). Store it as text anywhere;
+ * any agent built with the same `checkpointSecret` and tools can resume it, once (across processes,
+ * once needs a shared `store`). Checkpoints of version 1 (before 0.x journal-first runs) are refused
+ * with `CHECKPOINT_VERSION_UNSUPPORTED`.
  *
  * @example
  * ```ts
@@ -33,8 +48,8 @@ export interface PendingApproval {
  * ```
  */
 export interface AgentCheckpoint {
-  readonly version: 1;
-  /** Unique per checkpoint; the resumed-checkpoint store records it. */
+  readonly version: 2;
+  /** Unique per checkpoint: the pause it is (a run that pauses twice has two). */
   readonly id: string;
   readonly agent: string;
   readonly runId: string;
@@ -42,7 +57,8 @@ export interface AgentCheckpoint {
   readonly createdAt: string;
   /** The paused round's calls, in the model's order. */
   readonly pending: readonly PendingApproval[];
-  readonly state: Readonly<Record<string, unknown>>;
+  /** The run's journal up to the pause: resuming replays it (recorded turns and outcomes are not asked or run again). */
+  readonly journal: CheckpointJournal;
   /** Hex HMAC-SHA256 of everything else. */
   readonly signature: string;
 }
@@ -97,13 +113,27 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
     );
   }
   const checkpoint = value as AgentCheckpoint;
+  if ((checkpoint as { version?: unknown }).version === 1) {
+    throw new CheckpointError(
+      "CHECKPOINT_VERSION_UNSUPPORTED",
+      "This checkpoint was written by an earlier version (format 1, a state snapshot, not a journal): this version resumes only checkpoints of format 2. Resume it with the version that paused it, or start the run again.",
+    );
+  }
+  const journal = checkpoint.journal as Partial<CheckpointJournal> | null | undefined;
   if (
-    checkpoint.version !== 1 ||
+    checkpoint.version !== 2 ||
     typeof checkpoint.id !== "string" ||
+    typeof checkpoint.runId !== "string" ||
     !Array.isArray(checkpoint.pending) ||
-    typeof checkpoint.state !== "object"
+    typeof journal !== "object" ||
+    journal === null ||
+    journal.runId !== checkpoint.runId ||
+    typeof journal.input !== "string" ||
+    typeof journal.instructions !== "string" ||
+    !Array.isArray(journal.turns) ||
+    !Array.isArray(journal.calls)
   ) {
-    throw invalid("its format is not version 1");
+    throw invalid("its format is not version 2");
   }
   return checkpoint;
 }

@@ -8,6 +8,7 @@ import { createAgent } from "../agent.js";
 import type { AgentCheckpoint } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
 import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./claims.js";
+import { InMemoryRunStore } from "@needlework/durable";
 import { ScriptedChatClient } from "../scripted-chat-client.js";
 
 const S3CRET = "s3cret-".repeat(5);
@@ -45,11 +46,21 @@ describe("approvals", () => {
       ["call_1_2", true],
     ]);
     expect(checkpoint).toMatchObject({
-      version: 1,
+      version: 2,
       agent: "test-agent",
       runId: "run-a",
       signature: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+    // The checkpoint is the run's journal: its start and its one recorded turn (no call ran).
+    expect(checkpoint.journal).toMatchObject({
+      runId: "run-a",
+      agent: "test-agent",
+      input: "Refund order o1",
+      calls: [],
+    });
+    expect(checkpoint.journal.turns.map((t) => t.message.toolCalls?.map((c) => c.name))).toEqual([
+      ["lookupOrder", "refund"],
+    ]);
     expect(JSON.parse(JSON.stringify(checkpoint))).toEqual(checkpoint);
   });
 
@@ -232,5 +243,63 @@ describe("resumed-checkpoint stores", () => {
     await make().resume(checkpoint, { call_1_2: "approved" });
     await refused(make().resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
     expect(h.world.callsOf("refund")).toHaveLength(1);
+  });
+
+  it("two agents over one shared store: the second resume of a checkpoint is refused and the call's body ran once", async () => {
+    const store = new InMemoryRunStore();
+    const h = harness();
+    const secret = "k".repeat(32);
+    const make = (steps: ConstructorParameters<typeof ScriptedChatClient>[0]) =>
+      createAgent(
+        { invoker: h.invoker },
+        {
+          name: "test-agent",
+          instructions: "",
+          chatClient: new ScriptedChatClient(steps),
+          checkpointSecret: secret,
+          store,
+        },
+      );
+    const checkpoint = checkpointOf(await make([refundRound]).run("Refund o1", { runId: "shared-1" }));
+    // Concurrent: one of them holds the run while the other asks.
+    const both = await Promise.allSettled([
+      make([{ text: "ok" }]).resume(checkpoint, { call_1_2: "approved" }),
+      make([{ text: "ok" }]).resume(checkpoint, { call_1_2: "approved" }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const failure = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(failure.reason).toBeInstanceOf(CheckpointError);
+    expect((failure.reason as CheckpointError).code).toBe("CHECKPOINT_ALREADY_RESUMED");
+    // And later, after the first ended.
+    await refused(make([{ text: "ok" }]).resume(checkpoint, { call_1_2: "approved" }), "CHECKPOINT_ALREADY_RESUMED");
+    expect(h.world.callsOf("refund")).toHaveLength(1);
+    expect(h.world.callsOf("lookupOrder")).toHaveLength(1);
+  });
+
+  it("a resumed pause replays its journal: recorded turns are not asked again and calls that ran do not run again", async () => {
+    const h = harness();
+    const steps = [
+      { toolCalls: [{ name: "lookupOrder", arguments: { orderId: "o1" } }] },
+      { toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 40 } }] },
+      { text: "Refunded." },
+    ];
+    const { agent, model } = h.agent(steps);
+    const checkpoint = checkpointOf(await agent.run("Refund order o1", { runId: "replayed-1" }));
+    expect(model.requests).toHaveLength(2);
+    expect(h.world.callsOf("lookupOrder")).toHaveLength(1);
+    expect(checkpoint.journal.turns).toHaveLength(2);
+    expect(checkpoint.journal.calls.map((c) => [c.tool, c.outcome?.outcome.status])).toEqual([["lookupOrder", "ok"]]);
+
+    const result = await agent.resume(checkpoint, { [checkpoint.pending[0]!.callId]: "approved" });
+    assertStatus(result, "completed");
+    // Only the turn after the pause went to the model; lookupOrder's body did not run again.
+    expect(model.requests).toHaveLength(3);
+    expect(h.world.callsOf("lookupOrder")).toHaveLength(1);
+    expect(h.world.callsOf("refund")).toHaveLength(1);
+    expect(result.calls.map((c) => [c.tool, c.status])).toEqual([
+      ["lookupOrder", "ok"],
+      ["refund", "ok"],
+    ]);
+    expect(model.requests[2]!.messages.filter((m) => m.role === "tool")).toHaveLength(2);
   });
 });

@@ -124,9 +124,19 @@ export function enforceGate(
 ): Map<string, ApprovalRecord> {
   const approved = new Map<string, ApprovalRecord>();
   calls.forEach((call, i) => {
-    if (gate.gated[i] !== true || presets.has(call.callId)) return;
+    if (presets.has(call.callId)) return;
     const evidence = gate.evidence.get(call.callId);
     if (evidence === "settled") return;
+    if (gate.gated[i] !== true) {
+      // Not gated now (the policy changed since the pause), but a person denied it: it never runs.
+      if (
+        evidence !== undefined &&
+        verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) ===
+          "denied"
+      )
+        presets.set(call.callId, approvalDenied(call));
+      return;
+    }
     const decision = verifyDecision(key, evidence, {
       runId,
       callId: call.callId,

@@ -4,7 +4,11 @@ import type { RoundCall } from "../loop/round-call.js";
 import type { AgentRuntime, RunEnd, RunState } from "../loop/run-state.js";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
 
-/** Pauses the run before a round with gated calls: a signed checkpoint of the whole state. @internal */
+/**
+ * Pauses the run before a round with gated calls: the pause is the run's last journal entry, and the
+ * checkpoint is the run's journal, serialized and signed, with the round's calls awaiting decisions.
+ * @internal
+ */
 export function pauseForApproval(
   runtime: AgentRuntime,
   state: RunState,
@@ -26,16 +30,19 @@ export function pauseForApproval(
         : {}),
     };
   });
-  const { runId, ...rest } = state;
+  const { runId } = state;
+  const journal = runtime.journal?.();
+  if (journal === undefined) throw new TypeError("pauseForApproval: the run has no journal.");
+  const { end: _end, ...recorded } = journal;
   const checkpoint: AgentCheckpoint = signCheckpoint(
     {
-      version: 1,
+      version: 2,
       id: randomBytes(16).toString("hex"),
       agent: options.name,
       runId,
       createdAt: new Date(options.clock()).toISOString(),
       pending,
-      state: rest as unknown as Record<string, unknown>,
+      journal: recorded,
     },
     key,
   );

@@ -1,109 +1,82 @@
-import type { ToolOutcome } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
-import { type AgentRuntime, callIdentities, type RunState } from "../loop/agent-loop.js";
-import { prepareRound, type RoundCall } from "../loop/round-call.js";
-import { approvalDenied } from "../loop/synthetic-outcomes.js";
-import { refusals, reviewRound } from "../loop/call-gate.js";
-import { emptyBudget } from "../policies/budgets.js";
-import { emptyStall } from "../policies/stall.js";
+import type { AgentRuntime } from "../loop/agent-loop.js";
+import { prepareRound } from "../loop/round-call.js";
 import type { ApprovalDecisions } from "./approval-options.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./checkpoint.js";
-import { CheckpointError } from "./checkpoint-error.js";
-import type { ResumedCheckpointStore } from "./claims.js";
 import { signDecision, type ApprovalRecord } from "./decision-record.js";
 import { callsNeedingApproval, checkDecisions, refuseUnaskable } from "./gate.js";
-import type { RoundGate } from "../loop/run-state.js";
 
-/** A checkpoint verified, its decisions checked and its id claimed: what the resumed run needs. @internal */
-export interface ApprovedRound {
-  readonly state: RunState;
-  /** The paused round's calls, named as when it paused. */
-  readonly calls: readonly RoundCall[];
-  /**
-   * Outcomes of the calls that do not run, by call id: denied (`APPROVAL_DENIED`), or with arguments
-   * that cannot be put to a person (`INVALID_ARGUMENTS`, `APPROVAL_ARGUMENTS_TOO_LONG`).
-   */
-  readonly preset: ReadonlyMap<string, ToolOutcome>;
-  /** The gated calls and a signed decision record for each of them. */
-  readonly gate: RoundGate;
+/** A decided call of the paused round: what the decision entry records for it. @internal */
+export interface DecidedCall {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly idempotencyKey: string;
+  /** Signed over the run, the call, its tool and its arguments (see `signDecision`). */
+  readonly approval: ApprovalRecord;
+}
+
+/** A checkpoint verified and its decisions checked and signed: what the resumed run needs. @internal */
+export interface ApprovedPause {
+  readonly checkpoint: AgentCheckpoint;
+  /** The decision entry: a signed record per decided call of the paused round, by call id. */
+  readonly decided: ReadonlyMap<string, DecidedCall>;
 }
 
 /**
- * Verifies and claims a checkpoint and checks the decisions against it; throws
- * {@link CheckpointError} (and runs nothing) when any of that fails. @internal
+ * Verifies a checkpoint (signature, format, agent, age) and checks the decisions against the calls
+ * that need one now; throws {@link CheckpointError} (and runs nothing) when any of that fails.
+ * Whether the pause was decided before is the journal's to say (see `runJournaled`). @internal
  */
-export async function approveRound(
+export async function approvePause(
   runtime: AgentRuntime,
-  resumedCheckpoints: ResumedCheckpointStore,
   input: AgentCheckpoint | string,
   decisions: ApprovalDecisions,
-): Promise<ApprovedRound> {
+): Promise<ApprovedPause> {
   const { options } = runtime;
   const checkpoint = verifyCheckpoint(input, runtime.key);
   checkCheckpointScope(checkpoint, options.name, options.clock(), options.checkpointMaxAgeMs);
-  // A deep copy: the caller's checkpoint object must stay as it was signed.
-  const state = {
-    ...(JSON.parse(JSON.stringify(checkpoint.state)) as Omit<RunState, "runId">),
-    runId: checkpoint.runId,
-  } as RunState;
-  // Checkpoints written before budgets and stall detection existed carry neither.
-  state.budget ??= emptyBudget();
-  state.stall ??= emptyStall();
-  // The paused turn's calls, as its assistant message carries them (their ids pair the tool
-  // messages), named again from the state as they were named when the run paused.
-  const last = state.messages.findLast((m) => m.role === "assistant");
-  const toolCalls = checkpoint.pending.map((p, i) => ({
-    id: (last?.role === "assistant" ? last.toolCalls?.[i]?.id : undefined) ?? p.callId,
+  const { runId, pending } = checkpoint;
+  // The paused turn's calls, as its recorded assistant message carries them (their ids pair the tool
+  // messages), with the call ids the checkpoint names (signed).
+  const last = checkpoint.journal.turns.at(-1)?.message;
+  const toolCalls = pending.map((p, i) => ({
+    id: last?.toolCalls?.[i]?.id ?? p.callId,
     name: p.tool,
     arguments: p.arguments,
   }));
-  const named = prepareRound(toolCalls, runtime.invoker, options.roundPolicy, callIdentities(state));
-  // The checkpoint is signed: its call ids win over a renaming (a checkpoint of an older version).
-  const calls = named.map((c, i) => {
-    const callId = checkpoint.pending[i]!.callId;
-    return c.callId === callId ? c : { ...c, callId, idempotencyKey: callIdempotencyKey(state.runId, callId) };
+  const identities = { runId, turn: 0, taken: new Set<string>(), keys: {} };
+  const calls = prepareRound(toolCalls, runtime.invoker, options.roundPolicy, identities).map((c, i) => {
+    const callId = pending[i]!.callId;
+    return c.callId === callId ? c : { ...c, callId, idempotencyKey: callIdempotencyKey(runId, callId) };
   });
   // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
   // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
-  const gatedNow = await callsNeedingApproval(calls, options.approvalPolicy);
   // Arguments are checked again before the decisions are: one that cannot be put to a person was
-  // never asked about, needs no decision, and never runs. The plugins' gates too (the injection
-  // policy), on the checkpoint's state: a call they refuse is answered without running, whatever a
-  // decision says; one they put to a person needs a decision.
-  const verdicts = await reviewRound(runtime.callGates, state, calls);
-  const refused = new Map<string, ToolOutcome>();
+  // never asked about and needs no decision (the replayed round answers it without running it). The
+  // plugins' gates apply again when the loop reaches the round: one that puts a call to a person the
+  // decisions did not answer pauses the run again.
+  const gatedNow = await callsNeedingApproval(calls, options.approvalPolicy);
   const gated = refuseUnaskable(
     calls,
-    checkpoint.pending.map(
-      (p, i) =>
-        p.requiresApproval === true || gatedNow[i] === true || verdicts.get(calls[i]!.callId)?.action === "approve",
-    ),
-    refused,
+    pending.map((p, i) => p.requiresApproval === true || gatedNow[i] === true),
+    new Map(),
   );
-  const pending = checkpoint.pending.map((p, i) => ({ ...p, requiresApproval: gated[i] === true }));
-  const decided = checkDecisions(pending, decisions);
-  if (!(await resumedCheckpoints.claim(checkpoint.id))) {
-    throw new CheckpointError(
-      "CHECKPOINT_ALREADY_RESUMED",
-      `Checkpoint ${checkpoint.id} (run ${checkpoint.runId}) was already resumed; its calls ran then and will not run again.`,
-    );
-  }
-  const preset = new Map([...refused, ...refusals(verdicts)]);
-  for (const c of calls) if (decided.get(c.callId) === "denied") preset.set(c.callId, approvalDenied(c));
+  const decided = checkDecisions(
+    pending.map((p, i) => ({ ...p, requiresApproval: gated[i] === true })),
+    decisions,
+  );
   // Each decision as a signed record over the run, the call, its tool and its arguments: the loop
-  // runs a gated call only with one, and the journal keeps it with the call's start.
-  const evidence = new Map<string, ApprovalRecord>();
+  // runs a gated call only with one (a denied one never runs), and the journal keeps it.
+  const records = new Map<string, DecidedCall>();
   for (const c of calls) {
     const decision = decided.get(c.callId);
-    if (decision !== undefined)
-      evidence.set(
-        c.callId,
-        signDecision(
-          runtime.key,
-          { runId: state.runId, callId: c.callId, tool: c.name, arguments: c.arguments },
-          decision,
-        ),
-      );
+    if (decision === undefined) continue;
+    const approval = signDecision(
+      runtime.key,
+      { runId, callId: c.callId, tool: c.name, arguments: c.arguments },
+      decision,
+    );
+    records.set(c.callId, { tool: c.name, arguments: c.arguments, idempotencyKey: c.idempotencyKey, approval });
   }
-  return { state, calls, preset, gate: { gated, evidence } };
+  return { checkpoint, decided: records };
 }

@@ -52,6 +52,14 @@ describe("InMemoryRunStore", () => {
         { invoker },
         { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), store: {} as never },
       ),
-    ).toThrow(/^createAgent: option 'store' must be an AgentStore \{ journal, deadLetters, resumedCheckpoints \}/);
+    ).toThrow(/^createAgent: option 'store' must be an AgentStore \{ journal, deadLetters \}/);
+    // A store without the deprecated claims is a whole store.
+    const { journal, deadLetters } = new InMemoryRunStore();
+    expect(() =>
+      createAgent(
+        { invoker },
+        { name: "a", instructions: "", chatClient: new ScriptedChatClient([]), store: { journal, deadLetters } },
+      ),
+    ).not.toThrow();
   });
 });

@@ -3,8 +3,6 @@ import {
   type ChatResponse,
   type ChatStreamPart,
   type ChatToolCall,
-  createToolOutcome,
-  type JsonValue,
   type ToolInvoker,
   type ToolOutcome,
   toJsonSafe,
@@ -16,43 +14,14 @@ import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournalWriter } from "./journal-writer.js";
-import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } from "@needlework/durable";
+import { journaledOutcome, rebuild } from "./journaled-outcome.js";
+import type { RunRecord } from "./run-record.js";
+import type { JournaledCall, JournaledRun, JournaledTurn } from "@needlework/durable";
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {
   /** True while the loop re-walks turns the journal already holds: the run's event stream marks their events `replayed` (hooks skip them). */
   readonly replaying: () => boolean;
-}
-
-/**
- * `replay`: walk the recorded turns again, then go on live (`resumeRun`). `continue`: the run's
- * state comes from elsewhere (an approval checkpoint); new turns are recorded after the recorded ones.
- * @internal
- */
-export type JournalMode = "replay" | "continue";
-
-/** An outcome as the journal keeps it: JSON-safe, with the text the model read. @internal */
-export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
-  const { status, retriable, errorCode, message, suggestion, failures, data, metadata } = outcome;
-  return {
-    callId,
-    outcome: {
-      status,
-      retriable,
-      ...(errorCode === undefined ? {} : { errorCode }),
-      ...(message === undefined ? {} : { message }),
-      ...(suggestion === undefined ? {} : { suggestion }),
-      ...(failures === undefined ? {} : { failures }),
-      ...(data === undefined ? {} : { data: toJsonSafe(data) }),
-      metadata: toJsonSafe(metadata) as { [key: string]: JsonValue },
-    },
-    formatted,
-  };
-}
-
-function rebuild(recorded: JournaledOutcome): ToolOutcome {
-  const { metadata, ...rest } = recorded.outcome;
-  return createToolOutcome({ ...rest, metadata: structuredClone(metadata) });
 }
 
 /** Tool call ids the loop would otherwise generate at random: deterministic, so a replay finds them. */
@@ -62,7 +31,14 @@ function withCallIds(
   turn: number,
 ): ChatToolCall[] | undefined {
   if (toolCalls === undefined) return undefined;
+  // Most turns name their calls well: they pass as they are (no copy).
   const seen = new Set<string>();
+  for (const c of toolCalls) {
+    if (typeof c.id !== "string" || c.id === "" || seen.has(c.id)) break;
+    seen.add(c.id);
+  }
+  if (seen.size === toolCalls.length) return toolCalls as ChatToolCall[];
+  seen.clear();
   return toolCalls.map((call, i) => {
     let id = typeof call.id === "string" && call.id !== "" && !seen.has(call.id) ? call.id : `${runId}_t${turn}_c${i}`;
     while (seen.has(id)) id = `${id}_`;
@@ -98,24 +74,27 @@ function untilAborted(signal: AbortSignal | undefined): Promise<never> {
 
 /**
  * Wraps a runtime so a run is journaled: each model turn is recorded as it returns, each tool call
- * before its body runs and again when its outcome settles. Given the run's `history`, the wrapped
- * runtime first replays it: recorded turns come back instead of asking the model, recorded
- * outcomes instead of running tools, so the loop rebuilds its state by running its own code. A
- * call that started but never settled runs again only when its tool is `idempotent` (same
- * `idempotencyKey`: runId and callId are the same); otherwise it gets `OUTCOME_UNKNOWN`.
+ * before its body runs and again when its outcome settles, in the run's own record (`record`, in
+ * memory) and, with a `store`, through its `writer`. Given the run's `history`, the wrapped runtime
+ * first replays it: recorded turns come back instead of asking the model, recorded outcomes instead
+ * of running tools, so the loop rebuilds its state by running its own code (the loop never asks
+ * whether it replays). A call that started but never settled runs again only when its tool is
+ * `idempotent` (same `idempotencyKey`: runId and callId are the same); otherwise it gets
+ * `OUTCOME_UNKNOWN`. `decided`: an approval resume's decision entry, the signed records of the paused
+ * round's decided calls (already in the journal: their starts are not written again).
  * @internal
  */
 export function journaledRuntime(
   runtime: AgentRuntime,
-  writer: JournalWriter,
+  record: RunRecord,
+  writer: JournalWriter | undefined,
   runId: string,
   history?: JournaledRun,
-  mode: JournalMode = "replay",
+  decided?: ReadonlyMap<string, { readonly tool: string; readonly approval: ApprovalRecord }>,
 ): JournaledRuntime {
-  const turns = mode === "replay" ? (history?.turns ?? []) : [];
-  const calls = new Map<string, JournaledCall>((history?.calls ?? []).map((c) => [c.callId, c]));
-  // Turn records are numbered in the run: a continued run goes on after the recorded ones.
-  const firstIndex = mode === "replay" ? 0 : (history?.turns ?? []).reduce((n, t) => Math.max(n, t.index + 1), 0);
+  const turns = history?.turns ?? [];
+  const calls = new Map<string, JournaledCall>();
+  for (const c of history?.calls ?? []) calls.set(c.callId, c);
   // The verified decision records of the rounds this process runs, kept with each call's start.
   const approvals = new Map<string, ApprovalRecord>();
   let asked = 0;
@@ -125,7 +104,7 @@ export function journaledRuntime(
   /** The recorded answer of the next turn, when the journal has it. */
   const replayed = (): { index: number; response: ChatResponse | undefined } => {
     const recorded = turns[asked];
-    const index = firstIndex + asked++;
+    const index = asked++;
     if (recorded === undefined) return { index, response: undefined };
     const { role: _role, ...message } = recorded.message;
     const response: ChatResponse = { message, ...(recorded.usage ? { usage: recorded.usage } : {}) };
@@ -135,24 +114,34 @@ export function journaledRuntime(
     };
   };
   /** Names the turn's calls deterministically and records the turn before the loop sees it. */
-  const record = async (index: number, response: ChatResponse): Promise<ChatResponse> => {
+  const recordTurn = async (index: number, response: ChatResponse): Promise<ChatResponse> => {
     const toolCalls = withCallIds(response.message.toolCalls, runId, index);
-    const message = { ...response.message, ...(toolCalls ? { toolCalls } : {}) };
-    await writer.turn({
-      index,
-      // The JSON-safe snapshot: arguments nested past its depth are stored as its marker.
-      message: toJsonSafe({ role: "assistant", ...message }) as unknown as JournaledTurn["message"],
-      ...(response.usage ? { usage: response.usage } : {}),
-      ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-    });
-    return { ...response, message };
+    const named: ChatResponse =
+      toolCalls === undefined || toolCalls === response.message.toolCalls
+        ? response
+        : { ...response, message: { ...response.message, toolCalls } };
+    record.turn(index, named);
+    if (writer !== undefined)
+      await writer.turn({
+        index,
+        // The JSON-safe snapshot: arguments nested past its depth are stored as its marker.
+        message: toJsonSafe({ role: "assistant", ...named.message }) as unknown as JournaledTurn["message"],
+        ...(named.usage ? { usage: named.usage } : {}),
+        ...(named.finishReason === undefined ? {} : { finishReason: named.finishReason }),
+      });
+    return named;
+  };
+  /** An outcome settled: kept in the run's record (by reference) and written to the store. */
+  const settle = (callId: string, outcome: ToolOutcome): void => {
+    record.outcome(callId, outcome);
+    writer?.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
   };
 
   const journaledChat: ChatClient = {
     ...(chatClient.provider === undefined ? {} : { provider: chatClient.provider }),
     async complete(request) {
       const { index, response } = replayed();
-      return response ?? record(index, await chatClient.complete(request));
+      return response ?? recordTurn(index, await chatClient.complete(request));
     },
   };
   // A streamed run reads the model through its stream: deltas pass at once; tool calls wait for the
@@ -168,58 +157,91 @@ export function journaledRuntime(
         if (part.type === "text-delta") yield part;
       }
       if (!assembled.finished) return; // cut off: nothing is recorded, and the loop refuses the turn
-      const response = await record(index, assembled.response());
+      const response = await recordTurn(index, assembled.response());
       for (const toolCall of response.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
       yield finishOf(response);
     };
   }
 
   const journaled = (invoker: ToolInvoker): ToolInvoker => ({
-    definitions: invoker.definitions,
-    tools: invoker.tools,
+    // Read through, never copied: an invoker may compute them when asked (the pipeline's full list).
+    get definitions() {
+      return invoker.definitions;
+    },
+    get tools() {
+      return invoker.tools;
+    },
     get: (name) => invoker.get(name),
-    async invoke(call, options = {}) {
+    invoke(call, options = {}) {
       const callId = call.callId ?? "";
-      // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
-      const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
-      const recorded = calls.get(callId);
-      if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
-      if (recorded !== undefined) {
-        // The original run went on past this round: the loop itself cancelled the call then.
-        if (replaying()) return untilAborted(options.signal);
-        if (invoker.get(call.name)?.options.idempotent !== true) {
-          const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
-          writer.outcome(journaledOutcome(unknown, runtime.formatOutcome(unknown), callId));
-          return unknown;
-        }
-        // Runs again: its start is written again first, so the write is fenced by the lease before
-        // the body runs (two processes that both took a free lease: the one not on it stops here).
-        const { outcome: _none, approval: recordedApproval, ...start } = recorded;
-        const approval = approvals.get(callId) ?? recordedApproval;
-        await writer.callStarted(approval === undefined ? start : { ...start, approval });
-      } else if (
-        (invoker.get(call.name) !== undefined && invoker.get(call.name)?.options.readOnly !== true) ||
-        approvals.has(callId)
-      ) {
-        // Durable before the body runs: a write whose start is lost could run twice. A read-only
-        // tool has no start record (running it again is harmless), only its outcome, unless it was
-        // approved: its decision record is kept with its start. Nor has a tool the agent does not
-        // know (no body runs): the name the model made up is kept only in its outcome, which a
-        // store's codec seals.
-        const approval = approvals.get(callId);
+      // A live call of a run without a store that nothing recorded or approved: no await of its own,
+      // only its outcome kept when it settles (the default path stays as cheap as the plain loop).
+      if (writer === undefined && !calls.has(callId) && !approvals.has(callId))
+        return invoker.invoke(call, options.runId === runId ? options : { ...options, runId }).then((outcome) => {
+          record.outcome(callId, outcome);
+          return outcome;
+        });
+      return recordedInvoke(invoker, call, options);
+    },
+  });
+
+  const recordedInvoke = async (
+    invoker: ToolInvoker,
+    call: Parameters<ToolInvoker["invoke"]>[0],
+    options: NonNullable<Parameters<ToolInvoker["invoke"]>[1]>,
+  ): Promise<ToolOutcome> => {
+    const callId = call.callId ?? "";
+    const recorded = calls.get(callId);
+    if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
+    // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
+    const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
+    const approval = approvals.get(callId);
+    if (recorded !== undefined) {
+      // The original run went on past this round: the loop itself cancelled the call then.
+      if (replaying()) return untilAborted(options.signal);
+      if (invoker.get(call.name)?.options.idempotent !== true) {
+        const unknown = outcomeUnknown(call.name, callId, idempotencyKey);
+        settle(callId, unknown);
+        return unknown;
+      }
+      // Runs again: its start is written again first, so the write is fenced by the lease before
+      // the body runs (two processes that both took a free lease: the one not on it stops here).
+      const { outcome: _none, approval: recordedApproval, ...start } = recorded;
+      const kept = approval ?? recordedApproval;
+      record.callStarted(callId, { ...start, ...(kept === undefined ? {} : { approval: kept }) });
+      await writer?.callStarted(kept === undefined ? start : { ...start, approval: kept });
+    } else if (approval !== undefined) {
+      record.callStarted(callId, { tool: call.name, arguments: call.arguments, idempotencyKey, approval });
+      // The decision entry of a resume wrote this start already (fenced, before the loop ran).
+      if (writer !== undefined && decided?.has(callId) !== true)
         await writer.callStarted({
           callId,
           tool: call.name,
           arguments: toJsonSafe(call.arguments ?? {}),
           idempotencyKey,
-          ...(approval === undefined ? {} : { approval }),
+          approval,
         });
-      }
-      const outcome = await invoker.invoke(call, { ...options, runId });
-      writer.outcome(journaledOutcome(outcome, runtime.formatOutcome(outcome), callId));
-      return outcome;
-    },
-  });
+    } else if (
+      writer !== undefined &&
+      invoker.get(call.name) !== undefined &&
+      invoker.get(call.name)?.options.readOnly !== true
+    ) {
+      // Durable before the body runs: a write whose start is lost could run twice. A read-only
+      // tool has no start record (running it again is harmless), only its outcome, unless it was
+      // approved: its decision record is kept with its start. Nor has a tool the agent does not
+      // know (no body runs): the name the model made up is kept only in its outcome, which a
+      // store's codec seals.
+      await writer.callStarted({
+        callId,
+        tool: call.name,
+        arguments: toJsonSafe(call.arguments ?? {}),
+        idempotencyKey,
+      });
+    }
+    const outcome = await invoker.invoke(call, options.runId === runId ? options : { ...options, runId });
+    settle(callId, outcome);
+    return outcome;
+  };
 
   const invoker = journaled(runtime.invoker);
   return {
@@ -228,19 +250,22 @@ export function journaledRuntime(
     invoker,
     runtimeInvoker: runtime.runtimeInvoker === runtime.invoker ? invoker : journaled(runtime.runtimeInvoker),
     replaying,
+    journal: () => record.serialize(runtime.formatOutcome),
     // What the journal holds for a round's calls. The loop verifies a record with the key against
     // the call as replayed; a call start without one (or with a forged one) proves nothing.
     recordedDecisions: (round) => {
       const evidence = new Map<string, ApprovalEvidence>();
+      if (calls.size === 0 && decided === undefined) return evidence; // a new run: nothing recorded
       for (const call of round) {
         const recorded = calls.get(call.callId);
+        const approval = decided?.get(call.callId)?.approval ?? recorded?.approval;
         if (recorded?.outcome !== undefined) evidence.set(call.callId, "settled");
-        else if (recorded?.approval !== undefined) evidence.set(call.callId, recorded.approval);
+        else if (approval !== undefined) evidence.set(call.callId, approval);
       }
       return evidence;
     },
     recordApprovals: (records) => {
-      for (const [callId, record] of records) approvals.set(callId, record);
+      for (const [callId, approval] of records) approvals.set(callId, approval);
     },
   };
 }

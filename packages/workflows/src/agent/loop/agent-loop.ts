@@ -73,25 +73,6 @@ export class AgentRun {
     return this.finish(() => this.turns());
   }
 
-  /**
-   * Continues a resumed run: the paused round first (denied calls preset, approved ones run only
-   * with their signed decision records, see `gate`), then the loop.
-   */
-  resume(
-    calls: readonly RoundCall[],
-    preset: ReadonlyMap<string, ToolOutcome>,
-    gate: RoundGate,
-  ): Promise<AgentRunResult> {
-    return this.finish(async () => {
-      const callsBefore = this.state.calls.length;
-      const end = await this.round(calls, preset, gate);
-      await this.iterationEnd(callsBefore, end);
-      const emitted = this.emit({ type: "turn-end", turn: this.state.iteration });
-      if (emitted) await emitted;
-      return end ?? this.turns();
-    });
-  }
-
   /** The run's result from its end; `run-start` first, `approval-required` for a pause, `run-end` last. */
   private async finish(body: () => Promise<RunEnd>): Promise<AgentRunResult> {
     const { options } = this.runtime;
@@ -211,10 +192,11 @@ export class AgentRun {
       calls.map((c) => gatedAdmitted[admitted.indexOf(c)] === true || verdicts.get(c.callId)?.action === "approve"),
       refused,
     );
-    if (!gated.some(Boolean)) return this.round(calls, refused, { gated, evidence: new Map() });
+    // What the run's record holds of decisions on these calls (a denied one never runs, gated or not).
+    const gate = { gated, evidence: this.runtime.recordedDecisions?.(calls) ?? new Map<string, ApprovalEvidence>() };
+    if (!gated.some(Boolean)) return this.round(calls, refused, gate);
     // A gated round runs only when the run's record proves every gated call's decision (a signed
     // record, or a recorded outcome); otherwise the run pauses and a person is asked.
-    const gate = { gated, evidence: this.runtime.recordedDecisions?.(calls) ?? new Map<string, ApprovalEvidence>() };
     if (!proven(this.runtime.key, state.runId, calls, gate))
       return pauseForApproval(this.runtime, state, calls, gated, verdicts);
     return this.round(calls, refused, gate);

@@ -6,7 +6,7 @@ import type {
   ToolCallRecord,
 } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
-import type { DeadLetterQueue } from "@needlework/durable";
+import type { DeadLetterQueue, JournaledRun } from "@needlework/durable";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { RunListener } from "../events/run-events.js";
@@ -36,6 +36,11 @@ export interface AgentRuntime {
    * every run: whether the answer comes from a replay is the runtime's business, not the loop's.
    */
   readonly recordedDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
+  /**
+   * The run's journal as it stands, serialized: what a pause's checkpoint carries (signed). Every run
+   * has one (the agent runs every run over its journal).
+   */
+  readonly journal?: () => JournaledRun;
   /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */

@@ -1,0 +1,122 @@
+import type { ChatResponse, ToolOutcome } from "@needlework/core";
+import { toJsonSafe } from "@needlework/core";
+import type {
+  ApprovalRecord,
+  JournaledCall,
+  JournaledCallStart,
+  JournaledRun,
+  JournaledRunStart,
+  JournaledTurn,
+} from "@needlework/durable";
+import { journaledOutcome } from "./journaled-outcome.js";
+
+/** A call as the run's own record keeps it: its start when one was recorded, its outcome once settled. */
+interface HeldCall {
+  start?: {
+    readonly tool: string;
+    readonly arguments: unknown;
+    readonly idempotencyKey: string;
+    approval?: ApprovalRecord;
+  };
+  recorded?: JournaledCall;
+  outcome?: ToolOutcome;
+}
+
+/**
+ * The journal of one run as the run itself holds it, in memory: what a checkpoint serializes when
+ * the run pauses, and (without a `store`) the only journal the run has. It belongs to the run, not
+ * the agent: nothing else references it, so it is dropped with the run when the run returns (an
+ * agent that runs a million runs holds no journal of a finished one).
+ *
+ * Cheap on purpose (every run writes to it): live records are kept by reference, not copied. That
+ * is safe because what is recorded is already an immutable snapshot: a model response the loop
+ * never changes (it builds its own messages from it), and a tool outcome whose `data` is the
+ * JSON-safe snapshot taken when the call settled (later mutation of the tool's object cannot reach
+ * it). The JSON form is made only when a checkpoint asks for it ({@link RunRecord.serialize}).
+ * Records read back from a journal (a replay's history) are JSON already and kept as they are.
+ * @internal
+ */
+export class RunRecord {
+  private readonly turns: (JournaledTurn | { readonly index: number; readonly response: ChatResponse })[] = [];
+  private readonly calls = new Map<string, HeldCall>();
+
+  /** `start.startedAt`: ISO 8601, or epoch ms (a new run: formatted only when serialized). */
+  private readonly start: Omit<JournaledRunStart, "startedAt"> & { readonly startedAt: string | number };
+
+  constructor(
+    start: Omit<JournaledRunStart, "startedAt"> & { readonly startedAt: string | number },
+    history?: JournaledRun,
+  ) {
+    const { runId, agent, instructions, input, startedAt } = start;
+    this.start = { runId, agent, instructions, input, startedAt };
+    if (history === undefined) return;
+    this.turns.push(...history.turns);
+    for (const call of history.calls) this.calls.set(call.callId, { recorded: call });
+  }
+
+  /** A model turn as the loop used it (its tool calls named). */
+  turn(index: number, response: ChatResponse): void {
+    this.turns.push({ index, response });
+  }
+
+  /** A call's start, with its decision record when it has one. */
+  callStarted(
+    callId: string,
+    start: { tool: string; arguments: unknown; idempotencyKey: string; approval?: ApprovalRecord },
+  ): void {
+    const held = this.calls.get(callId);
+    if (held === undefined) this.calls.set(callId, { start });
+    else held.start = start;
+  }
+
+  /** A call's outcome as it settled. */
+  outcome(callId: string, outcome: ToolOutcome): void {
+    const held = this.calls.get(callId);
+    if (held === undefined) this.calls.set(callId, { outcome });
+    else held.outcome = outcome;
+  }
+
+  /** The record as JSON: the journal a checkpoint carries (signed with it). */
+  serialize(formatOutcome: (outcome: ToolOutcome) => string): JournaledRun {
+    const turns: JournaledTurn[] = this.turns.map((t) => {
+      if (!("response" in t)) return t;
+      const { response } = t;
+      return {
+        index: t.index,
+        message: toJsonSafe({ role: "assistant", ...response.message }) as unknown as JournaledTurn["message"],
+        ...(response.usage ? { usage: response.usage } : {}),
+        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+      };
+    });
+    const calls: JournaledCall[] = [];
+    for (const [callId, held] of this.calls) {
+      const { start, recorded, outcome } = held;
+      const base: JournaledCallStart =
+        start === undefined
+          ? (recorded ?? {
+              callId,
+              tool: String(outcome?.metadata.tool ?? ""),
+              arguments: null,
+              idempotencyKey: String(outcome?.metadata.idempotencyKey ?? ""),
+            })
+          : {
+              callId,
+              tool: start.tool,
+              arguments: toJsonSafe(start.arguments ?? {}),
+              idempotencyKey: start.idempotencyKey,
+              ...(start.approval === undefined ? {} : { approval: start.approval }),
+            };
+      const { outcome: _recorded, ...plain } = base as JournaledCall;
+      const settled =
+        outcome === undefined ? recorded?.outcome : journaledOutcome(outcome, formatOutcome(outcome), callId);
+      calls.push(settled === undefined ? plain : { ...plain, outcome: settled });
+    }
+    const { startedAt } = this.start;
+    return {
+      ...this.start,
+      startedAt: typeof startedAt === "number" ? new Date(startedAt).toISOString() : startedAt,
+      turns,
+      calls,
+    };
+  }
+}
