@@ -94,6 +94,18 @@ describe("approvals", () => {
     });
   });
 
+  it("journals a denied call's APPROVAL_DENIED outcome, as the run's store and the inspector show it", async () => {
+    const store = new InMemoryRunStore();
+    const { agent, checkpoint } = await paused({ store });
+    await agent.resume(checkpoint, { call_1_2: "denied" });
+    const journaled = await store.journal.read("run-a");
+    expect(journaled?.calls.find((c) => c.callId === "call_1_2")?.outcome?.outcome).toMatchObject({
+      status: "skipped",
+      errorCode: "APPROVAL_DENIED",
+    });
+    expect(journaled?.end?.status).toBe("completed_with_failures");
+  });
+
   it("gates calls through approvalPolicy and resumes them under the round's policy", async () => {
     const h = harness();
     h.world.on("debit", ({ account }) => {

@@ -267,5 +267,10 @@ export function journaledRuntime(
     recordApprovals: (records) => {
       for (const [callId, approval] of records) approvals.set(callId, approval);
     },
+    // Outcomes given without running the call: recorded like any other, unless the journal holds one
+    // already (a replayed round gives the same again).
+    recordOutcomes: (outcomes) => {
+      for (const [callId, outcome] of outcomes) if (calls.get(callId)?.outcome === undefined) settle(callId, outcome);
+    },
   };
 }

@@ -261,6 +261,7 @@ export class AgentRun {
     // record that verifies as approved for this run, call, tool and arguments.
     const approved = enforceGate(this.runtime.key, state.runId, calls, gate, presets);
     if (approved.size > 0) this.runtime.recordApprovals?.(approved);
+    if (presets.size > 0) this.runtime.recordOutcomes?.(presets);
     state.budget.toolCalls += calls.length - over.size;
     state.budget.roundsInIteration++;
     const context: RoundContext = {

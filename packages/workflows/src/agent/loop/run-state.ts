@@ -43,6 +43,12 @@ export interface AgentRuntime {
   readonly journal?: () => JournaledRun;
   /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
+  /**
+   * Hands the outcomes of a round's calls that do not run (denied, over a budget, refused by a
+   * gate) to the run's record, like those of the calls that do: the journal, a checkpoint and the
+   * inspector show them.
+   */
+  readonly recordOutcomes?: (outcomes: ReadonlyMap<string, ToolOutcome>) => void;
   /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
