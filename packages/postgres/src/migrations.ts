@@ -115,7 +115,9 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
 /** An ended run's `lease_expires`, and the lease tests, as postgres-run-journal.ts writes them. */
 const ENDED = `'-infinity'::timestamptz`;
 const HELD = (r: string) => `${r}lease_expires IS DISTINCT FROM ${ENDED}`;
-const BUSY_MS = (r: string) => `CASE WHEN ${r}lease_owner IS NULL OR ${r}lease_expires IS NULL OR ${r}lease_expires <= now() THEN 0
+const BUSY_MS = (
+  r: string,
+) => `CASE WHEN ${r}lease_owner IS NULL OR ${r}lease_expires IS NULL OR ${r}lease_expires <= now() THEN 0
     ELSE ceil(extract(epoch FROM ${r}lease_expires - now()) * 1000)::int END`;
 
 /**

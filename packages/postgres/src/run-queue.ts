@@ -287,7 +287,11 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       completed = completed.then(async () => {
         completing = undefined;
         await Promise.all(
-          [...batch].map(([done, ids]) => boss.complete(queue, ids, { status: done }).catch(() => undefined)),
+          // pg-boss 10 takes one id or an array of them, with data for all (manager.js,
+          // mapCompletionIdArg); its types list the array form only without data.
+          [...batch].map(([done, ids]) =>
+            boss.complete(queue, ids as unknown as string, { status: done }).catch(() => undefined),
+          ),
         );
       });
     }
