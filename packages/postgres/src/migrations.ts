@@ -112,7 +112,10 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
   },
 ];
 
-/** An ended run's `lease_expires`, and the lease tests, as postgres-run-journal.ts writes them. */
+/**
+ * An ended run's `lease_expires` and the lease tests, as postgres-run-journal.ts writes them: copied,
+ * not imported, so a released migration's SQL never changes with that file.
+ */
 const ENDED = `'-infinity'::timestamptz`;
 const HELD = (r: string) => `${r}lease_expires IS DISTINCT FROM ${ENDED}`;
 const BUSY_MS = (
