@@ -197,102 +197,55 @@ export class PostgresRunJournal implements RunJournal {
   }
 
   /**
-   * Every record of `records` in one statement (one commit). With `start`, the run row is inserted
-   * leased to `owner` (nothing is written, `false`, when the run exists) and the other records hang
-   * off that insert; otherwise they hang off the fenced lease update, which also writes the end and
-   * the lease's new expiry (renewed; now, when released; ENDED, when ended), so the run row is updated
-   * once. Outcomes, turns and call starts are written in that order.
+   * Every record of `records` in one statement (one commit): a call of `journal_commit` (migration
+   * 6). With `start`, the run row is inserted leased to `owner` (nothing is written, `false`, when
+   * the run exists) and the other records follow it; otherwise they follow the fenced lease update,
+   * which also writes the end and the lease's new expiry (renewed; now, when released; ENDED, when
+   * ended), so the run row is updated once. Outcomes, turns and call starts are written in that order.
    */
   async commit(runId: string, records: JournalCommit, owner: string): Promise<boolean> {
-    const { start, end } = records;
-    const values: unknown[] = [runId, owner, this.leaseMs];
-    const param = (value: unknown): string => {
-      values.push(value);
-      return `$${values.length}`;
-    };
-    const expires =
-      end !== undefined ? ENDED : records.release === true ? "now()" : "now() + $3 * interval '1 millisecond'";
-    const endParams =
-      end === undefined
-        ? undefined
-        : { status: param(end.status), endedAt: param(end.endedAt), result: param(jsonParam(end.result)) };
-    let head: string;
-    if (start !== undefined) {
-      head = `source AS (
-        INSERT INTO ${this.schema}.runs (run_id, agent, instructions, input, started_at, lease_owner, lease_epoch,
-          lease_expires${endParams ? ", status, ended_at, result" : ""})
-        VALUES ($1, ${param(start.agent)}, ${param(escapeText(start.instructions))}, ${param(escapeText(start.input))},
-          ${param(start.startedAt)}, $2, 1, ${expires}${endParams ? `, ${endParams.status}, ${endParams.endedAt}, ${endParams.result}` : ""})
-        ON CONFLICT (run_id) DO NOTHING RETURNING run_id)`;
-    } else {
-      // The same end again by the same owner (a retry after a connection lost past the commit) is accepted.
-      const again = endParams
-        ? ` OR (status = ${endParams.status} AND ended_at = ${endParams.endedAt}::timestamptz)`
-        : "";
-      head = `source AS (
-        UPDATE ${this.schema}.runs SET lease_expires = ${expires}${
-          endParams
-            ? `, status = ${endParams.status}, ended_at = ${endParams.endedAt}, result = ${endParams.result}`
-            : ""
-        }
-        WHERE run_id = $1 AND lease_owner = $2 AND (${HELD}${again}) RETURNING run_id)`;
-    }
-    const parts = [head];
-    if (records.outcomes !== undefined && records.outcomes.length > 0)
-      parts.push(
-        `outcomes AS (${outcomesInsert(this.schema, param(jsonParam(outcomeRows(runId, records.outcomes))), "source")} RETURNING 1)`,
-      );
-    if (records.turns !== undefined && records.turns.length > 0)
-      parts.push(
-        `turns AS (${turnsInsert(this.schema, param(jsonParam(records.turns.map(turnRow))), "source")} RETURNING 1)`,
-      );
-    if (records.calls !== undefined && records.calls.length > 0)
-      parts.push(
-        `calls AS (${callsInsert(this.schema, param(jsonParam(records.calls.map(callRow))), "source")} RETURNING 1)`,
-      );
-    // Each write is named in the final select, in order, so they run in the order written.
-    const counts = ["outcomes", "turns", "calls"]
-      .filter((name) => parts.some((part) => part.startsWith(`${name} AS`)))
-      .map((name) => `(SELECT count(*) FROM ${name}) AS ${name}`);
-    const sql = `WITH ${parts.join(",\n")}
-      SELECT (SELECT count(*) FROM source)::int AS leased, $3::int AS lease_ms${counts.map((c) => `, ${c}`).join("")},
-             (SELECT ${BUSY_MS} FROM ${this.schema}.runs WHERE run_id = $1) AS busy_ms`;
+    const { start, end, outcomes, turns, calls } = records;
+    const values = [
+      runId,
+      owner,
+      this.leaseMs,
+      start === undefined ? null : start.agent,
+      start === undefined ? null : escapeText(start.instructions),
+      start === undefined ? null : escapeText(start.input),
+      start === undefined ? null : start.startedAt,
+      end === undefined ? null : end.status,
+      end === undefined ? null : end.endedAt,
+      end === undefined ? null : jsonParam(end.result),
+      records.release === true,
+      outcomes === undefined || outcomes.length === 0 ? null : jsonParam(outcomeRows(runId, outcomes)),
+      turns === undefined || turns.length === 0 ? null : jsonParam(turns.map(turnRow)),
+      calls === undefined || calls.length === 0 ? null : jsonParam(calls.map(callRow)),
+    ];
     const { rows } = await withStoreRetry(
       start === undefined ? "recording a run's progress" : "recording a run start",
       start === undefined,
-      () => this.pool.query<{ leased: number; busy_ms: number | null }>(sql, values),
+      () =>
+        this.pool.query<{ leased: boolean; busy_ms: number | null }>(
+          `SELECT leased, busy_ms FROM ${this.schema}.journal_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          values,
+        ),
     );
-    if (rows[0]?.leased === 1) return true;
+    if (rows[0]?.leased === true) return true;
     if (start !== undefined) return false;
     throw runBusy(runId, Number(rows[0]?.busy_ms ?? 0));
   }
 
   /**
-   * One statement: the run is read (one snapshot), and when it is `agent`'s and has not ended, its
-   * lease taken for `owner` under the rules of {@link PostgresRunJournal.lease}. A write the previous
-   * holder committed after the snapshot renewed the lease, so the take then fails (`RUN_BUSY`) rather
-   * than continue from a read that misses it.
+   * One statement, a call of `journal_take_and_read` (migration 6): when the run is `agent`'s and
+   * has not ended, its lease is taken for `owner` under the rules of {@link PostgresRunJournal.lease};
+   * then the run is read. The read follows the take in one transaction: it sees every write committed
+   * before the take, and a write by the previous holder after it is refused (fenced), so a resume
+   * never continues from a read that misses one.
    */
   async takeAndRead(runId: string, owner: string, agent: string): Promise<JournaledRun | undefined> {
     const { rows } = await withStoreRetry("taking and reading a run", true, () =>
       this.pool.query<RunRow & { taken: boolean; busy_ms: number | null; turns: TurnRow[]; calls: CallRow[] }>(
-        `WITH taken AS (
-           UPDATE ${this.schema}.runs SET lease_owner = $2,
-             lease_epoch = CASE WHEN lease_owner = $2 AND ${HELD} THEN lease_epoch ELSE lease_epoch + 1 END,
-             lease_expires = now() + $3 * interval '1 millisecond'
-           WHERE run_id = $1 AND agent = $4 AND ended_at IS NULL
-             AND (lease_owner IS NULL OR (lease_owner = $2 AND ${HELD}) OR lease_expires IS NULL OR lease_expires <= now())
-           RETURNING 1
-         )
-         SELECT r.run_id, r.agent, r.instructions, r.input, r.started_at, r.status, r.ended_at, r.result,
-           EXISTS (SELECT 1 FROM taken) AS taken, ${BUSY_MS.replaceAll("lease_", "r.lease_")} AS busy_ms,
-           (SELECT coalesce(json_agg(json_build_object('turn', t.turn, 'message', t.message, 'usage', t.usage,
-              'finish_reason', t.finish_reason) ORDER BY t.turn), '[]'::json)
-            FROM ${this.schema}.run_turns t WHERE t.run_id = $1) AS turns,
-           (SELECT coalesce(json_agg(json_build_object('call_id', c.call_id, 'tool', c.tool, 'arguments', c.arguments,
-              'idempotency_key', c.idempotency_key, 'approval', c.approval, 'outcome', c.outcome, 'formatted', c.formatted) ORDER BY c.seq), '[]'::json)
-            FROM ${this.schema}.run_calls c WHERE c.run_id = $1) AS calls
-         FROM ${this.schema}.runs r WHERE r.run_id = $1`,
+        `SELECT * FROM ${this.schema}.journal_take_and_read($1, $2, $3, $4)`,
         [runId, owner, this.leaseMs, agent],
       ),
     );
@@ -393,30 +346,30 @@ const HELD = `lease_expires IS DISTINCT FROM ${ENDED}`;
 const BUSY_MS = `CASE WHEN lease_owner IS NULL OR lease_expires IS NULL OR lease_expires <= now() THEN 0
   ELSE ceil(extract(epoch FROM lease_expires - now()) * 1000)::int END`;
 
-/** Turns from a JSON array of {@link turnRow}s, off the `source`/`lease` row (fenced: none without it). */
-function turnsInsert(schema: string, rows: string, source = "lease"): string {
+/** Turns from a JSON array of {@link turnRow}s, off the `lease` row (fenced: none without it). */
+function turnsInsert(schema: string, rows: string): string {
   return `INSERT INTO ${schema}.run_turns (run_id, turn, message, usage, finish_reason)
-    SELECT ${source}.run_id, t.turn, t.message, t.usage, t.finish_reason
-    FROM ${source}, jsonb_to_recordset(${rows}::jsonb) AS t(turn int, message jsonb, usage jsonb, finish_reason text)
+    SELECT lease.run_id, t.turn, t.message, t.usage, t.finish_reason
+    FROM lease, jsonb_to_recordset(${rows}::jsonb) AS t(turn int, message jsonb, usage jsonb, finish_reason text)
     ON CONFLICT (run_id, turn) DO UPDATE
     SET message = EXCLUDED.message, usage = EXCLUDED.usage, finish_reason = EXCLUDED.finish_reason`;
 }
 
 /** Call starts from a JSON array of {@link callRow}s, in order; a call already recorded is kept. */
-function callsInsert(schema: string, rows: string, source = "lease"): string {
+function callsInsert(schema: string, rows: string): string {
   return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, arguments, idempotency_key, approval)
-    SELECT ${source}.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key, c.approval
-    FROM ${source}, ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text, approval jsonb))
+    SELECT lease.run_id, c.call_id, c.tool, c.arguments, c.idempotency_key, c.approval
+    FROM lease, ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, arguments jsonb, idempotency_key text, approval jsonb))
       WITH ORDINALITY AS c(call_id, tool, arguments, idempotency_key, approval, n)
     ORDER BY n
     ON CONFLICT (run_id, call_id) DO NOTHING`;
 }
 
 /** Outcomes from a JSON array of {@link outcomeRows}, in order. */
-function outcomesInsert(schema: string, rows: string, source = "lease"): string {
+function outcomesInsert(schema: string, rows: string): string {
   return `INSERT INTO ${schema}.run_calls (run_id, call_id, tool, idempotency_key, outcome, formatted, settled_at)
-    SELECT ${source}.run_id, o.call_id, o.tool, o.idempotency_key, o.outcome, o.formatted, now()
-    FROM ${source}, ROWS FROM (
+    SELECT lease.run_id, o.call_id, o.tool, o.idempotency_key, o.outcome, o.formatted, now()
+    FROM lease, ROWS FROM (
       jsonb_to_recordset(${rows}::jsonb) AS (call_id text, tool text, idempotency_key text, outcome jsonb, formatted text)
     ) WITH ORDINALITY AS o(call_id, tool, idempotency_key, outcome, formatted, n)
     ORDER BY n

@@ -66,6 +66,17 @@ describePostgres("createRunQueue", () => {
     }
     expect(crm.count("upsertContact")).toBe(6);
     expect(new Set(crm.executions.map((e) => e.key)).size).toBe(6);
+    // Each job is marked completed with its run's status (completions that meet go out together).
+    const jobs = async () =>
+      (
+        await stores[0]!.pool.query<{ state: string; output: unknown }>(
+          `SELECT state, output FROM "${bossSchema}".job WHERE id = ANY($1::uuid[])`,
+          [runIds],
+        )
+      ).rows;
+    await expect
+      .poll(jobs, { timeout: 10_000, interval: 100 })
+      .toEqual(runIds.map(() => ({ state: "completed", output: { status: "completed" } })));
     await expect(a.result("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
     await expect(a.enqueue("billing", "x")).rejects.toMatchObject({ code: "UNKNOWN_AGENT" });
   });
