@@ -19,6 +19,15 @@ export type {
   ChatUsage,
   ChatUserMessage,
 } from "./chat-client.js";
+export {
+  ScriptedChatClient,
+  type ScriptedChatClientOptions,
+  ScriptExhaustedError,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./scripted-chat-client.js";
+export { ChatStreamIncompleteError } from "./collect-chat-stream.js";
 export type {
   AgentFunctionDescriptor,
   AgentFunctionGroupOptions,

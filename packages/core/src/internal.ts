@@ -42,3 +42,5 @@ export {
 } from "./secrets/text-detectors.js";
 export { isTransientReturnedFailure, retriableReturnedFailure, toolValueOutcome } from "./tool-value-outcome.js";
 export { itemFails } from "./returned-failure.js";
+export { askModel, ChatResponseAssembler, collectChatStream } from "./collect-chat-stream.js";
+export { raceAbort } from "./race-abort.js";

@@ -30,7 +30,7 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
   type ScriptedTurn,
-} from "./agent/scripted-chat-client.js";
+} from "@needlework/core";
 export { ManualClock } from "./testing/manual-clock.js";
 export {
   type AgentScenario,

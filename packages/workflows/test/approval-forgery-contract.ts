@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { z } from "zod";
 import { type Agent, createAgent } from "../src/agent/agent.js";
 import type { AgentStore } from "@needlework/durable";
-import { type ScriptedStep, ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
+import { type ScriptedStep, ScriptedChatClient } from "@needlework/core";
 
 const SECRET = "forgery-test-secret-0123456789abcdef0123456789";
 

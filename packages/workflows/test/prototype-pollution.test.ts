@@ -5,7 +5,7 @@ import { container } from "tsyringe";
 import { describe, expect, it, vi } from "vitest";
 import { createAgent } from "../src/agent/agent.js";
 import { InMemoryRunStore } from "@needlework/durable";
-import { ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 import { usingAgentFramework } from "../src/builder/agent-framework.builder.js";
 import { checkpointOf, CrmTools, PaymentTools, ToolWorld } from "./agent-fixtures.js";
 

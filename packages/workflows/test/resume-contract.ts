@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { Agent } from "../src/agent/agent.js";
 import type { CreateAgentOptions } from "../src/agent/agent.options.js";
 import { createAgent } from "../src/agent/agent.js";
-import { type ScriptedStep, ScriptedChatClient } from "../src/agent/scripted-chat-client.js";
+import { type ScriptedStep, ScriptedChatClient } from "@needlework/core";
 import type { AgentStore } from "@needlework/durable";
 import { RunStoreError } from "@needlework/durable";
 

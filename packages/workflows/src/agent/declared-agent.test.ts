@@ -4,7 +4,7 @@ import { AgentFrameworkBuildError } from "../builder/build-error.js";
 import { BUILD_DIAGNOSTIC_IDS } from "../builder/build-diagnostics.js";
 import type { ChatClient } from "@needlework/core";
 import { Agent, declaredAgentOf } from "./declared-agent.js";
-import { ScriptedChatClient } from "./scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 
 @Agent({
   name: "support",

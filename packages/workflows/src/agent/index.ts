@@ -69,7 +69,7 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
   type ScriptedTurn,
-} from "./scripted-chat-client.js";
+} from "@needlework/core";
 export type { ResumeStreamOptions, StreamOptions } from "./agent.js";
 export type {
   AgentEvent,
@@ -94,7 +94,7 @@ export {
   DEFAULT_STREAM_BUFFER,
   type RunEventSink,
 } from "./stream/agent-run-stream.js";
-export { ChatStreamIncompleteError } from "./stream/collect-chat-stream.js";
+export { ChatStreamIncompleteError } from "@needlework/core";
 export { type RunErrorFrame, toServerSentEvents } from "./stream/server-sent-events.js";
 export { toUiMessageStream, type UiMessageChunk } from "./stream/ui-message-stream.js";
 export { claimsSuccess, type SuccessClaimDetector } from "./policies/success-claim.js";

@@ -1,9 +1,8 @@
-import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
+import { AgentFunction, AgentFunctionGroup, ScriptedChatClient, ScriptExhaustedError } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
-import { ScriptedChatClient, ScriptExhaustedError } from "./scripted-chat-client.js";
 
 const request = (content: string) => ({ messages: [{ role: "user" as const, content }], tools: [] });
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invalidOption } from "../../test/invalid-option.js";
 import { kitBehaviour, kitBuilder, kitLog } from "../../test/agent-kit-fixtures.js";
 import { Agent } from "../agent/declared-agent.js";
-import { ScriptedChatClient } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 

@@ -3,7 +3,7 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentRunResult, AwaitingApprovalRunResult } from "../agent/agent-run-result.js";
-import { ScriptedChatClient, type ScriptedStep } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep } from "@needlework/core";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 import { actionWords, inducedCall } from "./induced-calls.js";
 

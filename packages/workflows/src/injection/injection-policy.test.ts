@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentRunResult, AwaitingApprovalRunResult } from "../agent/agent-run-result.js";
 import { InMemoryRunStore } from "@needlework/durable";
-import { ScriptedChatClient, type ScriptedStep, type ScriptedTurn } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep, type ScriptedTurn } from "@needlework/core";
 import type { AgentEvent } from "../agent/stream/agent-event.js";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 import { TRACE_ATTRIBUTES } from "@needlework/otel";

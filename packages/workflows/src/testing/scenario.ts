@@ -4,7 +4,7 @@ import type { AgentRunResult, AgentRunStatus, RunHealth, ToolCallRecord } from "
 import type { RunOptions } from "../agent/agent.options.js";
 import { canonicalJson, parsedArguments } from "../agent/canonical-json.js";
 import { type DeclaredAgentClass, declaredAgentOf } from "../agent/declared-agent.js";
-import { ScriptedChatClient, type ScriptedStep } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep } from "@needlework/core";
 import type { AgentFactory, AgentOptions } from "../builder/agent-factory.js";
 
 /**

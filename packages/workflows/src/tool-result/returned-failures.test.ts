@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { failing, legitimate, partial } from "../../../core/src/returned-failure.corpus.js";
 import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
-import { ScriptedChatClient } from "../agent/scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 
 /** What the tools of this file return or throw, per call; set by each test. */

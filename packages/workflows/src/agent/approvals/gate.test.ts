@@ -9,7 +9,7 @@ import type { AgentCheckpoint } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
 import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./claims.js";
 import { InMemoryRunStore } from "@needlework/durable";
-import { ScriptedChatClient } from "../scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 
 const S3CRET = "s3cret-".repeat(5);
 const refundRound = {

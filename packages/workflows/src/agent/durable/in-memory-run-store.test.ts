@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../agent.js";
-import { ScriptedChatClient } from "../scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 import { InMemoryRunStore } from "@needlework/durable";
 import { contentionContract } from "../../../test/contention-contract.js";
 import { FakeCrm, resumeAgent, resumeContract } from "../../../test/resume-contract.js";

@@ -11,7 +11,7 @@ import { callIdempotencyKey } from "@needlework/core/internal";
 import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
-import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
+import { ChatResponseAssembler } from "@needlework/core/internal";
 import { outcomeUnknown } from "./outcome-unknown.js";
 import type { JournalWriter } from "./journal-writer.js";
 import { journaledOutcome, rebuild } from "./journaled-outcome.js";

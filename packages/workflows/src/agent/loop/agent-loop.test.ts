@@ -14,7 +14,7 @@ import {
 } from "../../../test/agent-fixtures.js";
 import { createAgent } from "../agent.js";
 import { AGENT_DEFAULTS } from "../agent-defaults.js";
-import { ScriptedChatClient } from "../scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

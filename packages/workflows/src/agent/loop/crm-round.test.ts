@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { harness, HttpError, RAW_403, toolReply } from "../../../test/agent-fixtures.js";
-import type { ScriptedStep } from "../scripted-chat-client.js";
+import type { ScriptedStep } from "@needlework/core";
 
 // The guide's Harbor Integrations round: five parallel contact writes, three rejected with 403.
 const contacts = ["c1", "c2", "c3", "c4", "c5"];

@@ -1,6 +1,6 @@
 import { HttpError, harness } from "../../../test/agent-fixtures.js";
 import { describe, expect, it } from "vitest";
-import type { ScriptedToolCall } from "../scripted-chat-client.js";
+import type { ScriptedToolCall } from "@needlework/core";
 
 // DESIGN, "No false alarms": a run in which every effect landed ends `completed`. A failure blocks
 // until a success of the same call (tool and equal arguments) clears it; the model's repeat of a

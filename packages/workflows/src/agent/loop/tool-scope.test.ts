@@ -13,7 +13,7 @@ import {
 import { toolReply } from "../../../test/agent-fixtures.js";
 import type { AgentFrameworkPlugin } from "../../plugin.js";
 import { createAgent } from "../agent.js";
-import { ScriptedChatClient } from "../scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 
 const ALL = [
   "cancelOrder",

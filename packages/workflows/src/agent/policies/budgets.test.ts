@@ -11,7 +11,7 @@ import {
   toolReply,
 } from "../../../test/agent-fixtures.js";
 import { usingAgentFramework } from "../../builder/index.js";
-import { ScriptedChatClient } from "../scripted-chat-client.js";
+import { ScriptedChatClient } from "@needlework/core";
 import type { ChatMessage, ChatRequest } from "@needlework/core";
 import { TOKEN_BUDGET_DEFAULTS } from "./budgets.js";
 import { heldTimers, useFakeTimers } from "../../../test/support/fake-timers.js";

@@ -1,6 +1,6 @@
 import { abortReason, createToolOutcome, isFailedOutcome, type ToolOutcome } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
-import { raceAbort } from "../loop/race-abort.js";
+import { raceAbort } from "@needlework/core/internal";
 import type { RoundContext, SettledCall } from "../loop/run-round.js";
 
 /** A compensate call the runtime made, for the run's call records. @internal */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assertStatus, harness, HttpError } from "../../../test/agent-fixtures.js";
-import type { ScriptedStep } from "../scripted-chat-client.js";
+import type { ScriptedStep } from "@needlework/core";
 
 const lookup = (orderId: string) => ({ name: "lookupOrder", arguments: { orderId } });
 const repeat = (step: ScriptedStep, times: number): ScriptedStep[] => Array.from({ length: times }, () => step);

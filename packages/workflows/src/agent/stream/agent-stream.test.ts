@@ -4,9 +4,9 @@ import { assertStatus, harness, HttpError, untilAborted } from "../../../test/ag
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../../test/diagnostics-fixtures.js";
 import type { AgentRunResult } from "../agent-run-result.js";
 import { createAgent } from "../agent.js";
-import { ScriptedChatClient, type ScriptedStep } from "../scripted-chat-client.js";
+import { ScriptedChatClient, type ScriptedStep } from "@needlework/core";
 import type { AgentEvent } from "./agent-event.js";
-import { ChatStreamIncompleteError } from "./collect-chat-stream.js";
+import { ChatStreamIncompleteError } from "@needlework/core";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 

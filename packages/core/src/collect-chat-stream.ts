@@ -1,6 +1,6 @@
-import { abortReason, NeedleworkError } from "@needlework/core";
-import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "@needlework/core";
-import { raceAbort } from "../loop/race-abort.js";
+import { abortReason, NeedleworkError } from "./errors.js";
+import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "./chat-client.js";
+import { raceAbort } from "./race-abort.js";
 
 /**
  * A model's stream ended without its `finish` part (the connection was cut, the provider stopped):

@@ -1,4 +1,4 @@
-import { abortReason } from "@needlework/core";
+import { abortReason } from "./errors.js";
 
 /**
  * Settles with `promise`, or rejects with the abort reason as soon as `signal` aborts, so a step

@@ -1,5 +1,5 @@
-import { abortReason, NeedleworkError } from "@needlework/core";
-import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "@needlework/core";
+import { abortReason, NeedleworkError } from "./errors.js";
+import type { ChatClient, ChatRequest, ChatResponse, ChatStreamPart, ChatToolCall, ChatUsage } from "./chat-client.js";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
