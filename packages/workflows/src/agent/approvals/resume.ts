@@ -3,7 +3,8 @@ import type { AgentRuntime } from "../loop/agent-loop.js";
 import { prepareRound } from "../loop/round-call.js";
 import type { ApprovalDecisions } from "./approval-options.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./checkpoint.js";
-import { signDecision, type ApprovalRecord } from "./decision-record.js";
+import type { ApprovalRecord } from "@needlework/durable";
+import { signDecision } from "@needlework/durable/internal";
 import { callsNeedingApproval, checkDecisions, refuseUnaskable } from "./gate.js";
 
 /** A decided call of the paused round: what the decision entry records for it. @internal */

@@ -5,15 +5,13 @@ import type { ApprovedPause } from "../approvals/resume.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { CheckpointError } from "../approvals/checkpoint-error.js";
 import type { AgentCheckpoint } from "../approvals/checkpoint.js";
-import { verifyDecision } from "../approvals/decision-record.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import { newRunState } from "../run-start.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import { JournalWriter, runExists } from "./journal-writer.js";
 import { journaledRuntime } from "./journaled-runtime.js";
-import { RunRecord } from "./run-record.js";
 import type { JournaledRun, JournaledRunStart, RunJournal } from "@needlework/durable";
 import { RunStoreError, runBusy } from "@needlework/durable";
+import { JournalWriter, RunRecord, runExists, verifyDecision } from "@needlework/durable/internal";
 import { storedResult } from "./stored-result.js";
 
 /**

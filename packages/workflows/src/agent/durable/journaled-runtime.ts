@@ -8,15 +8,17 @@ import {
   toJsonSafe,
 } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
-import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "../stream/collect-chat-stream.js";
-import { outcomeUnknown } from "./outcome-unknown.js";
-import type { JournalWriter } from "./journal-writer.js";
-import { journaledOutcome, rebuild } from "./journaled-outcome.js";
-import type { RunRecord } from "./run-record.js";
-import type { JournaledCall, JournaledRun, JournaledTurn } from "@needlework/durable";
+import type { ApprovalRecord, JournaledCall, JournaledRun, JournaledTurn } from "@needlework/durable";
+import {
+  type JournalWriter,
+  journaledOutcome,
+  outcomeUnknown,
+  type RunRecord,
+  rebuild,
+} from "@needlework/durable/internal";
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {

@@ -1,13 +1,13 @@
 import type { ChatResponse, ToolOutcome } from "@needlework/core";
 import { toJsonSafe } from "@needlework/core";
 import type {
-  ApprovalRecord,
   JournaledCall,
   JournaledCallStart,
   JournaledRun,
   JournaledRunStart,
   JournaledTurn,
-} from "@needlework/durable";
+} from "./run-journal.js";
+import type { ApprovalRecord } from "./approval-record.js";
 import { journaledOutcome } from "./journaled-outcome.js";
 
 /** A call as the run's own record keeps it: its start when one was recorded, its outcome once settled. */
@@ -34,7 +34,7 @@ interface HeldCall {
  * JSON-safe snapshot taken when the call settled (later mutation of the tool's object cannot reach
  * it). The JSON form is made only when a checkpoint asks for it ({@link RunRecord.serialize}).
  * Records read back from a journal (a replay's history) are JSON already and kept as they are.
- * @internal
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export class RunRecord {
   private readonly turns: (JournaledTurn | { readonly index: number; readonly response: ChatResponse })[] = [];
