@@ -15,5 +15,14 @@
 export { COMMIT_WINDOW_MS, JournalWriter, runExists } from "./journal-writer.js";
 export { RunRecord } from "./run-record.js";
 export { journaledOutcome, rebuild } from "./journaled-outcome.js";
+export { finishPart, journaledTurn, recordedParts, recordedResponse, withCallIds } from "./journaled-turn.js";
 export { outcomeUnknown } from "./outcome-unknown.js";
 export { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
+export {
+  checkRunAgent,
+  holdRecordedRun,
+  pauseOpen,
+  runNotFound,
+  startFromCheckpoint,
+  takeLease,
+} from "./run-hold.js";

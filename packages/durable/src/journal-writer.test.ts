@@ -27,7 +27,7 @@ const call = (callId: string): JournaledCallStart => ({
 });
 const outcome = (callId: string): JournaledOutcome => ({
   callId,
-  outcome: { status: "success", retriable: false, metadata: {} },
+  outcome: { status: "ok", retriable: false, metadata: {} },
   formatted: "ok",
 });
 const turn = (index: number): JournaledTurn => ({ index, message: { role: "assistant", content: "hi" } });

@@ -9,6 +9,7 @@ import type {
 } from "./run-journal.js";
 import type { ApprovalRecord } from "./approval-record.js";
 import { journaledOutcome } from "./journaled-outcome.js";
+import { journaledTurn } from "./journaled-turn.js";
 
 /** A call as the run's own record keeps it: its start when one was recorded, its outcome once settled. */
 interface HeldCall {
@@ -78,16 +79,7 @@ export class RunRecord {
 
   /** The record as JSON: the journal a checkpoint carries (signed with it). */
   serialize(formatOutcome: (outcome: ToolOutcome) => string): JournaledRun {
-    const turns: JournaledTurn[] = this.turns.map((t) => {
-      if (!("response" in t)) return t;
-      const { response } = t;
-      return {
-        index: t.index,
-        message: toJsonSafe({ role: "assistant", ...response.message }) as unknown as JournaledTurn["message"],
-        ...(response.usage ? { usage: response.usage } : {}),
-        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-      };
-    });
+    const turns: JournaledTurn[] = this.turns.map((t) => ("response" in t ? journaledTurn(t.index, t.response) : t));
     const calls: JournaledCall[] = [];
     for (const [callId, held] of this.calls) {
       const { start, recorded, outcome } = held;
