@@ -20,9 +20,12 @@ export { outcomeUnknown } from "./outcome-unknown.js";
 export { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
 export {
   checkRunAgent,
+  type DecisionEntry,
+  holdPausedRun,
   holdRecordedRun,
   pauseOpen,
   runNotFound,
   startFromCheckpoint,
   takeLease,
 } from "./run-hold.js";
+export { ResumedPauses } from "./resumed-pauses.js";

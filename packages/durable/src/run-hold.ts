@@ -1,6 +1,7 @@
-import type { JsonValue } from "@needlework/core";
+import { type JsonValue, toJsonSafe } from "@needlework/core";
 import { verifyDecision } from "./decision-record.js";
 import { JournalWriter } from "./journal-writer.js";
+import type { ApprovalRecord } from "./approval-record.js";
 import type { JournaledRun, RunJournal } from "./run-journal.js";
 import { RunStoreError, runBusy } from "./run-store-error.js";
 
@@ -145,6 +146,83 @@ export async function holdRecordedRun(
     await writer.stop();
     if (history === undefined) throw runNotFound(runId);
     return { ended: history.end!.result };
+  }
+  return { writer, history };
+}
+
+/**
+ * A decided call of a paused round, as the decision entry records it: its start with the signed record.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
+export interface DecisionEntry {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly idempotencyKey: string;
+  readonly approval: ApprovalRecord;
+}
+
+/**
+ * Takes a paused run over a store, once: its lease taken (a new epoch; a live holder means another
+ * process is resuming it), its journal read as the holder (the store's journal is authoritative; a
+ * run the store never saw is started in it from the checkpoint's), the pause checked still open,
+ * and the decision entry (`decided`, by call id) written, fenced by this take's epoch, before any
+ * call runs. Resolves the run's writer and history, or `undefined` when the pause was resumed
+ * already or is being resumed now: of two processes resuming one checkpoint, the second gets `undefined`.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
+export async function holdPausedRun(
+  journal: RunJournal,
+  checkpoint: {
+    readonly id: string;
+    readonly runId: string;
+    readonly pending: readonly { readonly callId: string }[];
+    readonly journal: Omit<JournaledRun, "end">;
+  },
+  decided: ReadonlyMap<string, DecisionEntry>,
+  owner: string,
+  agent: string,
+  key: Uint8Array,
+): Promise<{ readonly writer: JournalWriter; readonly history: JournaledRun } | undefined> {
+  const { runId } = checkpoint;
+  let history = await journal.read(runId);
+  let writer: JournalWriter;
+  if (history === undefined) {
+    const started = await startFromCheckpoint(journal, checkpoint.journal, owner);
+    if (started === undefined) return undefined;
+    writer = started;
+    history = checkpoint.journal;
+  } else {
+    checkRunAgent(history, agent);
+    try {
+      await takeLease(journal, runId, owner);
+    } catch (error) {
+      if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") return undefined;
+      throw error;
+    }
+    writer = new JournalWriter(journal, runId, owner);
+    history = await journal.read(runId);
+    if (history === undefined || !pauseOpen(history, checkpoint, key)) {
+      await writer.stop();
+      return undefined;
+    }
+  }
+  try {
+    await Promise.all(
+      [...decided].map(([callId, d]) =>
+        writer.callStarted({
+          callId,
+          tool: d.tool,
+          arguments: toJsonSafe(d.arguments ?? {}),
+          idempotencyKey: d.idempotencyKey,
+          approval: d.approval,
+        }),
+      ),
+    );
+  } catch (error) {
+    await writer.stop().catch(() => undefined);
+    // Another process took the run after this one read it: it resumes the pause, this one runs nothing.
+    if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") return undefined;
+    throw error;
   }
   return { writer, history };
 }

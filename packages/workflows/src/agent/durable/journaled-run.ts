@@ -10,17 +10,7 @@ import { newRunState } from "../run-start.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { journaledRuntime } from "./journaled-runtime.js";
 import type { JournaledRun, JournaledRunStart, RunJournal } from "@needlework/durable";
-import { RunStoreError } from "@needlework/durable";
-import {
-  checkRunAgent,
-  holdRecordedRun,
-  JournalWriter,
-  pauseOpen,
-  RunRecord,
-  runExists,
-  startFromCheckpoint,
-  takeLease,
-} from "@needlework/durable/internal";
+import { holdPausedRun, holdRecordedRun, JournalWriter, RunRecord, runExists } from "@needlework/durable/internal";
 import { storedResult } from "./stored-result.js";
 
 /**
@@ -145,47 +135,9 @@ async function holdPause(
   owner: string,
 ): Promise<Held> {
   const { checkpoint, decided } = approved;
-  const { runId } = checkpoint;
-  let history = await journal.read(runId);
-  let writer: JournalWriter;
-  if (history === undefined) {
-    const started = await startFromCheckpoint(journal, checkpoint.journal, owner);
-    if (started === undefined) throw alreadyResumed(checkpoint);
-    writer = started;
-    history = checkpoint.journal;
-  } else {
-    checkRunAgent(history, runtime.options.name);
-    try {
-      await takeLease(journal, runId, owner);
-    } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") throw alreadyResumed(checkpoint);
-      throw error;
-    }
-    writer = new JournalWriter(journal, runId, owner);
-    history = await journal.read(runId);
-    if (history === undefined || !pauseOpen(history, checkpoint, runtime.key)) {
-      await writer.stop();
-      throw alreadyResumed(checkpoint);
-    }
-  }
-  try {
-    await Promise.all(
-      [...decided].map(([callId, d]) =>
-        writer.callStarted({
-          callId,
-          tool: d.tool,
-          arguments: toJsonSafe(d.arguments ?? {}),
-          idempotencyKey: d.idempotencyKey,
-          approval: d.approval,
-        }),
-      ),
-    );
-  } catch (error) {
-    await writer.stop().catch(() => undefined);
-    // Another process took the run after this one read it: it resumes the pause, this one runs nothing.
-    if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") throw alreadyResumed(checkpoint);
-    throw error;
-  }
+  const held = await holdPausedRun(journal, checkpoint, decided, owner, runtime.options.name, runtime.key);
+  if (held === undefined) throw alreadyResumed(checkpoint);
+  const { writer, history } = held;
   const record = decisionEntry(new RunRecord(history, history), approved);
   return { writer, record, state: firstState(history), history };
 }
