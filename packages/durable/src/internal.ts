@@ -29,3 +29,4 @@ export {
   takeLease,
 } from "./run-hold.js";
 export { ResumedPauses } from "./resumed-pauses.js";
+export { checkJsonSignature, signJson } from "./signed-json.js";
