@@ -1,7 +1,7 @@
 // The layering between packages, read from their sources and their builds: a run store
 // (`@needlework/durable`, `@needlework/postgres`) and the inspector never load the builder
 // (`@needlework/workflows`' main entry), value shaping (`@needlework/shaping`) stands on core alone, and nothing imports `@needlework/workflows/internal`'s
-// run-store internals (they are documented exports of `@needlework/durable`). The one exception is
+// run-store internals (they are documented exports of `@needlework/durable`, or on its `/internal` entry). The one exception is
 // the run queue, which names the agent's type to run agents: types only, so no JavaScript of
 // workflows is loaded. `@needlework/otel` (the span code) depends on core only: workflows depends on
 // it, so it states what it reads of a run with its own types. Needs the packages built for the dist checks (`pnpm test` builds first).
@@ -126,6 +126,16 @@ describe("package layering (sources)", () => {
     expect(described(all.filter((i) => i.specifier === "@needlework/workflows/internal"))).toEqual([]);
     const internal = importsOf(join(packages, "workflows", "src", "internal.ts"));
     expect(internal.filter((i) => i.specifier.includes("durable"))).toEqual([]);
+  });
+
+  it("the journal's mechanics live in @needlework/durable: workflows imports them from /internal and keeps no copy", () => {
+    expect(importsIn("workflows").some((i) => i.specifier === "@needlework/durable/internal")).toBe(true);
+    const copies = sourceFiles(join(packages, "workflows", "src")).filter((file) =>
+      /\bclass (JournalWriter|RunRecord|ResumedPauses)\b|\bfunction (signDecision|verifyDecision)\b/.test(
+        readFileSync(file, "utf8"),
+      ),
+    );
+    expect(copies.map((file) => relative(root, file))).toEqual([]);
   });
 
   it.each(["durable", "shaping", "otel"])(

@@ -41,7 +41,7 @@ export {
 export { DEFAULT_LEASE_MS, type RunLeaseInfo } from "@needlework/durable";
 export type { JournalCommit } from "@needlework/durable";
 export type { RunListPage, RunListQuery, RunSummary } from "@needlework/durable";
-export type { ApprovalRecord } from "./agent/approvals/decision-record.js";
+export type { ApprovalRecord } from "@needlework/durable";
 export type {
   DeadLetterFilter,
   ManagedDeadLetterQueue,

@@ -9,7 +9,7 @@ import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "@needlework/durable";
-import { ResumedPauses } from "./approvals/resumed-pauses.js";
+import { ResumedPauses } from "@needlework/durable/internal";
 import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
 import { alreadyResumed, type LoopStart, runJournaled } from "./durable/journaled-run.js";
 import { approvePause } from "./approvals/resume.js";

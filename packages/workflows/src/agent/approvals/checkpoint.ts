@@ -1,6 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { JournaledRun } from "@needlework/durable";
-import { canonicalJson } from "../canonical-json.js";
+import { checkJsonSignature, signJson } from "@needlework/durable/internal";
 import { CheckpointError } from "./checkpoint-error.js";
 
 /**
@@ -66,15 +65,9 @@ export interface AgentCheckpoint {
 /** @internal */
 export type UnsignedCheckpoint = Omit<AgentCheckpoint, "signature">;
 
-function hmac(key: Uint8Array, body: UnsignedCheckpoint): string {
-  return createHmac("sha256", key).update(canonicalJson(body)).digest("hex");
-}
-
-/** @internal */
+/** Signs a checkpoint (HMAC-SHA256 over its canonical JSON, after a JSON round trip). @internal */
 export function signCheckpoint(body: UnsignedCheckpoint, key: Uint8Array): AgentCheckpoint {
-  // A JSON round trip first, so the signed text is exactly what a stored copy will hold.
-  const plain = JSON.parse(JSON.stringify(body)) as UnsignedCheckpoint;
-  return { ...plain, signature: hmac(key, plain) };
+  return signJson(body, key);
 }
 
 const invalid = (why: string): CheckpointError =>
@@ -99,14 +92,10 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
   }
   if (typeof value !== "object" || value === null) throw invalid("expected an object");
   const { signature, ...body } = value as Record<string, unknown>;
-  if (typeof signature !== "string" || !/^[0-9a-f]{64}$/.test(signature)) throw invalid("it has no signature");
-  let expected: string;
-  try {
-    expected = hmac(key, body as unknown as UnsignedCheckpoint);
-  } catch {
-    throw invalid("it cannot be serialized");
-  }
-  if (!timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(signature, "hex"))) {
+  const verdict = checkJsonSignature(body, signature, key);
+  if (verdict === "unsigned") throw invalid("it has no signature");
+  if (verdict === "unserializable") throw invalid("it cannot be serialized");
+  if (verdict === "mismatch") {
     throw new CheckpointError(
       "CHECKPOINT_SIGNATURE_MISMATCH",
       "The checkpoint's signature does not match: it was altered, or signed by an agent with another key. Resume it on an agent created with the same `checkpointSecret` (without one, only the agent instance that paused the run can resume it).",

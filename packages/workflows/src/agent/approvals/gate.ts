@@ -3,7 +3,8 @@ import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./appr
 import { parsedArguments } from "../canonical-json.js";
 import type { PendingApproval } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
-import { type ApprovalRecord, verifyDecision } from "./decision-record.js";
+import type { ApprovalRecord } from "@needlework/durable";
+import { verifyDecision } from "@needlework/durable/internal";
 import type { RoundCall } from "../loop/round-call.js";
 import type { RoundGate } from "../loop/run-state.js";
 import { approvalDenied, approvalMissing } from "../loop/synthetic-outcomes.js";

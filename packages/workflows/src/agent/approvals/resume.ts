@@ -3,17 +3,11 @@ import type { AgentRuntime } from "../loop/agent-loop.js";
 import { prepareRound } from "../loop/round-call.js";
 import type { ApprovalDecisions } from "./approval-options.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./checkpoint.js";
-import { signDecision, type ApprovalRecord } from "./decision-record.js";
+import { type DecisionEntry, signDecision } from "@needlework/durable/internal";
 import { callsNeedingApproval, checkDecisions, refuseUnaskable } from "./gate.js";
 
-/** A decided call of the paused round: what the decision entry records for it. @internal */
-export interface DecidedCall {
-  readonly tool: string;
-  readonly arguments: unknown;
-  readonly idempotencyKey: string;
-  /** Signed over the run, the call, its tool and its arguments (see `signDecision`). */
-  readonly approval: ApprovalRecord;
-}
+/** A decided call of the paused round: what the decision entry records for it (its `approval` signed). @internal */
+export type DecidedCall = DecisionEntry;
 
 /** A checkpoint verified and its decisions checked and signed: what the resumed run needs. @internal */
 export interface ApprovedPause {

@@ -5,15 +5,12 @@ import type { ApprovedPause } from "../approvals/resume.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { CheckpointError } from "../approvals/checkpoint-error.js";
 import type { AgentCheckpoint } from "../approvals/checkpoint.js";
-import { verifyDecision } from "../approvals/decision-record.js";
 import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.js";
 import { newRunState } from "../run-start.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import { JournalWriter, runExists } from "./journal-writer.js";
 import { journaledRuntime } from "./journaled-runtime.js";
-import { RunRecord } from "./run-record.js";
 import type { JournaledRun, JournaledRunStart, RunJournal } from "@needlework/durable";
-import { RunStoreError, runBusy } from "@needlework/durable";
+import { holdPausedRun, holdRecordedRun, JournalWriter, RunRecord, runExists } from "@needlework/durable/internal";
 import { storedResult } from "./stored-result.js";
 
 /**
@@ -125,52 +122,6 @@ export function alreadyResumed(checkpoint: Pick<AgentCheckpoint, "id" | "runId">
 }
 
 /**
- * Whether a call of the pause `pending` names was decided in `run`'s journal: it has an outcome, or a
- * decision record signed with the agent's key (the decision entry of a resume writes one for each
- * decided call, before anything runs). A call start without a valid record (a crashed call, or a
- * forged row) decides nothing.
- */
-function decided(run: JournaledRun, pending: ReadonlySet<unknown>, key: Uint8Array): boolean {
-  return run.calls.some(
-    (c) =>
-      pending.has(c.callId) &&
-      (c.outcome !== undefined ||
-        verifyDecision(key, c.approval, {
-          runId: run.runId,
-          callId: c.callId,
-          tool: c.tool,
-          arguments: c.arguments,
-        }) !== undefined),
-  );
-}
-
-/** The pause a run's last end records: its checkpoint's id and pending call ids, when it ended paused. */
-function lastPause(run: JournaledRun): { id: unknown; pending: ReadonlySet<unknown> } | undefined {
-  if (run.end?.status !== "awaiting_approval") return undefined;
-  const result = run.end.result as { checkpoint?: { id?: unknown; pending?: unknown } } | null;
-  const checkpoint = typeof result === "object" && result !== null ? result.checkpoint : undefined;
-  const pending = Array.isArray(checkpoint?.pending) ? (checkpoint.pending as { callId?: unknown }[]) : [];
-  return { id: checkpoint?.id, pending: new Set(pending.map((p) => p?.callId)) };
-}
-
-/**
- * A run that ended paused and whose pause was decided: a resume recorded its decisions and died
- * before the run ended again. `resumeRun` goes on with it (the decided calls find their records).
- */
-function decidedPause(run: JournaledRun, key: Uint8Array): boolean {
-  const pause = lastPause(run);
-  return pause !== undefined && pause.pending.size > 0 && decided(run, pause.pending, key);
-}
-
-/** Whether the journal's run is still paused at `checkpoint`: its last end is that pause, not decided. */
-function pauseOpen(run: JournaledRun, checkpoint: AgentCheckpoint, key: Uint8Array): boolean {
-  const pause = lastPause(run);
-  if (pause === undefined) return false;
-  if (typeof pause.id === "string" && pause.id !== checkpoint.id) return false;
-  return !decided(run, new Set(checkpoint.pending.map((p) => p.callId)), key);
-}
-
-/**
  * A paused run resumed over a store, once: its lease taken (a new epoch; a live holder means another
  * process is resuming it), its journal read as the holder (the store's journal is authoritative; a
  * run the store never saw is started in it from the checkpoint's), the pause checked still open,
@@ -184,52 +135,9 @@ async function holdPause(
   owner: string,
 ): Promise<Held> {
   const { checkpoint, decided } = approved;
-  const { runId } = checkpoint;
-  let history = await journal.read(runId);
-  let writer: JournalWriter;
-  if (history === undefined) {
-    const { turns, calls, ...start } = checkpoint.journal;
-    if (!(await journal.runStarted(start, owner))) throw alreadyResumed(checkpoint);
-    writer = new JournalWriter(journal, runId, owner);
-    for (const turn of turns) await writer.turn(turn);
-    for (const { outcome, ...call } of calls) {
-      if (call.arguments !== null) void writer.callStarted(call);
-      if (outcome !== undefined) writer.outcome(outcome);
-    }
-    history = checkpoint.journal;
-  } else {
-    checkAgent(history, runtime.options.name);
-    try {
-      await take(journal, runId, owner);
-    } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") throw alreadyResumed(checkpoint);
-      throw error;
-    }
-    writer = new JournalWriter(journal, runId, owner);
-    history = await journal.read(runId);
-    if (history === undefined || !pauseOpen(history, checkpoint, runtime.key)) {
-      await writer.stop();
-      throw alreadyResumed(checkpoint);
-    }
-  }
-  try {
-    await Promise.all(
-      [...decided].map(([callId, d]) =>
-        writer.callStarted({
-          callId,
-          tool: d.tool,
-          arguments: toJsonSafe(d.arguments ?? {}),
-          idempotencyKey: d.idempotencyKey,
-          approval: d.approval,
-        }),
-      ),
-    );
-  } catch (error) {
-    await writer.stop().catch(() => undefined);
-    // Another process took the run after this one read it: it resumes the pause, this one runs nothing.
-    if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") throw alreadyResumed(checkpoint);
-    throw error;
-  }
+  const held = await holdPausedRun(journal, checkpoint, decided, owner, runtime.options.name, runtime.key);
+  if (held === undefined) throw alreadyResumed(checkpoint);
+  const { writer, history } = held;
   const record = decisionEntry(new RunRecord(history, history), approved);
   return { writer, record, state: firstState(history), history };
 }
@@ -257,50 +165,13 @@ async function hold(
     return { writer, record: new RunRecord(record), state, history: undefined };
   }
   if (start.kind === "approval") return holdPause(runtime, journal, start.approved, owner);
-  const { runId } = start;
-  // A store that can, in one statement: read, and taken when it is this agent's run and has not ended.
-  const found = journal.takeAndRead ? await journal.takeAndRead(runId, owner, options.name) : await journal.read(runId);
-  if (found === undefined) throw notFound(runId);
-  checkAgent(found, options.name);
-  const live = (run: JournaledRun): boolean => run.end === undefined || decidedPause(run, runtime.key);
-  if (!live(found)) return { result: storedResult(runId, found.end!.result) };
-  let history: JournaledRun | undefined = found;
-  // An ended run is not taken by takeAndRead: a pause whose resume died after its decision entry is.
-  if (journal.takeAndRead === undefined || found.end !== undefined) {
-    await take(journal, runId, owner);
-    history = await journal.read(runId);
-  }
-  const writer = new JournalWriter(journal, runId, owner);
-  if (history === undefined || !live(history)) {
-    await writer.stop();
-    if (history === undefined) throw notFound(runId);
-    return { result: storedResult(runId, history.end!.result) };
-  }
+  const held = await holdRecordedRun(journal, start.runId, owner, options.name, runtime.key);
+  if ("ended" in held) return { result: storedResult(start.runId, held.ended) };
+  const { writer, history } = held;
   return { writer, record: new RunRecord(history, history), state: firstState(history), history };
 }
 
 function startRecord(options: ResolvedAgentOptions, runId: string, input: string): JournaledRunStart {
   const startedAt = new Date(options.clock()).toISOString();
   return { runId, agent: options.name, instructions: options.instructions, input, startedAt };
-}
-
-/** Takes the run's lease for `owner` (a new epoch), or throws `RUN_BUSY` with the time the holder has left. */
-async function take(journal: RunJournal, runId: string, owner: string): Promise<void> {
-  // A store that answers `false` says busy without saying until when.
-  if (!(await journal.lease(runId, owner))) throw runBusy(runId);
-}
-
-function checkAgent(run: JournaledRun, agent: string): void {
-  if (run.agent !== agent)
-    throw new RunStoreError(
-      "RUN_AGENT_MISMATCH",
-      `Run '${run.runId}' belongs to agent '${run.agent}', not '${agent}': resume it with that agent.`,
-    );
-}
-
-function notFound(runId: string): RunStoreError {
-  return new RunStoreError(
-    "RUN_NOT_FOUND",
-    `Run '${runId}' is not in this agent's store: resume it with an agent over the store that ran it.`,
-  );
 }

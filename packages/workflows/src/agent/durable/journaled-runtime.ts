@@ -1,66 +1,26 @@
-import {
-  type ChatClient,
-  type ChatResponse,
-  type ChatStreamPart,
-  type ChatToolCall,
-  type ToolInvoker,
-  type ToolOutcome,
-  toJsonSafe,
-} from "@needlework/core";
+import { type ChatClient, type ChatResponse, type ToolInvoker, type ToolOutcome, toJsonSafe } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
-import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import type { ApprovalEvidence } from "../loop/run-state.js";
 import { ChatResponseAssembler } from "@needlework/core/internal";
-import { outcomeUnknown } from "./outcome-unknown.js";
-import type { JournalWriter } from "./journal-writer.js";
-import { journaledOutcome, rebuild } from "./journaled-outcome.js";
-import type { RunRecord } from "./run-record.js";
-import type { JournaledCall, JournaledRun, JournaledTurn } from "@needlework/durable";
+import type { ApprovalRecord, JournaledCall, JournaledRun } from "@needlework/durable";
+import {
+  finishPart,
+  type JournalWriter,
+  journaledOutcome,
+  journaledTurn,
+  outcomeUnknown,
+  type RunRecord,
+  rebuild,
+  recordedParts,
+  recordedResponse,
+  withCallIds,
+} from "@needlework/durable/internal";
 
 /** A runtime whose model turns and tool calls go through a journal. @internal */
 export interface JournaledRuntime extends AgentRuntime {
   /** True while the loop re-walks turns the journal already holds: the run's event stream marks their events `replayed` (hooks skip them). */
   readonly replaying: () => boolean;
-}
-
-/** Tool call ids the loop would otherwise generate at random: deterministic, so a replay finds them. */
-function withCallIds(
-  toolCalls: readonly ChatToolCall[] | undefined,
-  runId: string,
-  turn: number,
-): ChatToolCall[] | undefined {
-  if (toolCalls === undefined) return undefined;
-  // Most turns name their calls well: they pass as they are (no copy).
-  const seen = new Set<string>();
-  for (const c of toolCalls) {
-    if (typeof c.id !== "string" || c.id === "" || seen.has(c.id)) break;
-    seen.add(c.id);
-  }
-  if (seen.size === toolCalls.length) return toolCalls as ChatToolCall[];
-  seen.clear();
-  return toolCalls.map((call, i) => {
-    let id = typeof call.id === "string" && call.id !== "" && !seen.has(call.id) ? call.id : `${runId}_t${turn}_c${i}`;
-    while (seen.has(id)) id = `${id}_`;
-    seen.add(id);
-    return id === call.id ? call : { ...call, id };
-  });
-}
-
-/** A recorded response as the parts of a stream. */
-function* partsOf(response: ChatResponse): Generator<ChatStreamPart> {
-  const { content, toolCalls = [] } = response.message;
-  if (content !== undefined && content !== "") yield { type: "text-delta", delta: content };
-  for (const toolCall of toolCalls) yield { type: "tool-call", toolCall };
-  yield finishOf(response);
-}
-
-function finishOf(response: ChatResponse): ChatStreamPart {
-  return {
-    type: "finish",
-    ...(response.usage ? { usage: response.usage } : {}),
-    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-  };
 }
 
 /** Waits for `signal` to abort, then rejects with its reason (a call the loop itself cancelled). */
@@ -105,13 +65,7 @@ export function journaledRuntime(
   const replayed = (): { index: number; response: ChatResponse | undefined } => {
     const recorded = turns[asked];
     const index = asked++;
-    if (recorded === undefined) return { index, response: undefined };
-    const { role: _role, ...message } = recorded.message;
-    const response: ChatResponse = { message, ...(recorded.usage ? { usage: recorded.usage } : {}) };
-    return {
-      index,
-      response: recorded.finishReason === undefined ? response : { ...response, finishReason: recorded.finishReason },
-    };
+    return { index, response: recorded === undefined ? undefined : recordedResponse(recorded) };
   };
   /** Names the turn's calls deterministically and records the turn before the loop sees it. */
   const recordTurn = async (index: number, response: ChatResponse): Promise<ChatResponse> => {
@@ -121,14 +75,7 @@ export function journaledRuntime(
         ? response
         : { ...response, message: { ...response.message, toolCalls } };
     record.turn(index, named);
-    if (writer !== undefined)
-      await writer.turn({
-        index,
-        // The JSON-safe snapshot: arguments nested past its depth are stored as its marker.
-        message: toJsonSafe({ role: "assistant", ...named.message }) as unknown as JournaledTurn["message"],
-        ...(named.usage ? { usage: named.usage } : {}),
-        ...(named.finishReason === undefined ? {} : { finishReason: named.finishReason }),
-      });
+    if (writer !== undefined) await writer.turn(journaledTurn(index, named));
     return named;
   };
   /** An outcome settled: kept in the run's record (by reference) and written to the store. */
@@ -150,7 +97,7 @@ export function journaledRuntime(
   if (stream !== undefined) {
     journaledChat.stream = async function* (request) {
       const { index, response: recorded } = replayed();
-      if (recorded !== undefined) return yield* partsOf(recorded);
+      if (recorded !== undefined) return yield* recordedParts(recorded);
       const assembled = new ChatResponseAssembler();
       for await (const part of stream(request)) {
         assembled.add(part);
@@ -159,7 +106,7 @@ export function journaledRuntime(
       if (!assembled.finished) return; // cut off: nothing is recorded, and the loop refuses the turn
       const response = await recordTurn(index, assembled.response());
       for (const toolCall of response.message.toolCalls ?? []) yield { type: "tool-call", toolCall };
-      yield finishOf(response);
+      yield finishPart(response);
     };
   }
 

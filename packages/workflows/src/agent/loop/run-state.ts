@@ -6,11 +6,10 @@ import type {
   ToolCallRecord,
 } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
-import type { DeadLetterQueue, JournaledRun } from "@needlework/durable";
+import type { ApprovalRecord, DeadLetterQueue, JournaledRun } from "@needlework/durable";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { RunListener } from "../events/run-events.js";
-import type { ApprovalRecord } from "../approvals/decision-record.js";
 import type { CallGate } from "./call-gate.types.js";
 import type { CallIdentities, RoundCall } from "./round-call.js";
 import type { LedgerState } from "./run-ledger.js";

@@ -1,7 +1,10 @@
 import { createToolOutcome, type JsonValue, type ToolOutcome, toJsonSafe } from "@needlework/core";
-import type { JournaledOutcome } from "@needlework/durable";
+import type { JournaledOutcome } from "./run-journal.js";
 
-/** An outcome as the journal keeps it: JSON-safe, with the text the model read. @internal */
+/**
+ * An outcome as the journal keeps it: JSON-safe, with the text the model read.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
 export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
   const { status, retriable, errorCode, message, suggestion, failures, data, metadata } = outcome;
   return {
@@ -20,7 +23,10 @@ export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId
   };
 }
 
-/** The outcome a journal recorded, as the loop reads it again (its metadata a copy of its own). @internal */
+/**
+ * The outcome a journal recorded, as the loop reads it again (its metadata a copy of its own).
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
 export function rebuild(recorded: JournaledOutcome): ToolOutcome {
   const { metadata, ...rest } = recorded.outcome;
   return createToolOutcome({ ...rest, metadata: structuredClone(metadata) });

@@ -6,8 +6,8 @@ import type {
   JournaledRunStart,
   JournaledTurn,
   RunJournal,
-} from "@needlework/durable";
-import { RunStoreError } from "@needlework/durable";
+} from "./run-journal.js";
+import { RunStoreError } from "./run-store-error.js";
 
 /**
  * Collects the items given in one tick and writes them with one call: a round's calls start in
@@ -33,11 +33,11 @@ function batched<T>(write: (items: readonly T[]) => Promise<void>): (item: T) =>
  * With a journal that commits records together ({@link RunJournal.commit}), how long a turn or an
  * outcome may wait for the commit it would share (the round's call starts, the next turn, the end)
  * before it is written on its own: a model that answers within it costs no commit of its own; one
- * that thinks longer finds the outcomes durable meanwhile. @internal
+ * that thinks longer finds the outcomes durable meanwhile. For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export const COMMIT_WINDOW_MS = 10;
 
-/** `RUN_EXISTS`: a new run's id is in the journal already. @internal */
+/** `RUN_EXISTS`: a new run's id is in the journal already. For needlework's own packages (`@needlework/durable/internal`), not public API. @internal */
 export function runExists(runId: string): RunStoreError {
   return new RunStoreError(
     "RUN_EXISTS",
@@ -59,7 +59,8 @@ export function runExists(runId: string): RunStoreError {
  * must be durable before a tool with side effects runs); outcomes batched and written off the
  * critical path: the next turn record and the run's end wait for them (a barrier).
  *
- * While the run is live (from its first commit) the lease is renewed at a third of `leaseMs`. @internal
+ * While the run is live (from its first commit) the lease is renewed at a third of `leaseMs`.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export class JournalWriter {
   private readonly deferred = new Set<Promise<void>>();

@@ -1,11 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { argumentsHash } from "@needlework/core";
-import type { ApprovalRecord } from "@needlework/durable";
-import type { ApprovalDecision } from "./approval-options.js";
+import type { ApprovalRecord } from "./approval-record.js";
 
-export type { ApprovalRecord } from "@needlework/durable";
+/** A reviewer's decision on one call, as a decision record holds it. */
+type ApprovalDecision = ApprovalRecord["decision"];
 
-/** What a decision record is about: the call, in its run, with the arguments it runs with. @internal */
+/**
+ * What a decision record is about: the call, in its run, with the arguments it runs with.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
 export interface DecidedCall {
   readonly runId: string;
   readonly callId: string;
@@ -39,14 +42,18 @@ function mac(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): st
   return createHmac("sha256", decisionKey(key)).update(payload).digest("hex");
 }
 
-/** Signs a reviewer's decision on `call`. @internal */
+/**
+ * Signs a reviewer's decision on `call` with a key derived from the checkpoint key `key`.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ */
 export function signDecision(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): ApprovalRecord {
   return { decision, signature: mac(key, call, decision) };
 }
 
 /**
  * The decision `record` proves for `call`, or `undefined` when it proves nothing: malformed, signed
- * with another key, or made for another run, call or arguments. @internal
+ * with another key, or made for another run, call or arguments.
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export function verifyDecision(key: Uint8Array, record: unknown, call: DecidedCall): ApprovalDecision | undefined {
   if (typeof record !== "object" || record === null) return undefined;

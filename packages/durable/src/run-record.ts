@@ -1,14 +1,15 @@
 import type { ChatResponse, ToolOutcome } from "@needlework/core";
 import { toJsonSafe } from "@needlework/core";
 import type {
-  ApprovalRecord,
   JournaledCall,
   JournaledCallStart,
   JournaledRun,
   JournaledRunStart,
   JournaledTurn,
-} from "@needlework/durable";
+} from "./run-journal.js";
+import type { ApprovalRecord } from "./approval-record.js";
 import { journaledOutcome } from "./journaled-outcome.js";
+import { journaledTurn } from "./journaled-turn.js";
 
 /** A call as the run's own record keeps it: its start when one was recorded, its outcome once settled. */
 interface HeldCall {
@@ -34,7 +35,7 @@ interface HeldCall {
  * JSON-safe snapshot taken when the call settled (later mutation of the tool's object cannot reach
  * it). The JSON form is made only when a checkpoint asks for it ({@link RunRecord.serialize}).
  * Records read back from a journal (a replay's history) are JSON already and kept as they are.
- * @internal
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export class RunRecord {
   private readonly turns: (JournaledTurn | { readonly index: number; readonly response: ChatResponse })[] = [];
@@ -78,16 +79,7 @@ export class RunRecord {
 
   /** The record as JSON: the journal a checkpoint carries (signed with it). */
   serialize(formatOutcome: (outcome: ToolOutcome) => string): JournaledRun {
-    const turns: JournaledTurn[] = this.turns.map((t) => {
-      if (!("response" in t)) return t;
-      const { response } = t;
-      return {
-        index: t.index,
-        message: toJsonSafe({ role: "assistant", ...response.message }) as unknown as JournaledTurn["message"],
-        ...(response.usage ? { usage: response.usage } : {}),
-        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-      };
-    });
+    const turns: JournaledTurn[] = this.turns.map((t) => ("response" in t ? journaledTurn(t.index, t.response) : t));
     const calls: JournaledCall[] = [];
     for (const [callId, held] of this.calls) {
       const { start, recorded, outcome } = held;

@@ -4,7 +4,7 @@ import { createToolOutcome, type ToolOutcome } from "@needlework/core";
  * The outcome a resumed run gives a call that started before its process died and has no recorded
  * outcome, when its tool is not `idempotent`: it may or may not have taken effect, so it is not run
  * again and the model is told to check first.
- * @internal
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export function outcomeUnknown(tool: string, callId: string, idempotencyKey: string): ToolOutcome {
   return createToolOutcome({

@@ -4,7 +4,7 @@
  * `checkpointMaxAgeMs` is refused as expired anyway, so its entry is forgotten then (an agent that
  * resumes a million pauses over a week holds at most a week of them). Across processes, once-only
  * needs a `store` (its journal records that the pause was decided).
- * @internal
+ * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
 export class ResumedPauses {
   /** Checkpoint id → when its checkpoint expires (epoch ms). */

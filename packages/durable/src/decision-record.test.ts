@@ -1,0 +1,40 @@
+// A decision record proves a reviewer's decision for one call of one run with its arguments, and
+// nothing else: a store keeps it, so whoever writes the database must not be able to reuse or forge it.
+import { describe, expect, it } from "vitest";
+import { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
+
+const key = new Uint8Array(32).fill(7);
+const call: DecidedCall = { runId: "run_1", callId: "call_1", tool: "refund", arguments: { orderId: "o1", amount: 5 } };
+
+describe("decision records", () => {
+  it("verify for the call they were signed for, with its arguments as text or object", () => {
+    const record = signDecision(key, call, "approved");
+    expect(record.decision).toBe("approved");
+    expect(verifyDecision(key, record, call)).toBe("approved");
+    expect(verifyDecision(key, record, { ...call, arguments: '{"amount":5,"orderId":"o1"}' })).toBe("approved");
+    expect(verifyDecision(key, JSON.parse(JSON.stringify(signDecision(key, call, "denied"))), call)).toBe("denied");
+  });
+
+  it.each([
+    ["another run", { ...call, runId: "run_2" }],
+    ["another call", { ...call, callId: "call_2" }],
+    ["another tool", { ...call, tool: "chargeCard" }],
+    ["other arguments", { ...call, arguments: { orderId: "o1", amount: 500 } }],
+  ])("prove nothing for %s", (_, other) => {
+    expect(verifyDecision(key, signDecision(key, call, "approved"), other)).toBeUndefined();
+  });
+
+  it("prove nothing when signed with another key, altered, or malformed", () => {
+    const record = signDecision(key, call, "denied");
+    expect(verifyDecision(new Uint8Array(32).fill(8), record, call)).toBeUndefined();
+    expect(verifyDecision(key, { ...record, decision: "approved" }, call)).toBeUndefined();
+    for (const malformed of [
+      null,
+      "approved",
+      {},
+      { decision: "approved" },
+      { decision: "maybe", signature: record.signature },
+    ])
+      expect(verifyDecision(key, malformed, call)).toBeUndefined();
+  });
+});
