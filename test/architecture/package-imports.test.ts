@@ -2,7 +2,7 @@
 // (`@needlework/durable`, `@needlework/postgres`) and the inspector never load the builder
 // (`@needlework/workflows`' main entry), value shaping (`@needlework/shaping`) stands on core alone, and nothing imports `@needlework/workflows/internal`'s
 // run-store internals (they are documented exports of `@needlework/durable`, or on its `/internal` entry). The one exception is
-// the run queue, which names the agent's type to run agents: types only, so no JavaScript of
+// the run queue, which names the agent's type to run agents: types only, through the durable subpath (which reaches no file of the builder), so no JavaScript of
 // workflows is loaded. `@needlework/otel` (the span code) depends on core only: workflows depends on
 // it, so it states what it reads of a run with its own types. Needs the packages built for the dist checks (`pnpm test` builds first).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -114,11 +114,27 @@ describe("package layering (sources)", () => {
     expect(described(importsIn("inspector").filter((i) => isWorkflows(i.specifier)))).toEqual([]);
   });
 
-  it("postgres reaches workflows only from the run queue, for types only", () => {
+  it("postgres reaches workflows only from the run queue, for types only, through the durable subpath", () => {
     const reaching = importsIn("postgres").filter((i) => isWorkflows(i.specifier));
     const outsideQueue = reaching.filter((i) => !i.file.endsWith(join("src", "run-queue.ts")));
     expect(described(outsideQueue)).toEqual([]);
     expect(described(reaching.filter((i) => !i.typeOnly))).toEqual([]);
+    expect(new Set(reaching.map((i) => i.specifier))).toEqual(new Set(["@needlework/workflows/durable"]));
+  });
+
+  it("workflows' durable subpath reaches no file of the builder, even by its types", () => {
+    const seen = new Set<string>();
+    const pending = [join(packages, "workflows", "src", "durable.ts")];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const { specifier } of importsOf(file))
+        if (specifier.startsWith(".")) pending.push(join(file, "..", specifier.replace(/\.js$/, ".ts")));
+    }
+    const files = [...seen].map((file) => relative(packages, file));
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((file) => file.includes(join("src", "builder")))).toEqual([]);
   });
 
   it("no package imports @needlework/workflows/internal, and it exports none of durable's names", () => {

@@ -3,7 +3,7 @@ import { InvalidOptionError, NeedleworkError } from "@needlework/core";
 import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
 import { RunStoreError, storedResult } from "@needlework/durable";
 // Types only: a store never loads the builder. The queue runs agents, so it names their type.
-import type { Agent, AgentRunResult } from "@needlework/workflows";
+import type { Agent, AgentRunResult } from "@needlework/workflows/durable";
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { PostgresStore } from "./postgres-store.js";

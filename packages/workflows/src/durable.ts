@@ -56,4 +56,8 @@ export {
   type PayloadContext,
 } from "@needlework/durable";
 export type { FileRunStoreOptions } from "@needlework/durable";
+// The agent's and its result's types, for a runner of durable runs (the PostgreSQL run queue) that
+// must not load the builder: this entry reaches none of it.
+export type { Agent } from "./agent/agent.js";
+export type { AgentRunResult } from "./agent/agent-run-result.js";
 export type { InMemoryRunStoreOptions } from "@needlework/durable";
