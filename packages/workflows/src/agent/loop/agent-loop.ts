@@ -228,6 +228,7 @@ export class AgentRun {
         outcome,
       });
     }
+    this.runtime.recordOutcomes?.(new Map(reported.map(({ record, outcome }) => [record.callId, outcome])));
     for (const report of reported) await this.emit({ type: "call-booked", iteration: turn, ...report });
   }
 

@@ -43,9 +43,10 @@ export interface AgentRuntime {
   /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /**
-   * Hands the outcomes of a round's calls that do not run (denied, over a budget, refused by a
-   * gate) to the run's record, like those of the calls that do: the journal, a checkpoint and the
-   * inspector show them.
+   * Hands outcomes to the run's record: before a round runs, those of its calls that do not run
+   * (denied, over a budget, refused by a gate); as the round is booked, every outcome of the round
+   * and its compensations. The record keeps each once: the journal, a checkpoint and the inspector
+   * show them.
    */
   readonly recordOutcomes?: (outcomes: ReadonlyMap<string, ToolOutcome>) => void;
   /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
