@@ -194,7 +194,7 @@ export function journaledRuntime(
 
   // A new run without a store has nothing to replay and nothing to write before a body runs: its
   // calls go to the plain invoker (a wrapper and its promise per call cost about 1.4 µs a call on the
-  // durable-runs bench's 10-call run), and the loop hands their outcomes to `recordOutcomes` as it
+  // durable-runs bench's 10-call run), and the loop hands their outcomes to `recordOutcome` as it
   // books them.
   const fresh = writer === undefined && history === undefined && decided === undefined;
   const invoker = fresh ? runtime.invoker : journaled(runtime.invoker);
@@ -226,9 +226,8 @@ export function journaledRuntime(
     // Outcomes the loop gave without running the call, and those it booked: recorded like any other,
     // unless the journal holds one already (a replayed round gives the same again) or it was recorded
     // as it settled.
-    recordOutcomes: (outcomes) => {
-      for (const [callId, outcome] of outcomes)
-        if (!settled.has(callId) && calls.get(callId)?.outcome === undefined) settle(callId, outcome);
+    recordOutcome: (callId, outcome) => {
+      if (!settled.has(callId) && calls.get(callId)?.outcome === undefined) settle(callId, outcome);
     },
   };
 }

@@ -218,17 +218,18 @@ export class AgentRun {
       const emitted = this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
       if (emitted) await emitted;
       const record = recordCall(this.state, { tool: call.name, callId: call.callId, outcome, round: turn });
+      this.runtime.recordOutcome?.(call.callId, outcome);
       reported.push({ record, arguments: call.arguments, outcome });
     }
     for (const undo of compensations) {
       const { tool, callId, outcome, forCallId: compensationFor } = undo;
+      this.runtime.recordOutcome?.(callId, outcome);
       reported.push({
         record: recordCall(this.state, { tool, callId, outcome, round: turn, compensationFor }),
         arguments: undo.arguments,
         outcome,
       });
     }
-    this.runtime.recordOutcomes?.(new Map(reported.map(({ record, outcome }) => [record.callId, outcome])));
     for (const report of reported) await this.emit({ type: "call-booked", iteration: turn, ...report });
   }
 
@@ -261,7 +262,8 @@ export class AgentRun {
     // record that verifies as approved for this run, call, tool and arguments.
     const approved = enforceGate(this.runtime.key, state.runId, calls, gate, presets);
     if (approved.size > 0) this.runtime.recordApprovals?.(approved);
-    if (presets.size > 0) this.runtime.recordOutcomes?.(presets);
+    const { recordOutcome } = this.runtime;
+    if (recordOutcome) for (const [callId, outcome] of presets) recordOutcome(callId, outcome);
     state.budget.toolCalls += calls.length - over.size;
     state.budget.roundsInIteration++;
     const context: RoundContext = {

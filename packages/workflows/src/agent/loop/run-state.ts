@@ -43,12 +43,12 @@ export interface AgentRuntime {
   /** Hands a round's verified decision records to the run's record, kept with each call's start. */
   readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
   /**
-   * Hands outcomes to the run's record: before a round runs, those of its calls that do not run
+   * Hands an outcome to the run's record: before a round runs, each of its calls that do not run
    * (denied, over a budget, refused by a gate); as the round is booked, every outcome of the round
    * and its compensations. The record keeps each once: the journal, a checkpoint and the inspector
    * show them.
    */
-  readonly recordOutcomes?: (outcomes: ReadonlyMap<string, ToolOutcome>) => void;
+  readonly recordOutcome?: (callId: string, outcome: ToolOutcome) => void;
   /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
