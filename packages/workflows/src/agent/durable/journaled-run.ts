@@ -54,14 +54,14 @@ export async function runJournaled(
   if (journal === undefined) {
     const { record, state, history } = inMemory(runtime, start);
     const decided = start.kind === "approval" ? start.approved.decided : undefined;
-    const live = journaledRuntime(runtime, record, undefined, state.runId, history, decided);
+    const live = journaledRuntime(runtime, record, undefined, state.runId, history, decided, sink !== undefined);
     return new AgentRun(live, state, signal, sink).loop();
   }
   const held = await hold(runtime, journal, start, randomUUID());
   if (!("state" in held)) return held.result;
   const { writer, record, state, history } = held;
   const decided = start.kind === "approval" ? start.approved.decided : undefined;
-  const live = journaledRuntime(runtime, record, writer, state.runId, history, decided);
+  const live = journaledRuntime(runtime, record, writer, state.runId, history, decided, sink !== undefined);
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
   // run can be resumed at once, not after `leaseMs`).
   writer!.startRenewing();
