@@ -127,13 +127,11 @@ export function journaledRuntime(
     get: (name) => invoker.get(name),
     invoke(call, options = {}) {
       const callId = call.callId ?? "";
-      // A live call of a run without a store that nothing recorded or approved: no await of its own,
-      // only its outcome kept when it settles (the default path stays as cheap as the plain loop).
+      // A live call of a run without a store that nothing recorded or approved: nothing to write
+      // before its body runs, and its outcome reaches the record when the loop books it
+      // (`recordOutcome`), so the call goes straight to the invoker.
       if (writer === undefined && !calls.has(callId) && !approvals.has(callId))
-        return invoker.invoke(call, options.runId === runId ? options : { ...options, runId }).then((outcome) => {
-          record.outcome(callId, outcome);
-          return outcome;
-        });
+        return invoker.invoke(call, options.runId === runId ? options : { ...options, runId });
       return recordedInvoke(invoker, call, options);
     },
   });
