@@ -1,23 +1,10 @@
 import type { ChatClient, ChatStreamPart } from "@needlework/core";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
+import { memoryTracer } from "../test/memory-tracer.js";
 import { openTelemetry } from "./open-telemetry.js";
 import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
 
-function otel() {
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
-    "needlework-test",
-  );
-  const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
-  const named = (name: string): ReadableSpan[] => spans().filter((s) => s.name === name);
-  return { tracer, spans, named };
-}
+const otel = () => memoryTracer();
 
 /** What the `openai` SDK throws for an HTTP 500 (an APIError with `status`, `type` in its body). */
 class ServerError extends Error {

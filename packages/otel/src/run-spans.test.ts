@@ -8,26 +8,16 @@ import {
   type ToolMiddleware,
   ToolResult,
 } from "@needlework/core";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
+import { memoryTracer } from "../test/memory-tracer.js";
 import { z } from "zod";
 import { openTelemetry } from "./open-telemetry.js";
 import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
 import type { TracedRunEvent, TracedRunResult } from "./traced-run.js";
 
-function otel() {
-  const exporter = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
-  const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
-  const named = (name: string): ReadableSpan[] => spans().filter((s) => s.name === name);
-  return { tracer, spans, named };
-}
+const otel = () => memoryTracer("t");
 
 const parentOf = (span: ReadableSpan | undefined): string | undefined => span?.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan | undefined): string | undefined => span?.spanContext().spanId;
