@@ -39,6 +39,38 @@ describe("toJsonSafe at the edges", () => {
     expect([reads, serializations]).toEqual([1, 1]);
   });
 
+  it("copies an object literal's own keys only, even with a key added to Object.prototype", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.injected = "from the prototype";
+    try {
+      expect(toJsonSafe({ a: 1, nested: { b: [2, { c: 3 }] } })).toEqual({ a: 1, nested: { b: [2, { c: 3 }] } });
+      expect(Object.keys(toJsonSafe({ a: 1 }) as object)).toEqual(["a"]);
+    } finally {
+      delete proto.injected;
+    }
+  });
+
+  it("keeps the markers of the general walk inside object literals and arrays", () => {
+    const loop: Record<string, unknown> = { name: "loop" };
+    loop.self = loop;
+    // Binary data given a plain prototype is still described, never copied index by index.
+    const forged = Object.setPrototypeOf(new Uint8Array(1_000), Object.prototype) as object;
+    expect(toJsonSafe({ forged })).toEqual({ forged: expect.stringMatching(/^\[Object .* bytes\]$/) });
+    const bytes = new Uint8Array(4);
+    expect(
+      toJsonSafe({ items: [loop], bytes, when: new Date(0), gone: undefined, fn: () => 1, n: Number.NaN }),
+    ).toEqual({
+      items: [{ name: "loop", self: "[Circular]" }],
+      bytes: "[Uint8Array 4 bytes]",
+      when: "1970-01-01T00:00:00.000Z",
+      n: null,
+    });
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 5; i++) deep = deep.next = {};
+    expect(JSON.stringify(toJsonSafe(root, { maxDepth: 3 }))).toBe('{"next":{"next":{"next":"[MaxDepth]"}}}');
+  });
+
   it("names an error only by a class name that does not look like a secret", () => {
     expect(toJsonSafe(Object.assign(new Error("x"), { name: "AKIAIOSFODNN7EXAMPLE" }))).toEqual({ error: "Error" });
     expect(errorTypeName({ name: "ghp_abcdefghijklmnopqrstuvwxyz0123456789" })).toBe("Error");
