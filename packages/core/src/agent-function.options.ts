@@ -197,13 +197,19 @@ export interface ToolCallContext {
    */
   report?: ((event: ToolCallReport) => void) | undefined;
   /**
-   * Called by the invoker when the tool body returned a plain value (not a promise): `returned` is
-   * the settled promise it hands back for `value`. A layer that made this call object (resilience's
-   * attempt) compares `returned` with what its `next` gave it: the same promise means no layer in
-   * between waited or changed the value, so it can take `value` at once instead of racing the body
-   * against a deadline. A layer that wraps the call object need not forward it. @internal
+   * Called when the layer inside answered this call synchronously: the tool body returned a plain
+   * value (not a promise), or a layer that got such an answer made its own at once. `returned` is the
+   * settled promise handed back for `value`. The layer outside compares `returned` with what its
+   * `next` gave it: the same promise means no layer in between waited or changed the value, so it
+   * can take `value` (read back from {@link ToolCallContext.returnedSync} and
+   * {@link ToolCallContext.syncValue}) at once instead of waiting a microtask for it, and answer
+   * synchronously in turn. A layer that wraps the call object need not forward it. @internal
    */
   noteReturnedSync?(returned: Promise<unknown>, value: unknown): void;
+  /** The promise last noted by {@link ToolCallContext.noteReturnedSync}. @internal */
+  readonly returnedSync?: Promise<unknown> | undefined;
+  /** The value noted with {@link ToolCallContext.returnedSync}. @internal */
+  readonly syncValue?: unknown;
   /** Per-call values handed to the tool as `ctx.items`. */
   readonly items: Map<string, unknown>;
   /** `performance.now()` when the call started. */

@@ -167,6 +167,13 @@ class CallContext implements ToolCallContext {
     this.idempotencyKeyRead = true;
   }
 
+  returnedSync: Promise<unknown> | undefined;
+  syncValue: unknown;
+  noteReturnedSync(returned: Promise<unknown>, value: unknown): void {
+    this.returnedSync = returned;
+    this.syncValue = value;
+  }
+
   private failedAttempts: string[] | undefined;
   get attemptErrors(): readonly string[] {
     return this.failedAttempts ?? [];
@@ -354,7 +361,24 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
     } catch (error) {
       pending = Promise.reject(error);
     }
-    const finish = (value: unknown): ToolOutcome => {
+    // Every layer answered synchronously (the body returned a plain value; see
+    // `ToolCallContext.noteReturnedSync`): the outcome is made now, and the call costs one settled
+    // promise instead of a reaction per layer.
+    if (pending === call.returnedSync) {
+      try {
+        return Promise.resolve(finish(call.syncValue));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // Without a signal a rejection passes through as it is, never rethrown here.
+    return signal === undefined
+      ? pending.then(finish)
+      : pending.then(finish, (error: unknown) => {
+          throw signal.aborted ? abortReason(signal) : error;
+        });
+
+    function finish(value: unknown): ToolOutcome {
       // Without the result middleware the value is raw: a returned failure or a value off the
       // declared `output` is still a failure here.
       const outcome = toolValueOutcome(value, tool);
@@ -372,13 +396,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       return observers.length === 0
         ? outcome
         : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });
-    };
-    // Without a signal a rejection passes through as it is, never rethrown here.
-    return signal === undefined
-      ? pending.then(finish)
-      : pending.then(finish, (error: unknown) => {
-          throw signal.aborted ? abortReason(signal) : error;
-        });
+    }
   };
 
   return {

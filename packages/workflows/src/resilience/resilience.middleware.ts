@@ -1,6 +1,6 @@
-import { abortReason, type ToolMiddleware, type ToolRetryReport } from "@needlework/core";
+import { abortReason, type ToolCallContext, type ToolMiddleware, type ToolRetryReport } from "@needlework/core";
 import { retriableReturnedFailure } from "@needlework/core/internal";
-import { describeFailure, isTransientFailure } from "./attempt-outcome.js";
+import { type AttemptOutcome, describeFailure, isTransientFailure } from "./attempt-outcome.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { ResilienceEmitters } from "./resilience-events.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
@@ -37,73 +37,122 @@ export function createResilienceMiddleware(
     !options.circuitBreaker &&
     !options.bulkhead;
 
-  return async (call, next) => {
-    const callerSignal = call.callerSignal;
-    if (callerSignal?.aborted) throw abortReason(callerSignal);
-    const tool = call.tool;
-    const attemptMs = tool.options.timeoutMs ?? options.attemptTimeoutMs;
-    if (off && attemptMs === undefined && !callerSignal) return next();
+  /** What comes after an attempt: the call's value, its error, or another attempt after `waitMs`. */
+  type Step =
+    | { readonly kind: "return"; readonly value: unknown }
+    | { readonly kind: "throw"; readonly error: unknown }
+    | { readonly kind: "retry"; readonly waitMs: number };
 
-    const resilient = new ResilientCall(call, next, environment, attemptMs, policies.for(call.name));
-    resilient.begin();
+  /** Decides what follows attempt `attempt` of `call`; a retry is reported before it is returned. */
+  const afterAttempt = (
+    call: ToolCallContext,
+    resilient: ResilientCall,
+    outcome: AttemptOutcome,
+    attempt: number,
+  ): Step => {
+    const callerAborted = call.callerSignal?.aborted === true;
+    // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
+    // (see retriableReturnedFailure); the tool's own value is what goes on when attempts run out.
+    const returnedFailure =
+      outcome.kind === "value" && !callerAborted
+        ? retriableReturnedFailure(outcome.value, call.tool, resilient.idempotent)
+        : undefined;
+    const decision = decideAfterAttempt(
+      outcome,
+      {
+        attempt,
+        idempotent: resilient.idempotent,
+        callerAborted,
+        deadline: resilient.deadline,
+        ...(returnedFailure === undefined ? {} : { returnedFailure }),
+      },
+      options,
+    );
+    if (decision.kind === "return") {
+      // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
+      if (returnedFailure !== undefined) giveUp(emitters, call, attempt, { kind: "result", result: returnedFailure });
+      else if (isTransientFailure(decision.value) && !callerAborted) giveUp(emitters, call, attempt, outcome);
+      return { kind: "return", value: decision.value };
+    }
+    if (decision.kind === "throw") {
+      if (outcome.kind !== "ended") giveUp(emitters, call, attempt, outcome);
+      return { kind: "throw", error: decision.error };
+    }
+    const failure = describeFailure(decision.reason);
+    // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.
+    call.noteAttemptError?.(failure.errorCode ?? "TOOL_ERROR");
+    // The retry reaches the call's own run through its context: no plugin-wide emitter.
+    const retry = {
+      callId: call.callId,
+      runId: call.runId,
+      tool: call.name,
+      attempt,
+      delayMs: decision.waitMs,
+      ...failure,
+    };
+    reportRetry(call, { type: "tool-retry", ...retry });
+    // The deprecated plugin-wide `onRetry`, for listeners written before runs had their own events.
+    if (emitters.retry.listening) emitters.retry.emit(retry);
+    return { kind: "retry", waitMs: decision.waitMs };
+  };
+
+  /** The attempts after the first answer, when it came as a promise or asked for another attempt. */
+  const laterAttempts = async (
+    call: ToolCallContext,
+    resilient: ResilientCall,
+    first: Promise<AttemptOutcome> | Step,
+  ): Promise<unknown> => {
     try {
-      for (let attempt = 1; ; attempt++) {
-        call.attempt = attempt;
-        // Answered synchronously when the body returned a plain value (see ResilientCall.body).
-        const answered = resilient.attempt();
-        const outcome = answered instanceof Promise ? await answered : answered;
-        // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
-        // (see retriableReturnedFailure); the tool's own value is what goes on when attempts run out.
-        const returnedFailure =
-          outcome.kind === "value" && callerSignal?.aborted !== true
-            ? retriableReturnedFailure(outcome.value, tool, resilient.idempotent)
-            : undefined;
-        const decision = decideAfterAttempt(
-          outcome,
-          {
-            attempt,
-            idempotent: resilient.idempotent,
-            callerAborted: callerSignal?.aborted === true,
-            deadline: resilient.deadline,
-            ...(returnedFailure === undefined ? {} : { returnedFailure }),
-          },
-          options,
-        );
-        if (decision.kind === "return") {
-          // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
-          if (returnedFailure !== undefined)
-            giveUp(emitters, call, attempt, { kind: "result", result: returnedFailure });
-          else if (isTransientFailure(decision.value) && callerSignal?.aborted !== true)
-            giveUp(emitters, call, attempt, outcome);
-          return decision.value;
-        }
-        if (decision.kind === "throw") {
-          if (outcome.kind !== "ended") giveUp(emitters, call, attempt, outcome);
-          throw decision.error;
-        }
-        const failure = describeFailure(decision.reason);
-        // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.
-        call.noteAttemptError?.(failure.errorCode ?? "TOOL_ERROR");
-        // The retry reaches the call's own run through its context: no plugin-wide emitter.
-        const retry = {
-          callId: call.callId,
-          runId: call.runId,
-          tool: call.name,
-          attempt,
-          delayMs: decision.waitMs,
-          ...failure,
-        };
-        reportRetry(call, { type: "tool-retry", ...retry });
-        // The deprecated plugin-wide `onRetry`, for listeners written before runs had their own events.
-        if (emitters.retry.listening) emitters.retry.emit(retry);
-        if (decision.waitMs > 0) {
-          const ended = await resilient.sleep(decision.waitMs);
+      let attempt = 1;
+      let step = first instanceof Promise ? afterAttempt(call, resilient, await first, attempt) : first;
+      while (step.kind === "retry") {
+        if (step.waitMs > 0) {
+          const ended = await resilient.sleep(step.waitMs);
           if (ended) throw ended.error;
         }
+        call.attempt = ++attempt;
+        const answered = resilient.attempt();
+        step = afterAttempt(call, resilient, answered instanceof Promise ? await answered : answered, attempt);
       }
+      if (step.kind === "throw") throw step.error;
+      return step.value;
     } finally {
       resilient.finish();
     }
+  };
+
+  // Not an async function: when the first attempt is answered synchronously (the body returned a
+  // plain value, see ResilientCall.body) and needs no retry, the call is answered with a settled
+  // promise noted on the call, so the layers outside answer at once too: no promise per layer.
+  return (call, next) => {
+    const callerSignal = call.callerSignal;
+    if (callerSignal?.aborted) return Promise.reject(abortReason(callerSignal));
+    const attemptMs = call.tool.options.timeoutMs ?? options.attemptTimeoutMs;
+    if (off && attemptMs === undefined && !callerSignal) {
+      try {
+        return next();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    const resilient = new ResilientCall(call, next, environment, attemptMs, policies.for(call.name));
+    resilient.begin();
+    let step: Step;
+    try {
+      call.attempt = 1;
+      const answered = resilient.attempt();
+      if (answered instanceof Promise) return laterAttempts(call, resilient, answered);
+      step = afterAttempt(call, resilient, answered, 1);
+      if (step.kind === "retry") return laterAttempts(call, resilient, step);
+    } catch (error) {
+      resilient.finish();
+      return Promise.reject(error);
+    }
+    resilient.finish();
+    if (step.kind === "throw") return Promise.reject(step.error);
+    const value = Promise.resolve(step.value);
+    call.noteReturnedSync?.(value, step.value);
+    return value;
   };
 }
 

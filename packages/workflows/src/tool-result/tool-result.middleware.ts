@@ -150,6 +150,18 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
     } catch (error) {
       pending = Promise.reject(error);
     }
+    // Answered synchronously inside (see `ToolCallContext.noteReturnedSync`): so is this layer.
+    if (pending === call.returnedSync) {
+      let outcome: ToolOutcome;
+      try {
+        outcome = succeeded(call.syncValue);
+      } catch (error) {
+        return Promise.reject(error); // the caller aborted while the value was read
+      }
+      const answered = Promise.resolve(outcome);
+      call.noteReturnedSync?.(answered, outcome);
+      return answered;
+    }
     return pending.then(succeeded, failed);
   };
 }
