@@ -21,6 +21,9 @@ export interface OpenTelemetryOptions {
   readonly tracer: DiagnosticsTracer | "global";
 }
 
+/** The trait of a plugin that makes spans for runs and calls (workflows' `PLUGIN_TRAITS.tracesRuns`). */
+const TRACES_RUNS = "traces-runs";
+
 /**
  * What {@link openTelemetry} returns: a plugin for the builder's `usingPlugin(...)` (its shape fits
  * workflows' `AgentFrameworkPlugin`; nothing here imports workflows), and the subscriber the
@@ -34,6 +37,11 @@ export interface OpenTelemetryOptions {
  */
 export interface OpenTelemetryPlugin {
   readonly name: "opentelemetry";
+  /**
+   * `["traces-runs"]` (workflows' `PLUGIN_TRAITS.tracesRuns`): a builder that also has
+   * `usingDiagnostics({ tracer })` warns that every span would be made twice (NW011).
+   */
+  readonly traits: readonly string[];
   /** One line for `factory.describePipeline()`. */
   describe(): string;
   /** `execute_tool {tool}` spans around each call, a `retry` event per retry; the pipeline's redaction applies. */
@@ -109,6 +117,7 @@ export function createOpenTelemetry(
   };
   plugin = {
     name: "opentelemetry",
+    traits: [TRACES_RUNS],
     describe: () => `opentelemetry(${tracer === "global" ? "global tracer" : "tracer"})`,
     createMiddleware: (context) => {
       setUp(context);

@@ -161,6 +161,11 @@ export const PLUGIN_TRAITS = Object.freeze({
   retries: "retries",
   /** Rewrites tool values (truncation, redaction): it belongs outside the result middleware (NW006). */
   shapesValues: "shapes-values",
+  /**
+   * Makes OpenTelemetry spans for runs and calls (`usingDiagnostics({ tracer })`, `openTelemetry()`):
+   * two such plugins give every run and call two spans (NW011).
+   */
+  tracesRuns: "traces-runs",
 } as const);
 
 /**

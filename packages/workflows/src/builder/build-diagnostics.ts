@@ -19,6 +19,7 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW008: "two declared agents share a name",
   NW009: "a tool's schema is outside OpenAI's strict subset, so toOpenAITools sends it non-strict",
   NW010: "an agent combines untrusted reads, sensitive reads and external effects with no injection policy",
+  NW011: "two plugins trace runs and calls (usingDiagnostics({ tracer }) and openTelemetry()): every span twice",
 } as const;
 
 /** A diagnostic id. */
@@ -50,6 +51,16 @@ function checkOrder(plugins: readonly AgentFrameworkPlugin[]): BuildDiagnostic[]
         message: `${name} is registered before usingToolResultMiddleware(): it shapes raw tool values, so failure messages and suggestions the result middleware adds are not ${done}. Register it after usingToolResultMiddleware().`,
       });
     }
+  }
+  const tracing = plugins.filter((p) => hasTrait(p, PLUGIN_TRAITS.tracesRuns));
+  if (tracing.length > 1) {
+    const names = tracing.map((p) => `'${p.name}'`).join(" and ");
+    out.push({
+      id: "NW011",
+      severity: "warning",
+      plugin: tracing[1]!.name,
+      message: `The plugins ${names} both make OpenTelemetry spans for runs and calls: every run, model call and tool call would be traced twice. Keep one: usingDiagnostics({ tracer }) when you also want its records and logs, openTelemetry({ tracer }) when spans are all you want.`,
+    });
   }
   const seen = new Set<string>();
   for (const plugin of plugins) {

@@ -1,7 +1,7 @@
 import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
 import { scrubSecrets } from "@needlework/core/internal";
 import { createOpenTelemetry, type ModuleImporter } from "@needlework/otel/internal";
-import type { AgentFrameworkPlugin, PluginContext, RunObserved } from "../plugin.js";
+import { type AgentFrameworkPlugin, PLUGIN_TRAITS, type PluginContext, type RunObserved } from "../plugin.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
 import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
@@ -165,7 +165,11 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     ...(wrapRun === undefined ? {} : { wrapRun }),
     ...(tracing === undefined
       ? {}
-      : { wrapChatClient: tracing.wrapChatClient, observeRun: (run: RunObserved) => tracing.observeRun(run) }),
+      : {
+          traits: [PLUGIN_TRAITS.tracesRuns],
+          wrapChatClient: tracing.wrapChatClient,
+          observeRun: (run: RunObserved) => tracing.observeRun(run),
+        }),
   };
   return plugin;
 }

@@ -70,4 +70,20 @@ describe("openTelemetry() in a workflows builder", () => {
     expect(JSON.stringify(update)).not.toContain("jane.doe");
     expect(plugin.spans.find((s) => s.name === "execute_tool postNote")?.events).toHaveLength(1);
   });
+
+  it("beside usingDiagnostics({ tracer }) the build warns NW011 (every span twice); one of them, or diagnostics without a tracer, does not", () => {
+    const tracer = new BasicTracerProvider().getTracer("t");
+    const ids = (configure: (b: AgentFrameworkBuilder) => AgentFrameworkBuilder) =>
+      diagnosticsHarness((b) => configure(b.usingResilience().usingToolResultMiddleware())).factory.diagnostics.map(
+        (d) => d.id,
+      );
+    const both = diagnosticsHarness((b) =>
+      b.usingToolResultMiddleware().usingDiagnostics({ tracer }).usingPlugin(openTelemetry({ tracer })),
+    ).factory.diagnostics.find((d) => d.id === "NW011");
+    expect(both).toMatchObject({ severity: "warning", plugin: "opentelemetry" });
+    expect(both?.message).toContain("'diagnostics' and 'opentelemetry'");
+    expect(ids((b) => b.usingDiagnostics({ tracer }))).not.toContain("NW011");
+    expect(ids((b) => b.usingPlugin(openTelemetry({ tracer })))).not.toContain("NW011");
+    expect(ids((b) => b.usingDiagnostics().usingPlugin(openTelemetry({ tracer })))).not.toContain("NW011");
+  });
 });
