@@ -102,6 +102,13 @@ describe("formatToolOutcome's envelope template", () => {
           metadata: { ...metadata, tool: text, callId: text, latencyMs: n, attempts: n, extra: text, flag: n > 0 },
         };
         expect(formatToolOutcome(createToolOutcome(init))).toBe(generic(init));
+        // Exactly the invoker's keys, which the template writes by name.
+        const invokerOnly: ToolOutcomeInit = {
+          status: "ok",
+          data: 1,
+          metadata: { tool: text, callId: text, attempts: n, latencyMs: n, idempotencyKey: text },
+        };
+        expect(formatToolOutcome(createToolOutcome(invokerOnly))).toBe(generic(invokerOnly));
       }
   });
 
