@@ -403,7 +403,8 @@ function callRow(c: JournaledCallStart): Record<string, unknown> {
   return {
     call_id: c.callId,
     tool: c.tool,
-    // As given: jsonParam escapes its strings (unescaping them first turned a U+E000 and four hex digits of an argument into another character).
+    // As given: jsonParam escapes its strings (unescaping them first turned a U+E000 and four hex
+    // digits of an argument into another character).
     arguments: c.arguments,
     idempotency_key: c.idempotencyKey,
     approval: c.approval === undefined ? null : { decision: c.approval.decision, signature: c.approval.signature },
