@@ -17,6 +17,7 @@ import type {
 import { callIdempotencyKey } from "@needlework/core/internal";
 import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy } from "@needlework/durable";
 import type { Pool } from "pg";
+import { type NamedStatement, NamedStatements, namedStatement } from "./named-statements.js";
 import { escapeText, jsonParam, unescapeJson, unescapeText } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
 
@@ -61,11 +62,26 @@ interface CallRow {
  * ```
  */
 export class PostgresRunJournal implements RunJournal {
+  /** `commit` and `takeAndRead`, every run's statements: sent named (see named-statements.ts). */
+  private readonly hot: NamedStatements;
+  private readonly commitStatement: NamedStatement;
+  private readonly takeStatement: NamedStatement;
+
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
     readonly leaseMs: number = DEFAULT_LEASE_MS,
-  ) {}
+  ) {
+    this.hot = new NamedStatements(pool);
+    this.commitStatement = namedStatement(
+      `SELECT leased, busy_ms FROM ${schema}.journal_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    );
+    // Its columns named, not `*`: a prepared statement's result type never changes under it.
+    this.takeStatement = namedStatement(
+      `SELECT run_id, agent, instructions, input, started_at, status, ended_at, result, taken, busy_ms, turns, calls
+       FROM ${schema}.journal_take_and_read($1, $2, $3, $4)`,
+    );
+  }
 
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     const { rowCount } = await withStoreRetry("recording a run start", false, () =>
@@ -224,11 +240,7 @@ export class PostgresRunJournal implements RunJournal {
     const { rows } = await withStoreRetry(
       start === undefined ? "recording a run's progress" : "recording a run start",
       start === undefined,
-      () =>
-        this.pool.query<{ leased: boolean; busy_ms: number | null }>(
-          `SELECT leased, busy_ms FROM ${this.schema}.journal_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          values,
-        ),
+      () => this.hot.query<{ leased: boolean; busy_ms: number | null }>(this.commitStatement, values),
     );
     if (rows[0]?.leased === true) return true;
     if (start !== undefined) return false;
@@ -244,8 +256,8 @@ export class PostgresRunJournal implements RunJournal {
    */
   async takeAndRead(runId: string, owner: string, agent: string): Promise<JournaledRun | undefined> {
     const { rows } = await withStoreRetry("taking and reading a run", true, () =>
-      this.pool.query<RunRow & { taken: boolean; busy_ms: number | null; turns: TurnRow[]; calls: CallRow[] }>(
-        `SELECT * FROM ${this.schema}.journal_take_and_read($1, $2, $3, $4)`,
+      this.hot.query<RunRow & { taken: boolean; busy_ms: number | null; turns: TurnRow[]; calls: CallRow[] }>(
+        this.takeStatement,
         [runId, owner, this.leaseMs, agent],
       ),
     );
@@ -391,7 +403,9 @@ function callRow(c: JournaledCallStart): Record<string, unknown> {
   return {
     call_id: c.callId,
     tool: c.tool,
-    arguments: unescapeJson(c.arguments),
+    // As given: jsonParam escapes its strings (unescaping them first turned a U+E000 and four hex
+    // digits of an argument into another character).
+    arguments: c.arguments,
     idempotency_key: c.idempotencyKey,
     approval: c.approval === undefined ? null : { decision: c.approval.decision, signature: c.approval.signature },
   };

@@ -64,7 +64,8 @@ export function callOf(runId: string, callId: string): JournaledCallStart {
   return {
     callId,
     tool: "crm_upsert",
-    arguments: { id: callId, note: "a\u0000b ü", nested: { list: [1, 2.5, null, true, "x"] } },
+    // U+E000 and four hex digits: what PostgresStore's own escape looks like, kept as written.
+    arguments: { id: callId, note: "a\u0000b ü \uE0000041", nested: { list: [1, 2.5, null, true, "x"] } },
     idempotencyKey: callIdempotencyKey(runId, callId),
   };
 }
