@@ -53,7 +53,10 @@ describe("toJsonSafe at the edges", () => {
   it("keeps the markers of the general walk inside object literals and arrays", () => {
     const loop: Record<string, unknown> = { name: "loop" };
     loop.self = loop;
-    // Binary data given a plain prototype is still described, never copied index by index.
+    // A boxed string given a plain prototype is still its string (one string the redaction detectors
+    // read whole, not one character per key); binary data is still described, never copied index by index.
+    const boxed = Object.setPrototypeOf(new String("sk-live-secret"), Object.prototype) as object;
+    expect(toJsonSafe({ boxed })).toEqual({ boxed: "sk-live-secret" });
     const forged = Object.setPrototypeOf(new Uint8Array(1_000), Object.prototype) as object;
     expect(toJsonSafe({ forged })).toEqual({ forged: expect.stringMatching(/^\[Object .* bytes\]$/) });
     const bytes = new Uint8Array(4);

@@ -109,15 +109,16 @@ function walkValue(walk: Walk, input: unknown, depth: number): JsonValue | undef
 
 function walkObject(walk: Walk, input: object, depth: number): JsonValue | undefined {
   // Nearly every result is made of object literals and arrays: one prototype check sends them to
-  // their copy past the type checks below. Binary data given a plain prototype still takes them (its
-  // indexes would be copied one by one); a boxed primitive given one is copied like the object it
-  // then claims to be (its characters by index), which only costs as much as its length.
+  // their copy past the type checks below. A boxed primitive or binary data given a plain prototype
+  // still takes them: a boxed string copied key by key would reach the model one character per key,
+  // past the redaction detectors, and binary data one index per key.
   const proto: unknown = Object.getPrototypeOf(input);
   if (proto === Array.prototype && Array.isArray(input)) return walkArray(walk, input, depth);
   if (
     (proto === Object.prototype || proto === null) &&
     !walk.prototypeHasKeys &&
     !("toJSON" in input) &&
+    !types.isBoxedPrimitive(input) &&
     !ArrayBuffer.isView(input)
   ) {
     // `for...in` is the fastest listing over objects of one shape; with nothing enumerable on the
