@@ -6,6 +6,12 @@ const remove = (plugin: string, output: string) => [{ messageId: "remove" as con
 
 ruleTester().run("no-duplicate-plugin", noDuplicatePlugin, {
   valid: [
+    // One tracer; diagnostics without a tracer beside openTelemetry().
+    builder("  .usingDiagnostics({ tracer })"),
+    builder("  .usingDiagnostics({ maxRecords: 10 })\n  .usingPlugin(openTelemetry({ tracer }))").replace(
+      'import { usingAgentFramework } from "@needlework/workflows";',
+      'import { usingAgentFramework } from "@needlework/workflows";\nimport { openTelemetry } from "@needlework/otel";',
+    ),
     builder("  .usingResilience()\n  .usingToolResultMiddleware()\n  .usingMiddleware(a)\n  .usingMiddleware(b)"),
     builder("  .usingPlugin(audit)\n  .usingPlugin(metrics)"),
     // Two chains, one plugin each.
@@ -16,6 +22,13 @@ usingAgentFramework(b).usingResilience().buildAgentFactory();`,
 usingAgentFramework(c).usingResilience().usingTruncation();`),
   ],
   invalid: [
+    {
+      code: builder("  .usingDiagnostics({ tracer })\n  .usingPlugin(openTelemetry({ tracer }))").replace(
+        'import { usingAgentFramework } from "@needlework/workflows";',
+        'import { usingAgentFramework } from "@needlework/workflows";\nimport { openTelemetry } from "@needlework/otel";',
+      ),
+      errors: [{ messageId: "twoTracers", line: 10 }],
+    },
     {
       code: builder(
         "  .usingResilience()\n  .usingToolResultMiddleware()\n  .usingResilience({ retry: { maxAttempts: 5 } })",
