@@ -71,12 +71,18 @@ describePostgres("PostgresRunJournal's named statements", () => {
     startedAt: new Date().toISOString(),
   });
 
-  it("a statement the server no longer holds (a pooler's other connection) is sent again unnamed; the run goes on", async () => {
+  /** A migrated store on a fresh schema over a pool of one connection (so each test sees its own). */
+  async function migratedStore() {
     const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
     pools.push(pool);
     const store = new PostgresStore({ pool, schema: freshSchema() });
     stores.push(store);
     await store.migrate();
+    return { pool, store };
+  }
+
+  it("a statement the server no longer holds (a pooler's other connection) is sent again unnamed; the run goes on", async () => {
+    const { pool, store } = await migratedStore();
     const journal = store.journal;
     expect(await journal.commit!("run_named", { start: start("run_named") }, "owner-1")).toBe(true);
     // The server forgets what this connection prepared, as a connection a pooler switched to would not have it.
@@ -92,11 +98,7 @@ describePostgres("PostgresRunJournal's named statements", () => {
   });
 
   it("a name another client prepared on the connection (42P05) is refused, and the statement sent unnamed", async () => {
-    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
-    pools.push(pool);
-    const store = new PostgresStore({ pool, schema: freshSchema() });
-    stores.push(store);
-    await store.migrate();
+    const { pool, store } = await migratedStore();
     // Every name this journal could use is taken on the connection: the first named statement is refused.
     const client = await pool.connect();
     try {
