@@ -28,6 +28,9 @@ const snake = (key: string): string => {
   return converted;
 };
 
+/** `latencyMs` as the envelope shows it: rounded to hundredths of a millisecond. */
+const roundedLatency = (ms: number): number => Math.round(ms * 100) / 100;
+
 function envelopeMetadata(metadata: ToolOutcome["metadata"]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(metadata)) {
@@ -37,7 +40,7 @@ function envelopeMetadata(metadata: ToolOutcome["metadata"]): Record<string, unk
       const t = value as { originalTokens: number; keptTokens: number };
       out.truncation = { original_tokens: t.originalTokens, kept_tokens: t.keptTokens };
     } else if (key === "latencyMs" && typeof value === "number") {
-      out.latency_ms = Math.round(value * 100) / 100;
+      out.latency_ms = roundedLatency(value);
     } else {
       // Metadata values are primitives (the invoker's own) or what a middleware added: made JSON-safe.
       const plain = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
@@ -206,7 +209,7 @@ function metadataText(metadata: ToolOutcome["metadata"]): string | undefined {
     typeof metadata.latencyMs === "number" &&
     typeof metadata.idempotencyKey === "string"
   )
-    return `{"tool":${primitiveJson(metadata.tool)},"call_id":${primitiveJson(metadata.callId)},"attempts":${primitiveJson(metadata.attempts)},"latency_ms":${primitiveJson(Math.round(metadata.latencyMs * 100) / 100)},"idempotency_key":${primitiveJson(metadata.idempotencyKey)}}`;
+    return `{"tool":${primitiveJson(metadata.tool)},"call_id":${primitiveJson(metadata.callId)},"attempts":${primitiveJson(metadata.attempts)},"latency_ms":${primitiveJson(roundedLatency(metadata.latencyMs))},"idempotency_key":${primitiveJson(metadata.idempotencyKey)}}`;
   let text = "";
   for (const key of keys) {
     const value = metadata[key];
@@ -220,7 +223,7 @@ function metadataText(metadata: ToolOutcome["metadata"]): string | undefined {
       const t = value as { originalTokens: number; keptTokens: number };
       json = JSON.stringify({ original_tokens: t.originalTokens, kept_tokens: t.keptTokens });
     } else if (key === "latencyMs" && typeof value === "number") {
-      json = primitiveJson(Math.round(value * 100) / 100);
+      json = primitiveJson(roundedLatency(value));
     } else {
       const plain = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
       json = plain ? primitiveJson(value) : JSON.stringify(toJsonSafe(value));

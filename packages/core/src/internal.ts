@@ -19,7 +19,7 @@ export { ownOption, ownProperties } from "./own-properties.js";
 export { parseOptions, type SchemaMatches } from "./parse-options.js";
 export { functionOption, integerAtLeast, type OrderedOption, requireOrder, stringOrRegExp } from "./option-schemas.js";
 export { checkClassDecoratorContext } from "./decorator-context.js";
-export { composeMiddleware } from "./middleware.js";
+export { answerSync, composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
 export {

@@ -12,7 +12,7 @@ import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
 import { callIdempotencyKey } from "./idempotency-key.js";
-import { composeMiddleware } from "./middleware.js";
+import { answerSync, composeMiddleware } from "./middleware.js";
 import { ownOptions } from "./own-options.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
@@ -268,10 +268,8 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       } catch (error) {
         return rejectSoon(error);
       }
-      const returned = Promise.resolve(value);
       // Most bodies return a plain value: the layer that made `call` may then skip racing it.
-      if (isPlainReturn(value)) call.noteReturnedSync?.(returned, value);
-      return returned;
+      return isPlainReturn(value) ? answerSync(call, value) : Promise.resolve(value);
     };
     byName.set(tool.name, {
       tool,

@@ -1,5 +1,5 @@
 import { abortReason, type ToolCallContext, type ToolMiddleware, type ToolRetryReport } from "@needlework/core";
-import { retriableReturnedFailure } from "@needlework/core/internal";
+import { answerSync, retriableReturnedFailure } from "@needlework/core/internal";
 import { type AttemptOutcome, describeFailure, isTransientFailure } from "./attempt-outcome.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { ResilienceEmitters } from "./resilience-events.js";
@@ -51,17 +51,18 @@ export function createResilienceMiddleware(
     attempt: number,
   ): Step => {
     const callerAborted = call.callerSignal?.aborted === true;
+    const idempotent = resilient.idempotent;
     // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
     // (see retriableReturnedFailure); the tool's own value is what goes on when attempts run out.
     const returnedFailure =
       outcome.kind === "value" && !callerAborted
-        ? retriableReturnedFailure(outcome.value, call.tool, resilient.idempotent)
+        ? retriableReturnedFailure(outcome.value, call.tool, idempotent)
         : undefined;
     const decision = decideAfterAttempt(
       outcome,
       {
         attempt,
-        idempotent: resilient.idempotent,
+        idempotent,
         callerAborted,
         deadline: resilient.deadline,
         ...(returnedFailure === undefined ? {} : { returnedFailure }),
@@ -150,9 +151,7 @@ export function createResilienceMiddleware(
     }
     resilient.finish();
     if (step.kind === "throw") return Promise.reject(step.error);
-    const value = Promise.resolve(step.value);
-    call.noteReturnedSync?.(value, step.value);
-    return value;
+    return answerSync(call, step.value);
   };
 }
 

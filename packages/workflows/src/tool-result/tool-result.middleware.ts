@@ -1,4 +1,10 @@
-import { keyedIdempotent, ownAbortAsTimeout, ownOptions } from "@needlework/core/internal";
+import {
+  answerSync,
+  keyedIdempotent,
+  ownAbortAsTimeout,
+  ownOptions,
+  toolValueOutcome,
+} from "@needlework/core/internal";
 import {
   createToolOutcome,
   type ErrorMapRule,
@@ -12,7 +18,6 @@ import {
   type UnhandledFailureFormatter,
   unhandledFailureMessage,
 } from "@needlework/core";
-import { toolValueOutcome } from "@needlework/core/internal";
 
 /** Options of `usingToolResultMiddleware()`. */
 export interface ToolResultMiddlewareOptions {
@@ -158,9 +163,7 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
       } catch (error) {
         return Promise.reject(error); // the caller aborted while the value was read
       }
-      const answered = Promise.resolve(outcome);
-      call.noteReturnedSync?.(answered, outcome);
-      return answered;
+      return answerSync(call, outcome);
     }
     return pending.then(succeeded, failed);
   };
