@@ -60,24 +60,19 @@ export function createResilienceMiddleware(
         : undefined;
     const decision = decideAfterAttempt(
       outcome,
-      {
-        attempt,
-        idempotent,
-        callerAborted,
-        deadline: resilient.deadline,
-        ...(returnedFailure === undefined ? {} : { returnedFailure }),
-      },
+      { attempt, idempotent, callerAborted, deadline: resilient.deadline, returnedFailure },
       options,
     );
+    // A decision to return or throw is the step itself (one object per attempt, not two).
     if (decision.kind === "return") {
       // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
       if (returnedFailure !== undefined) giveUp(emitters, call, attempt, { kind: "result", result: returnedFailure });
       else if (isTransientFailure(decision.value) && !callerAborted) giveUp(emitters, call, attempt, outcome);
-      return { kind: "return", value: decision.value };
+      return decision;
     }
     if (decision.kind === "throw") {
       if (outcome.kind !== "ended") giveUp(emitters, call, attempt, outcome);
-      return { kind: "throw", error: decision.error };
+      return decision;
     }
     const failure = describeFailure(decision.reason);
     // Kept on the outcome (`metadata.attemptErrors`), so the journal and the inspector show each attempt.

@@ -28,7 +28,7 @@ export interface DecisionInput {
    * The attempt's returned value read as a retriable failure (a `Response` 503 of an idempotent
    * tool, `{ ok: false, retriable: true }`), retried like a transient failed `ToolResult`.
    */
-  readonly returnedFailure?: FailToolResult;
+  readonly returnedFailure?: FailToolResult | undefined;
 }
 
 function classify(isTransient: (error: unknown) => boolean, error: unknown): boolean {

@@ -10,6 +10,7 @@ import {
   type ErrorMapRule,
   mapThrownError,
   type MappedError,
+  type ToolCallContext,
   type ToolMiddleware,
   type ToolOutcome,
   type ToolOutcomeStyle,
@@ -127,28 +128,31 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
   const options = ownOptions(given, TOOL_RESULT_KEYS);
   const globalRules = options.errorMap ?? [];
   const { formatter } = options;
+  /** The outcome of a thrown value (never for the caller's own abort, which propagates). */
+  const failed = (call: ToolCallContext, thrown: unknown): ToolOutcome => {
+    if (call.callerSignal?.aborted) throw thrown;
+    const error = ownAbortAsTimeout(thrown, call.callerSignal);
+    const toolRules = call.tool.options.errors;
+    const rules = toolRules ? [...toolRules, ...globalRules] : globalRules;
+    return outcomeFromThrown(error, rules, formatter, {
+      idempotent: keyedIdempotent(call),
+      readOnly: call.tool.options.readOnly,
+    });
+  };
+  /** The outcome of a value the layers inside answered with. */
+  const succeeded = (call: ToolCallContext, value: unknown): ToolOutcome => {
+    try {
+      // A returned failure value (`{ ok: false }`, a `Response` with `ok: false`, failed batch
+      // items) is a failure, and a value off the declared `output` is `OUTPUT_INVALID`.
+      return toolValueOutcome(value, call.tool);
+    } catch (error) {
+      return failed(call, error);
+    }
+  };
   // Written with then() rather than await in try/catch: a rejection then reaches `failed` without
-  // being rethrown inside this function, so a failing call pays for no second throw (bench `design-choices`).
+  // being rethrown inside this function, so a failing call pays for no second throw (bench
+  // `design-choices`). The two reactions are made only for an answer that is still pending.
   return (call, next) => {
-    const failed = (thrown: unknown): ToolOutcome => {
-      if (call.callerSignal?.aborted) throw thrown;
-      const error = ownAbortAsTimeout(thrown, call.callerSignal);
-      const toolRules = call.tool.options.errors;
-      const rules = toolRules ? [...toolRules, ...globalRules] : globalRules;
-      return outcomeFromThrown(error, rules, formatter, {
-        idempotent: keyedIdempotent(call),
-        readOnly: call.tool.options.readOnly,
-      });
-    };
-    const succeeded = (value: unknown): ToolOutcome => {
-      try {
-        // A returned failure value (`{ ok: false }`, a `Response` with `ok: false`, failed batch
-        // items) is a failure, and a value off the declared `output` is `OUTPUT_INVALID`.
-        return toolValueOutcome(value, call.tool);
-      } catch (error) {
-        return failed(error);
-      }
-    };
     let pending: Promise<unknown>;
     try {
       pending = Promise.resolve(next());
@@ -159,13 +163,16 @@ export function createToolResultMiddleware(given: ToolResultMiddlewareOptions = 
     if (pending === call.returnedSync) {
       let outcome: ToolOutcome;
       try {
-        outcome = succeeded(call.syncValue);
+        outcome = succeeded(call, call.syncValue);
       } catch (error) {
         return Promise.reject(error); // the caller aborted while the value was read
       }
       return answerSync(call, outcome);
     }
-    return pending.then(succeeded, failed);
+    return pending.then(
+      (value) => succeeded(call, value),
+      (thrown: unknown) => failed(call, thrown),
+    );
   };
 }
 
