@@ -21,6 +21,7 @@ export { functionOption, integerAtLeast, type OrderedOption, requireOrder, strin
 export { checkClassDecoratorContext } from "./decorator-context.js";
 export { answerSync, composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
+export { parseToolArguments } from "./tool-arguments.js";
 export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
 export {
   CALL_PROBE,
