@@ -303,8 +303,14 @@ export default defineBenchmark({
   },
   goals(results, measurements) {
     const goals: Goal[] = [];
-    const floor = results.get("no store (floor)")?.nsPerCall;
-    const onPostgres = results.get("PostgresStore (local server)")?.nsPerCall;
+    // Wall time even under --cpu: the journal's cost is mostly waiting for the server and its disk,
+    // which the client's CPU time does not count.
+    const wall = (name: string): number | undefined => {
+      const result = results.get(name);
+      return result?.wallNsPerCall ?? result?.nsPerCall;
+    };
+    const floor = wall("no store (floor)");
+    const onPostgres = wall("PostgresStore (local server)");
     if (floor !== undefined && onPostgres !== undefined) {
       const ms = (onPostgres - floor) / 1e6;
       goals.push({
@@ -313,7 +319,7 @@ export default defineBenchmark({
         met: ms <= 0.15,
       });
     }
-    const before = results.get("PostgresStore, one write per record (before)")?.nsPerCall;
+    const before = wall("PostgresStore, one write per record (before)");
     if (floor !== undefined && onPostgres !== undefined && before !== undefined)
       goals.push({
         goal: "the journal on PostgreSQL against one write per record (before), same run (reported)",
