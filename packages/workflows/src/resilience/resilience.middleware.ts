@@ -5,7 +5,7 @@ import { DeadlineScheduler } from "./deadline-scheduler.js";
 import { ResilienceEmitters } from "./resilience-events.js";
 import type { ResolvedResilienceOptions } from "./resilience.options.js";
 import { ResilientCall } from "./resilient-call.js";
-import { decideAfterAttempt } from "./retry-decision.js";
+import { decideAfterAttempt, type RetryDecision } from "./retry-decision.js";
 import { ToolPolicyRegistry } from "./tool-policies.js";
 
 // Retry and timeouts are written here rather than taken from cockatiel: its retry delay does not
@@ -37,19 +37,16 @@ export function createResilienceMiddleware(
     !options.circuitBreaker &&
     !options.bulkhead;
 
-  /** What comes after an attempt: the call's value, its error, or another attempt after `waitMs`. */
-  type Step =
-    | { readonly kind: "return"; readonly value: unknown }
-    | { readonly kind: "throw"; readonly error: unknown }
-    | { readonly kind: "retry"; readonly waitMs: number };
-
-  /** Decides what follows attempt `attempt` of `call`; a retry is reported before it is returned. */
+  /**
+   * Decides what follows attempt `attempt` of `call` (the call's value, its error, or another attempt
+   * after `waitMs`); a retry is reported before it is returned.
+   */
   const afterAttempt = (
     call: ToolCallContext,
     resilient: ResilientCall,
     outcome: AttemptOutcome,
     attempt: number,
-  ): Step => {
+  ): RetryDecision => {
     const callerAborted = call.callerSignal?.aborted === true;
     const idempotent = resilient.idempotent;
     // A returned failure value is retried by the same rules as a transient `ToolResult.fail`
@@ -63,7 +60,6 @@ export function createResilienceMiddleware(
       { attempt, idempotent, callerAborted, deadline: resilient.deadline, returnedFailure },
       options,
     );
-    // A decision to return or throw is the step itself (one object per attempt, not two).
     if (decision.kind === "return") {
       // Attempts ran out (or time did) on a transient failed result: the call gives up with it.
       if (returnedFailure !== undefined) giveUp(emitters, call, attempt, { kind: "result", result: returnedFailure });
@@ -89,14 +85,14 @@ export function createResilienceMiddleware(
     reportRetry(call, { type: "tool-retry", ...retry });
     // The deprecated plugin-wide `onRetry`, for listeners written before runs had their own events.
     if (emitters.retry.listening) emitters.retry.emit(retry);
-    return { kind: "retry", waitMs: decision.waitMs };
+    return decision;
   };
 
   /** The attempts after the first answer, when it came as a promise or asked for another attempt. */
   const laterAttempts = async (
     call: ToolCallContext,
     resilient: ResilientCall,
-    first: Promise<AttemptOutcome> | Step,
+    first: Promise<AttemptOutcome> | RetryDecision,
   ): Promise<unknown> => {
     try {
       let attempt = 1;
@@ -133,7 +129,7 @@ export function createResilienceMiddleware(
     }
     const resilient = new ResilientCall(call, next, environment, attemptMs, policies.for(call.name));
     resilient.begin();
-    let step: Step;
+    let step: RetryDecision;
     try {
       call.attempt = 1;
       const answered = resilient.attempt();
