@@ -11,31 +11,54 @@ export interface DocBlock {
   /** The words after the language in the info string (`no-check`, ...). */
   readonly flags: readonly string[];
   readonly code: string;
+  /**
+   * What the page says the block prints: the ```text output block that immediately follows it (only
+   * blank lines between), undefined when none does. `outputLine` is its first line in the page.
+   */
+  readonly output?: string;
+  readonly outputLine?: number;
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)(.*)$/;
 
+/** A fenced block opening at line `at`: its language, the words after it, its body and its closing line. */
+function readFence(lines: readonly string[], at: number) {
+  const open = FENCE.exec(lines[at]!);
+  if (!open) return undefined;
+  const [, indent = "", fence = "", lang = "", rest = ""] = open;
+  const closing = new RegExp(`^\\s*${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
+  const body: string[] = [];
+  let end = at + 1;
+  for (; end < lines.length && !closing.test(lines[end]!); end++) {
+    const line = lines[end]!;
+    body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
+  }
+  return { lang, flags: rest.trim().split(/\s+/).filter(Boolean), body: body.join("\n"), end };
+}
+
 /**
  * The ```ts / ```typescript blocks of a Markdown text, with their position. Blocks indented in a
- * list lose their indentation.
+ * list lose their indentation. A ```text output block right after a block (only blank lines between)
+ * is its `output`.
  */
 export function extractTsBlocks(file: string, markdown: string): DocBlock[] {
   const lines = markdown.split("\n");
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = FENCE.exec(lines[i]!);
-    if (!open) continue;
-    const [, indent = "", fence = "", lang = "", rest = ""] = open;
-    const closing = new RegExp(`^\\s*${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length && !closing.test(lines[j]!); j++) {
-      const line = lines[j]!;
-      body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
-    }
-    if (lang === "ts" || lang === "typescript")
-      blocks.push({ file, line: i + 2, flags: rest.trim().split(/\s+/).filter(Boolean), code: body.join("\n") });
-    i = j;
+    const fence = readFence(lines, i);
+    if (!fence) continue;
+    const start = i;
+    i = fence.end;
+    if (fence.lang !== "ts" && fence.lang !== "typescript") continue;
+    const block: DocBlock = { file, line: start + 2, flags: fence.flags, code: fence.body };
+    let next = fence.end + 1;
+    while (next < lines.length && lines[next]!.trim() === "") next++;
+    const output = next < lines.length ? readFence(lines, next) : undefined;
+    blocks.push(
+      output?.lang === "text" && output.flags.includes("output")
+        ? { ...block, output: output.body, outputLine: next + 2 }
+        : block,
+    );
   }
   return blocks;
 }
