@@ -35,6 +35,9 @@ export async function generateApiReference(entries: readonly ApiEntry[] = apiEnt
     interfacePropertiesFormat: "table",
     typeDeclarationFormat: "table",
     entryFileName: "index.md",
+    // One page per entry point, each export a section of it: 18 pages build in a fraction of the time
+    // of 570, and search still lands on the export's own heading.
+    outputFileStrategy: "modules",
     // Links in TSDoc ({@link Foo}) that TypeDoc cannot resolve are listed, not fatal.
     validation: { notExported: false, invalidLink: false, rewrittenLink: false },
     logLevel: "Warn",
