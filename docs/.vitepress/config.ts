@@ -65,6 +65,7 @@ export default defineConfig({
   title: "needlework",
   description: "A TypeScript framework for the tools that LLM agents call.",
   lang: "en",
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }]],
   cleanUrls: true,
   // The docs check, the API generator's sidebar data and the packages' copies are not pages.
   srcExclude: ["doc-check/**", "**/node_modules/**"],
