@@ -63,14 +63,18 @@ export function extractTsBlocks(file: string, markdown: string): DocBlock[] {
   return blocks;
 }
 
-/** README.md and every Markdown page under docs/, relative to `root`. */
+/** Folders under docs/ that hold no written pages: generated output and the site's build. */
+const GENERATED = new Set(["docs/reference/api", "docs/.vitepress", "docs/public"]);
+
+/** README.md and every written Markdown page under docs/ (not the generated API reference), relative to `root`. */
 export function docPages(root: string): string[] {
   const pages = ["README.md"];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".md")) pages.push(relative(root, path));
+      if (entry.isDirectory()) {
+        if (!GENERATED.has(relative(root, path)) && entry.name !== "node_modules") walk(path);
+      } else if (entry.name.endsWith(".md")) pages.push(relative(root, path));
     }
   };
   walk(join(root, "docs"));
@@ -91,6 +95,8 @@ function bindingNames(name: ts.BindingName, into: string[]): void {
 interface Declaration {
   readonly names: readonly string[];
   readonly text: string;
+  /** The identifiers its code refers to (not in strings or comments, not property names). */
+  readonly refers?: ReadonlySet<string>;
   /** Imports mention no other names (their text is a module path), so they are never left out for it. */
   readonly isImport?: true;
 }
@@ -146,13 +152,35 @@ function declarationsOf(source: ts.SourceFile): Declaration[] {
     )
       names.push(statement.name.text);
     // Comments before a declaration stay with it (getFullText), so decorators and TSDoc come along.
-    if (names.length > 0) out.push({ names, text: statement.getFullText(source).replace(/^\s*\n/, "") });
+    if (names.length > 0)
+      out.push({ names, text: statement.getFullText(source).replace(/^\s*\n/, ""), refers: referencesOf(statement) });
   }
   return out;
 }
 
-const mentions = (text: string, name: string): boolean =>
-  new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
+/** The identifiers a statement's code uses: property names (`a.name`, `{ name: 1 }`, members) aside. */
+function referencesOf(statement: ts.Node): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) {
+      const parent = node.parent;
+      const propertyName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        (ts.isPropertyAssignment(parent) && parent.name === node) ||
+        ((ts.isPropertyDeclaration(parent) ||
+          ts.isMethodDeclaration(parent) ||
+          ts.isPropertySignature(parent) ||
+          ts.isMethodSignature(parent)) &&
+          parent.name === node);
+      if (!propertyName) names.add(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(statement);
+  return names;
+}
+
+const mentions = (d: Declaration, name: string): boolean => d.refers?.has(name) ?? false;
 
 /**
  * The code to compile for each block: the block, preceded by the top-level declarations of the same
@@ -178,15 +206,28 @@ export function withPageContext(blocks: readonly DocBlock[]): { block: DocBlock;
     before.forEach((d, i) => {
       if (d.names.length === 0) keep[i] = !bare.has(d.text) && before.findIndex((e) => e.text === d.text) === i;
     });
+    // A name imported again the same way (the same import line) means the same thing: what mentions it stays.
+    const importText = new Map<string, Set<string>>();
+    for (const d of [...before, ...own]) {
+      for (const n of d.names) {
+        const texts = importText.get(n) ?? new Set<string>();
+        texts.add(d.isImport ? d.text : `\u0000${d.text}`);
+        importText.set(n, texts);
+      }
+    }
+    const sameImport = (name: string) => {
+      const texts = importText.get(name);
+      return texts !== undefined && texts.size === 1 && !texts.values().next().value!.startsWith("\u0000");
+    };
     // Leave out what mentions a name whose kept declaration comes later (or is gone), until stable.
     for (let changed = true; changed; ) {
       changed = false;
       before.forEach((d, i) => {
         if (!keep[i] || d.isImport) return;
         for (const [name, at] of last) {
-          if (d.names.includes(name)) continue;
+          if (d.names.includes(name) || sameImport(name)) continue;
           const gone = at !== Infinity && !keep[at];
-          if ((at > i || gone) && mentions(d.text, name)) {
+          if ((at > i || gone) && mentions(d, name)) {
             keep[i] = false;
             changed = true;
             return;
