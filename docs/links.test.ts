@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { copyPackageDocs, userPages } from "../scripts/package-docs.js";
 import { docPages } from "./doc-check/extract.js";
 import { anchorsOf, brokenLink, linksOf } from "./doc-check/links.js";
 import { slugify } from "./doc-check/slug.js";
@@ -55,5 +57,23 @@ describe("links", () => {
       })
       .filter((problem) => problem !== undefined);
     expect(broken, broken.join("\n")).toEqual([]);
+  });
+
+  it("the pages a package ships link only to pages it ships (links to the rest become their text)", () => {
+    const packageDir = mkdtempSync(join(tmpdir(), "needlework-docs-"));
+    try {
+      copyPackageDocs(packageDir);
+      const shipped = userPages(join(packageDir, "docs")).map((page) => `docs/${page}`);
+      expect(shipped).toContain("docs/build-diagnostics.md");
+      expect(shipped).toContain("docs/eslint/require-inject.md");
+      const broken = shipped
+        .flatMap((page) => linksOf(page, readFileSync(join(packageDir, page), "utf8")))
+        .map((link) => brokenLink(packageDir, link))
+        .filter((problem) => problem !== undefined)
+        .map((problem) => problem.replace(relative("/", packageDir), "<package>"));
+      expect(broken, broken.join("\n")).toEqual([]);
+    } finally {
+      rmSync(packageDir, { recursive: true, force: true });
+    }
   });
 });
