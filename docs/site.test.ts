@@ -31,9 +31,10 @@ describe("the docs site's navigation", () => {
     ]);
     const listed = SECTIONS.flatMap(sectionPages);
     const missing = [...userPages(docsDir), "reference/index.md"].filter((page) => !listed.includes(page));
-    expect(missing, `pages in no sidebar section (add each to docs/.vitepress/sidebar.ts): ${missing.join(", ")}`).toEqual(
-      [],
-    );
+    expect(
+      missing,
+      `pages in no sidebar section (add each to docs/.vitepress/sidebar.ts): ${missing.join(", ")}`,
+    ).toEqual([]);
     const gone = listed.filter((page) => !existsSync(join(docsDir, page)));
     expect(gone, `the sidebar lists pages that do not exist: ${gone.join(", ")}`).toEqual([]);
   });

@@ -71,11 +71,11 @@ function missingPages(entries: readonly ApiEntry[], modules: readonly Declaratio
     }
     const documented = new Set((module.children ?? []).map((child) => child.name));
     for (const { name, file, line } of exports.get(entry.specifier) ?? [])
-      if (!documented.has(name)) problems.push(`${entry.specifier}: \`${name}\` (${file}:${line}) has no entry in the reference`);
+      if (!documented.has(name))
+        problems.push(`${entry.specifier}: \`${name}\` (${file}:${line}) has no entry in the reference`);
   }
   return problems;
 }
-
 
 if (import.meta.main) {
   const problems = await generateApiReference();

@@ -50,8 +50,7 @@ export function copyPackageDocs(packageDir: string, { images = false } = {}): vo
   rmSync(target, { recursive: true, force: true });
   const pages = userPages(docsDir);
   const shipped = new Set(pages);
-  if (images)
-    for (const picture of readdirSync(join(docsDir, "images"))) shipped.add(join("images", picture));
+  if (images) for (const picture of readdirSync(join(docsDir, "images"))) shipped.add(join("images", picture));
   for (const page of pages) {
     mkdirSync(dirname(join(target, page)), { recursive: true });
     writeFileSync(join(target, page), shippedPage(page, readFileSync(join(docsDir, page), "utf8"), shipped));

@@ -4,17 +4,20 @@
 export const WILDCARD = "…";
 
 const lines = (text: string): string[] => {
-  const out = text.replace(/\r\n/g, "\n").split("\n").map((line) => line.trimEnd());
+  const out = text
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((line) => line.trimEnd());
   while (out.length > 0 && out.at(-1) === "") out.pop();
   return out;
 };
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether one printed line matches one expected line, where each `…` stands for any text (or none). */
 export function lineMatches(expected: string, printed: string): boolean {
   if (!expected.includes(WILDCARD)) return expected === printed;
-  return new RegExp(`^${expected.split(WILDCARD).map(escape).join(".*")}$`, "s").test(printed);
+  return new RegExp(`^${expected.split(WILDCARD).map(escapeRegExp).join(".*")}$`, "s").test(printed);
 }
 
 /**
