@@ -14,8 +14,8 @@ export interface PageLink {
 /** Addresses known not to exist: the project has no public repository or site yet. */
 const NONEXISTENT = [/^https?:\/\/github\.com\/needlework\//i, /^https?:\/\/(www\.)?needlework\.(dev|io|org)\b/i];
 
-/** The page's Markdown without fenced code blocks and code spans (their brackets are code, not links). */
-function proseLines(markdown: string): string[] {
+/** The page's lines with those of fenced code blocks (fences included) blanked, so line numbers hold. */
+function outsideFences(markdown: string): string[] {
   let fence: string | undefined;
   return markdown.split("\n").map((line) => {
     const open = /^\s*(`{3,}|~{3,})/.exec(line);
@@ -24,14 +24,16 @@ function proseLines(markdown: string): string[] {
       else if (line.trim().startsWith(fence)) fence = undefined;
       return "";
     }
-    return fence ? "" : line.replace(/`+[^`]*`+/g, "");
+    return fence ? "" : line;
   });
 }
 
 /** The Markdown links and images of a page (inline `[text](target)` and reference definitions). */
 export function linksOf(page: string, markdown: string): PageLink[] {
   const links: PageLink[] = [];
-  proseLines(markdown).forEach((line, i) => {
+  // Code spans are code, not links.
+  outsideFences(markdown).forEach((raw, i) => {
+    const line = raw.replace(/`+[^`]*`+/g, "");
     for (const m of line.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
       links.push({ page, line: i + 1, target: m[1]! });
     const definition = /^\s*\[[^\]]+\]:\s*(\S+)/.exec(line);
@@ -45,26 +47,13 @@ export function linksOf(page: string, markdown: string): PageLink[] {
 export function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const line of proseLinesKeepingCode(markdown)) {
+  // A heading's code spans are part of its anchor.
+  for (const line of outsideFences(markdown)) {
     const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) anchors.add(slugify(headingText(heading[1]!), seen));
     for (const m of line.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(m[1]!);
   }
   return anchors;
-}
-
-/** Lines outside fenced code blocks, code spans kept (a heading's code is part of its anchor). */
-function proseLinesKeepingCode(markdown: string): string[] {
-  let fence: string | undefined;
-  return markdown.split("\n").filter((line) => {
-    const open = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (open) {
-      if (!fence) fence = open[1]!;
-      else if (line.trim().startsWith(fence)) fence = undefined;
-      return false;
-    }
-    return !fence;
-  });
 }
 
 /**
