@@ -96,6 +96,7 @@ describe("defineTool with a JSON Schema input (ajv)", () => {
         type: "object",
         properties: { express: { type: "boolean" }, phone: { type: "string" } },
         if: { properties: { express: { const: true } }, required: ["express"] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword, never awaited
         then: { required: ["phone"] },
       },
       execute: () => "shipped",
