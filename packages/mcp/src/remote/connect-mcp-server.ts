@@ -127,7 +127,8 @@ export async function connectMcpServer(
         if (known === undefined) changes.added.push(tool.name);
         else if (known.fingerprint !== fingerprint) changes.changed.push(tool.name);
         latest.set(tool.name, fingerprint);
-        if (known === undefined || (known.fingerprint !== fingerprint && state.acceptToolChanges)) pin(tool, fingerprint);
+        if (known === undefined || (known.fingerprint !== fingerprint && state.acceptToolChanges))
+          pin(tool, fingerprint);
       }
       for (const known of [...latest.keys()]) {
         if (seen.has(known)) continue;

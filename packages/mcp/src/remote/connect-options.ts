@@ -110,7 +110,9 @@ export function parseConnectOptions(given: unknown): ConnectMcpServerOptions {
   const parsed = parseOptions("connectMcpServer", schema, given);
   for (const [tool, declared] of Object.entries(parsed.tools ?? {})) {
     if (declared.readOnly === true && declared.effects !== undefined && declared.effects !== "none")
-      throw new TypeError(`connectMcpServer: tools.${tool} says readOnly: true and effects: "${declared.effects}"; drop one.`);
+      throw new TypeError(
+        `connectMcpServer: tools.${tool} says readOnly: true and effects: "${declared.effects}"; drop one.`,
+      );
   }
   return parsed as ConnectMcpServerOptions;
 }

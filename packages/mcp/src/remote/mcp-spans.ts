@@ -66,7 +66,11 @@ export class McpSpans {
           ? {}
           : { "server.address": site.address.host, "server.port": site.address.port }),
       };
-      span = tracer.startSpan(`tools/call ${site.tool}`, { kind: SPAN_KIND.CLIENT, attributes }, this.api?.context.active());
+      span = tracer.startSpan(
+        `tools/call ${site.tool}`,
+        { kind: SPAN_KIND.CLIENT, attributes },
+        this.api?.context.active(),
+      );
     } catch {
       return NO_SPAN;
     }

@@ -1,4 +1,11 @@
-import { type MappedError, mapHttpStatus, provesNotApplied, TimeoutError, ToolError, ToolResult } from "@needlework/core";
+import {
+  type MappedError,
+  mapHttpStatus,
+  provesNotApplied,
+  TimeoutError,
+  ToolError,
+  ToolResult,
+} from "@needlework/core";
 import { IDEMPOTENCY_HINT } from "@needlework/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -36,7 +43,8 @@ const unavailable = (site: RemoteCallSite, why: string, notApplied: boolean): Ma
   retriable: true,
   effect: notApplied ? "none" : "unknown",
   message: `Server '${site.server}' is unavailable (${why}).`,
-  suggestion: notApplied || site.safeToRepeat ? "Retry later; if it keeps failing, report the outage." : IDEMPOTENCY_HINT,
+  suggestion:
+    notApplied || site.safeToRepeat ? "Retry later; if it keeps failing, report the outage." : IDEMPOTENCY_HINT,
 });
 
 /**
@@ -89,7 +97,8 @@ export function transportFailure(error: unknown, site: RemoteCallSite): unknown 
     if (status === 502 || status === 503 || status === 504)
       return failWith(unavailable(site, `HTTP ${status}`, status === 503), site);
     const mapped = mapHttpStatus(status);
-    if (mapped !== undefined) return failWith({ ...mapped, message: `Server '${site.server}': ${mapped.message}.` }, site);
+    if (mapped !== undefined)
+      return failWith({ ...mapped, message: `Server '${site.server}': ${mapped.message}.` }, site);
   }
   if (error instanceof StreamableHTTPError || isNetworkError(error)) {
     const notApplied = safely(() => provesNotApplied(error) || provesNotApplied((error as { cause?: unknown }).cause));

@@ -90,7 +90,11 @@ export function remoteTool(
   state: RemoteToolsState,
 ): DefinedTool {
   const pinned = fingerprintOf(tool);
-  const site: RemoteCallSite = { server: state.server, tool: tool.name, safeToRepeat: flags.readOnly || flags.idempotent };
+  const site: RemoteCallSite = {
+    server: state.server,
+    tool: tool.name,
+    safeToRepeat: flags.readOnly || flags.idempotent,
+  };
   const requestTimeoutMs = flags.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const { connection } = state;
   return defineTool({

@@ -16,7 +16,9 @@ import { z } from "zod";
 export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { stdio = false } = {}) {
   const server = new McpServer({ name: "sdk-fixture", version: "1.0.0" });
   const count = (name) => events.calls.set(name, (events.calls.get(name) ?? 0) + 1);
-  const text = (value) => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }] });
+  const text = (value) => ({
+    content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
+  });
   server.registerTool(
     "echo",
     { description: "Echoes the text.", inputSchema: { text: z.string().describe("What to say.") } },
@@ -36,7 +38,9 @@ export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { 
       return { ...text(message), isError: true };
     },
   );
-  server.registerTool("pid", { description: "The server's process id.", inputSchema: {} }, () => text({ pid: process.pid }));
+  server.registerTool("pid", { description: "The server's process id.", inputSchema: {} }, () =>
+    text({ pid: process.pid }),
+  );
   server.registerTool(
     "strict",
     { description: "Takes an integer.", inputSchema: { n: z.number().int().describe("A whole number.") } },
@@ -82,7 +86,8 @@ export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { 
   handlers.set("tools/list", async (request, extra) => {
     const result = await list(request, extra);
     for (const tool of result.tools)
-      if (tool.name === "structured") tool.outputSchema = { type: "object", properties: { total: { type: "number" } }, required: ["total"] };
+      if (tool.name === "structured")
+        tool.outputSchema = { type: "object", properties: { total: { type: "number" } }, required: ["total"] };
     return result;
   });
   if (stdio) {
@@ -102,7 +107,9 @@ export async function startSdkHttpServer(events) {
     if (typeof id === "string") {
       const transport = sessions.get(id);
       if (!transport) {
-        res.writeHead(404).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        res
+          .writeHead(404)
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
         return;
       }
       await transport.handleRequest(req, res);

@@ -52,7 +52,11 @@ describe("connectMcpServer over Streamable HTTP (the MCP SDK's server)", () => {
     ]);
     const echo = tools.definitions.find((d) => d.name === "sdk_echo")!;
     expect(echo.flags).toMatchObject({ readOnly: false, reads: "untrusted", effects: "external", idempotent: false });
-    expect(echo.parameters).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+    expect(echo.parameters).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
   });
 
   it("ok: JSON text is data; the outcome names the server and is marked untrusted", async () => {
