@@ -71,7 +71,7 @@ function parsedText(text: string): unknown {
   }
 }
 
-function valueOf(item: CallToolResult["content"][number]): unknown | ContentDescription {
+function itemValue(item: CallToolResult["content"][number]): unknown | ContentDescription {
   return item.type === "text" ? parsedText(item.text) : describeContent(item);
 }
 
@@ -108,6 +108,6 @@ export function remoteAnswer(result: CallToolResult, site: RemoteCallSite): unkn
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = result.content ?? [];
   if (content.length === 0) return undefined;
-  if (content.length === 1) return valueOf(content[0]!);
-  return content.map(valueOf);
+  if (content.length === 1) return itemValue(content[0]!);
+  return content.map(itemValue);
 }

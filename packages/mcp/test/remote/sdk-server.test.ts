@@ -38,7 +38,7 @@ describe("connectMcpServer over Streamable HTTP (the MCP SDK's server)", () => {
     await http.close();
   });
 
-  it("lists the server's tools as needlework tools named `${server}_${tool}`, untrusted and with effects by default", () => {
+  it("lists the server's tools as needlework tools named server_tool, untrusted and with effects by default", () => {
     expect(sdk.tools.map((t) => t.name)).toEqual([
       "sdk_echo",
       "sdk_fail",

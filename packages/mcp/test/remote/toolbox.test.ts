@@ -7,7 +7,7 @@ import { formatToolOutcome, type ToolInvoker } from "@needlework/core";
 import { ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
 import pg from "pg";
 import { container } from "tsyringe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../../postgres/src/test-database.js";
 import { cannotRun } from "../../../../test/support/cannot-run.js";
 import { connectMcpServer, type McpServerConnection } from "../../src/index.js";
