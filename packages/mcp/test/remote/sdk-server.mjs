@@ -71,6 +71,7 @@ export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { 
     { description: "Waits until cancelled.", inputSchema: {} },
     (_args, extra) =>
       new Promise((resolve) => {
+        count("wait");
         events.waiting?.();
         extra.signal.addEventListener("abort", () => {
           events.cancelled.push(String(extra.requestId));
