@@ -100,5 +100,6 @@ export function compileJsonSchema(schema: JsonSchema, where: string): JsonSchema
     const reason = error instanceof Error ? error.message : "it does not compile";
     throw new ToolDefinitionError(`${where}: the JSON Schema is invalid (${reason.slice(0, 300)}).`);
   }
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(issueOf));
+  // An `if` error only says a `then`/`else` failed: the errors under it name what is wrong.
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).filter((e) => e.keyword !== "if").map(issueOf));
 }
