@@ -7,8 +7,8 @@ import { isStandardMethodCall } from "./decorator-context.js";
 import { recordFunction, recordStandardFunction } from "./metadata.js";
 import { checkToolOptions, isZodSchema } from "./tool-options.check.js";
 
-/** Every key of {@link AgentFunctionOptions}: the options a decorator accepts, read as own properties. */
-const AGENT_FUNCTION_KEYS = [
+/** Every key of {@link AgentFunctionOptions}: the options a decorator accepts, read as own properties. @internal */
+export const AGENT_FUNCTION_KEYS = [
   "description",
   "input",
   "name",

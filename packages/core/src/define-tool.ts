@@ -6,6 +6,7 @@ import type {
   ToolContext,
   ToolInputSchema,
 } from "./agent-function.options.js";
+import { AGENT_FUNCTION_KEYS } from "./agent-function.decorator.js";
 import { closest } from "./closest-name.js";
 import { ToolDefinitionError, ToolRegistrationError } from "./errors.js";
 import { jsonSchemaInput, jsonSchemaOutput } from "./json-schema-zod.js";
@@ -95,28 +96,11 @@ export interface DefinedTool {
 }
 
 const KNOWN: ReadonlySet<string> = new Set([
-  "name",
-  "description",
-  "input",
+  ...AGENT_FUNCTION_KEYS,
   "inputSchema",
   "execute",
-  "output",
   "outputSchema",
-  "middleware",
-  "idempotent",
   "approval",
-  "requiresApproval",
-  "readOnly",
-  "reads",
-  "effects",
-  "sensitive",
-  "compensate",
-  "dependsOn",
-  "timeoutMs",
-  "maxResultTokens",
-  "tags",
-  "errors",
-  "failures",
   "groups",
   "server",
 ]);

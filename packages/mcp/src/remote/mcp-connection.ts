@@ -128,24 +128,27 @@ export class McpConnection {
     signal: AbortSignal,
     timeoutMs: number,
   ): Promise<CallToolResult> {
-    const client = await this.open(signal);
+    const request = { method: "tools/call", params: { name, arguments: args, _meta: meta } } as const;
+    const send = async (): Promise<CallToolResult> => {
+      const client = await this.open(signal);
+      try {
+        // `request`, not `callTool`: the SDK's callTool would check `structuredContent` itself and throw
+        // -32602, which reads as the caller's invalid arguments; the tool's outputSchema checks it instead.
+        return (await client.request(request, CallToolResultSchema, { signal, timeout: timeoutMs })) as CallToolResult;
+      } catch (error) {
+        if (signal.aborted) throw abortReason(signal);
+        if (verdictOf(error) === "reconnect") this.markBroken(client);
+        throw error;
+      }
+    };
     const hadSession = this.sessionId !== undefined;
     try {
-      return await this.send(client, name, args, meta, signal, timeoutMs);
+      return await send();
     } catch (error) {
-      if (signal.aborted) throw abortReason(signal);
-      if (verdictOf(error) === "reconnect") this.markBroken(client);
       if (!hadSession || httpStatusOfTransport(error) !== 404) throw error;
     }
     this.notBefore = 0; // the server answered: re-initialize at once
-    const fresh = await this.open(signal);
-    try {
-      return await this.send(fresh, name, args, meta, signal, timeoutMs);
-    } catch (error) {
-      if (signal.aborted) throw abortReason(signal);
-      if (verdictOf(error) === "reconnect") this.markBroken(fresh);
-      throw error;
-    }
+    return send();
   }
 
   /** Closes the client (and ends a stdio child); later requests are refused. */
@@ -155,23 +158,6 @@ export class McpConnection {
     this.client = undefined;
     await this.connecting?.catch(() => undefined);
     await client?.close().catch(() => undefined);
-  }
-
-  private send(
-    client: Client,
-    name: string,
-    args: Record<string, unknown>,
-    meta: Record<string, unknown>,
-    signal: AbortSignal,
-    timeoutMs: number,
-  ): Promise<CallToolResult> {
-    // `request`, not `callTool`: the SDK's callTool would check `structuredContent` itself and throw
-    // -32602, which reads as the caller's invalid arguments; the tool's outputSchema checks it instead.
-    return client.request(
-      { method: "tools/call", params: { name, arguments: args, _meta: meta } },
-      CallToolResultSchema,
-      { signal, timeout: timeoutMs },
-    ) as Promise<CallToolResult>;
   }
 
   /** The client failed below the protocol: the next request connects again. */
