@@ -6,6 +6,8 @@ export interface SdkServerEvents {
   readonly cancelled: string[];
   waiting?: () => void;
   onCancelled?: () => void;
+  /** The server made last (over HTTP, the one of the newest session). */
+  server?: McpServer;
 }
 
 export function createSdkServer(events?: SdkServerEvents, options?: { readonly stdio?: boolean }): McpServer;

@@ -15,6 +15,7 @@ import { z } from "zod";
  */
 export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { stdio = false } = {}) {
   const server = new McpServer({ name: "sdk-fixture", version: "1.0.0" });
+  events.server = server;
   const count = (name) => events.calls.set(name, (events.calls.get(name) ?? 0) + 1);
   const text = (value) => ({
     content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],

@@ -125,6 +125,19 @@ describe("connectMcpServer over Streamable HTTP (the MCP SDK's server)", () => {
     expect(events.cancelled).toHaveLength(1);
   });
 
+  it("tools/list_changed lists again: an added tool appears in `tools`, a removed one answers UNKNOWN_TOOL", async () => {
+    const late = events.server!.registerTool("late", { description: "Came later.", inputSchema: {} }, () => ({
+      content: [{ type: "text", text: "late" }],
+    }));
+    await expect.poll(() => sdk.tools.map((t) => t.name)).toContain("sdk_late");
+    const added = sdk.tools.find((t) => t.name === "sdk_late")!;
+    const later = pipeline({ ...sdk, tools: [added] } as McpServerConnection);
+    expect((await later.invoke({ name: "sdk_late", arguments: {} })).data).toBe("late");
+    late.remove();
+    await expect.poll(() => sdk.tools.map((t) => t.name)).not.toContain("sdk_late");
+    expect(await later.invoke({ name: "sdk_late", arguments: {} })).toMatchObject({ errorCode: "UNKNOWN_TOOL" });
+  });
+
   it("an expired session is re-initialized once, and the call goes through", async () => {
     await tools.invoke({ name: "sdk_echo", arguments: { text: "before" } });
     const first = sdk.sessionId;
