@@ -27,6 +27,7 @@ export const SECTIONS: readonly SidebarSection[] = [
     pages: [
       "declaring-tools.md",
       "invoking-tools.md",
+      "remote-tools.md",
       "builder-and-plugins.md",
       "tool-result-middleware.md",
       "resilience.md",
