@@ -111,7 +111,7 @@ describe("docs code blocks", () => {
     expect(checked).toBeGreaterThan(30);
     expect(skipped).toBeLessThanOrEqual(6);
     expect(errors, errors.join("\n")).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("every block that imports tsyringe imports reflect-metadata before it", () => {
     expect(importOrderProblems(collectDocBlocks(root))).toEqual([]);

@@ -109,13 +109,14 @@ else
       expect(await sections.allTextContents()).toEqual([...SECTION_ORDER, "API reference"]);
       await page.locator(".VPSidebar a", { hasText: /^Getting started$/ }).click();
       await page.waitForURL(`${base}/getting-started`);
-      expect(await page.locator(".vp-doc h1").textContent()).toContain("Getting started");
+      // The URL changes before the page is drawn: wait for its heading.
+      await page.locator(".vp-doc h1", { hasText: "Getting started" }).waitFor();
       await page.locator(".VPSidebar a", { hasText: /^Resilience$/ }).click();
       await page.waitForURL(`${base}/resilience`);
-      expect(await page.locator(".vp-doc h1").textContent()).toContain("Resilience");
+      await page.locator(".vp-doc h1", { hasText: "Resilience" }).waitFor();
       await page.locator(".VPSidebar a", { hasText: /^Troubleshooting$/ }).click();
       await page.waitForURL(`${base}/troubleshooting`);
-      expect(await page.locator(".vp-doc h1").textContent()).toContain("Troubleshooting");
+      await page.locator(".vp-doc h1", { hasText: "Troubleshooting" }).waitFor();
     }, 60_000);
 
     it("a search for usingResilience lands on its API reference", async () => {
