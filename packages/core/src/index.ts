@@ -143,6 +143,7 @@ export {
   isToolOutcome,
   toolResultToOutcome,
   toToolOutcome,
+  type ArtifactReference,
   type ToolOutcome,
   type ToolOutcomeInit,
   type ToolOutcomeMetadata,
