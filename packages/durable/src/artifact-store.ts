@@ -22,6 +22,11 @@ export interface ArtifactWrite {
   readonly schema: JsonValue;
   /** The content's media type. Default `application/json`. */
   readonly mediaType?: string;
+  /**
+   * `"untrusted"` when the content came from a tool declared `reads: "untrusted"` (text a third
+   * party wrote): every page read from it carries the mark, so the run's injection policy sees it.
+   */
+  readonly provenance?: "untrusted";
 }
 
 /**
@@ -36,6 +41,8 @@ export interface ArtifactWrite {
 export interface ArtifactInfo extends ArtifactReference {
   readonly runId: string;
   readonly mediaType: string;
+  /** `"untrusted"`: third-party text (see {@link ArtifactWrite.provenance}); absent otherwise. */
+  readonly provenance?: "untrusted";
   /** ISO 8601. */
   readonly createdAt: string;
 }
@@ -150,7 +157,14 @@ export function checkArtifactRunId(store: string, runId: unknown): string {
 export function checkArtifactWrite(
   store: string,
   artifact: ArtifactWrite,
-): { runId: string; content: string; items: number; schema: JsonValue; mediaType: string } {
+): {
+  runId: string;
+  content: string;
+  items: number;
+  schema: JsonValue;
+  mediaType: string;
+  provenance: { provenance?: "untrusted" };
+} {
   if (typeof artifact !== "object" || artifact === null)
     throw new TypeError(`${store}.put: pass { runId, content, items, schema }.`);
   const runId = checkArtifactRunId(store, artifact.runId);
@@ -161,5 +175,7 @@ export function checkArtifactWrite(
     Object.hasOwn(artifact, "mediaType") && typeof artifact.mediaType === "string" && artifact.mediaType !== ""
       ? artifact.mediaType
       : JSON_MEDIA_TYPE;
-  return { runId, content: artifact.content, items, schema: artifact.schema ?? null, mediaType };
+  const provenance: { provenance?: "untrusted" } =
+    Object.hasOwn(artifact, "provenance") && artifact.provenance === "untrusted" ? { provenance: "untrusted" } : {};
+  return { runId, content: artifact.content, items, schema: artifact.schema ?? null, mediaType, provenance };
 }

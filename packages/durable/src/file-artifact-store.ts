@@ -36,6 +36,7 @@ interface Header {
   readonly mediaType: string;
   readonly createdAt: string;
   readonly sealed: boolean;
+  readonly provenance?: "untrusted";
   /** The schema, or (sealed) the codec's text of its JSON. */
   readonly schema: JsonValue;
 }
@@ -66,7 +67,7 @@ export class FileArtifactStore implements ArtifactStore {
   }
 
   async put(artifact: ArtifactWrite): Promise<ArtifactInfo> {
-    const { runId, content, items, schema, mediaType } = checkArtifactWrite("FileArtifactStore", artifact);
+    const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite("FileArtifactStore", artifact);
     const id = artifactId(content);
     const path = this.file(runId, id);
     const existing = await this.header(runId, id);
@@ -82,6 +83,7 @@ export class FileArtifactStore implements ArtifactStore {
       mediaType,
       createdAt,
       sealed,
+      ...provenance,
       schema: sealed ? await this.seal(JSON.stringify(schema), runId, id, "artifact-schema") : schema,
     };
     const body = sealed ? await this.seal(content, runId, id, "artifact") : content;
@@ -191,7 +193,8 @@ export class FileArtifactStore implements ArtifactStore {
       ? (JSON.parse(await this.open(String(header.schema), header.runId, header.id, "artifact-schema")) as JsonValue)
       : header.schema;
     const { id, runId, bytes, items, mediaType, createdAt } = header;
-    return { id, runId, bytes, items, schema, mediaType, createdAt };
+    const provenance = header.provenance === "untrusted" ? { provenance: header.provenance } : {};
+    return { id, runId, bytes, items, schema, mediaType, ...provenance, createdAt };
   }
 
   private async seal(plain: string, runId: string, id: string, kind: string): Promise<string> {

@@ -60,8 +60,11 @@ export function artifactStoreContract(name: string, open: OpenArtifactStore): vo
       const again = await store.put({ runId, content: "[1,2,3]", items: 3, schema: { type: "array" } });
       const other = await store.put({ runId, content: '"text"', items: 1, schema: { type: "string" } });
       expect(again.id).toBe(first.id);
+      expect(first).not.toHaveProperty("provenance");
+      const untrusted = await store.put({ runId, content: '"mail"', items: 1, schema: null, provenance: "untrusted" });
+      expect((await store.get(runId, untrusted.id))?.provenance).toBe("untrusted");
       const listed = await store.list(runId);
-      expect(listed.map((a) => a.id).sort()).toEqual([first.id, other.id].sort());
+      expect(listed.map((a) => a.id).sort()).toEqual([first.id, other.id, untrusted.id].sort());
       for (const info of listed) expect(info).not.toHaveProperty("content");
     });
 

@@ -24,6 +24,8 @@ import { diagnoseComposition } from "./build-diagnostics.js";
 import { diagnoseInjection } from "../injection/injection-diagnostics.js";
 import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
+import { artifactsPlugin } from "../artifacts/artifacts.plugin.js";
+import type { ArtifactsOptions } from "../artifacts/artifacts.options.js";
 
 /** Options of {@link AgentFrameworkBuilder.buildAgentFactory}. */
 export interface BuildAgentFactoryOptions {
@@ -110,6 +112,24 @@ export class AgentFrameworkBuilder {
   }
 
   /**
+   * Huge results as artifacts: a result whose JSON passes `offloadBytes` (default 64 KB) is stored in
+   * `store`, scoped to its run and redacted first, and the model reads a preview within
+   * `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`. The built-in tool
+   * `read_artifact({ id, path?, offset, limit })` is published with the others and pages through it,
+   * each page within the same budget. Register it after the result middleware and redaction (NW012).
+   *
+   * @example
+   * ```ts
+   * usingAgentFramework().addAgentFunctions(ReportTools)
+   *   .usingToolResultMiddleware().usingRedaction()
+   *   .usingArtifacts({ store: new InMemoryArtifactStore() });
+   * ```
+   */
+  usingArtifacts(options: ArtifactsOptions): this {
+    return this.usingPlugin(artifactsPlugin(options));
+  }
+
+  /**
    * Records every call (bounded), counts failures per tool (envelopes included), logs, and traces
    * with OpenTelemetry; read it as `factory.metrics`. Register it last (outermost), after redaction.
    */
@@ -175,8 +195,10 @@ export class AgentFrameworkBuilder {
         [],
       );
     }
-    const tools = collectAgentFunctions(this.classes);
     const plugins = [...this.plugins];
+    // Tools plugins publish (artifacts: read_artifact) go with the factory's own.
+    const classes = [...this.classes, ...plugins.flatMap((p) => (Array.isArray(p.tools) ? p.tools : []))];
+    const tools = collectAgentFunctions(classes);
     const contexts: PluginContext[] = plugins.map((_, position) => ({
       container: this.container,
       tools,
@@ -201,7 +223,7 @@ export class AgentFrameworkBuilder {
     printWarnings(diagnostics, options.printDiagnostics ?? true);
     const pipelineParts: PipelineParts = {
       container: this.container,
-      classes: [...this.classes],
+      classes,
       tools,
       limits: options.limits === undefined ? undefined : ownOptions(options.limits, ["maxBytes", "maxDepth"]),
     };

@@ -1,0 +1,65 @@
+import type { ArtifactStore } from "@needlework/durable";
+import { integerAtLeast, parseOptions, type SchemaMatches } from "@needlework/core/internal";
+import { z } from "zod";
+
+/**
+ * Options of `usingArtifacts(options)`.
+ *
+ * @example
+ * ```ts
+ * const options: ArtifactsOptions = { store: new InMemoryArtifactStore(), offloadBytes: 32_768 };
+ * ```
+ */
+export interface ArtifactsOptions {
+  /** Where results are stored: `new InMemoryArtifactStore()`, `new FileArtifactStore(dir)`, a `PostgresStore`'s `artifacts`, or your own. */
+  readonly store: ArtifactStore;
+  /** A result whose JSON passes this many bytes is stored, and the model reads a preview. Default 65 536 (64 KB); at least 1 024. */
+  readonly offloadBytes?: number;
+  /**
+   * The most tokens the model reads of an artifact in one call: the stored result's envelope
+   * (preview, reference, schema and metadata) and each `read_artifact` page. Default 500; at least 100.
+   */
+  readonly previewTokens?: number;
+}
+
+/** The options once defaults are applied. @internal */
+export interface ResolvedArtifactsOptions {
+  readonly store: ArtifactStore;
+  readonly offloadBytes: number;
+  readonly previewTokens: number;
+}
+
+/** The defaults of {@link ArtifactsOptions}. */
+export const DEFAULT_OFFLOAD_BYTES = 65_536;
+const DEFAULT_PREVIEW_TOKENS = 500;
+
+const storeSchema = z.custom<ArtifactStore>((value) => {
+  const store = value as Partial<Record<keyof ArtifactStore, unknown>> | null;
+  return (
+    typeof store?.put === "function" &&
+    typeof store.get === "function" &&
+    typeof store.list === "function" &&
+    typeof store.deleteRun === "function"
+  );
+}, "must be an ArtifactStore ({ put, get, list, deleteRun }): new InMemoryArtifactStore(), new FileArtifactStore(directory) or a PostgresStore's artifacts");
+
+const optionsSchema = z.strictObject(
+  {
+    store: storeSchema,
+    offloadBytes: integerAtLeast(1024).optional(),
+    previewTokens: integerAtLeast(100).optional(),
+  },
+  "must be an object: { store }",
+);
+
+true satisfies SchemaMatches<typeof optionsSchema, ArtifactsOptions>;
+
+/** Validates options and applies the defaults; throws an `InvalidOptionError` naming the bad option. @internal */
+export function resolveArtifactsOptions(options: ArtifactsOptions): ResolvedArtifactsOptions {
+  const o = parseOptions("usingArtifacts", optionsSchema, options);
+  return {
+    store: o.store,
+    offloadBytes: o.offloadBytes ?? DEFAULT_OFFLOAD_BYTES,
+    previewTokens: o.previewTokens ?? DEFAULT_PREVIEW_TOKENS,
+  };
+}
