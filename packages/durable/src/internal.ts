@@ -30,3 +30,4 @@ export {
 } from "./run-hold.js";
 export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
+export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
