@@ -40,7 +40,8 @@ export class ArtifactReader {
 
   constructor(
     private readonly store: ArtifactStore,
-    private readonly maxTokens: number,
+    /** The budget of a page (read when a page is made: the factory's truncation budget by default). */
+    private readonly maxTokens: () => number,
     private readonly measure: PageMeasure,
     private readonly style: () => ToolOutcomeStyle,
   ) {}
@@ -72,7 +73,7 @@ export class ArtifactReader {
     if (!at.found)
       return invalid(`Nothing is at ${at.at.slice(0, 200)} in the artifact.`, `There: ${at.choices.slice(0, 400)}.`);
     const untrusted = found.info.provenance === "untrusted";
-    const budget = this.maxTokens - this.reserve(call, untrusted);
+    const budget = this.maxTokens() - this.reserve(call, untrusted);
     const page = pageOf(at.value, args.offset, args.limit, Math.max(16, budget), this.measure);
     const outcome = createToolOutcome({ status: "ok", data: page, metadata: { flags: [ARTIFACT_PAGE_FLAG] } });
     return untrusted ? markUntrusted(outcome) : outcome;

@@ -16,10 +16,15 @@ export interface ArtifactsOptions {
   /** A result whose JSON passes this many bytes is stored, and the model reads a preview. Default 65 536 (64 KB); at least 1 024. */
   readonly offloadBytes?: number;
   /**
-   * The most tokens the model reads of an artifact in one call: the stored result's envelope
-   * (preview, reference, schema and metadata) and each `read_artifact` page. Default 500; at least 100.
+   * The most tokens the model reads of a stored result at first: its envelope (the preview in
+   * `data`, the reference and its schema, the metadata). Default 500; at least 100.
    */
   readonly previewTokens?: number;
+  /**
+   * The most tokens of each `read_artifact` page (its envelope included). Default: the budget of
+   * the factory's `usingTruncation()` (`maxTokens`), else 2 000; at least 100.
+   */
+  readonly pageTokens?: number;
 }
 
 /** The options once defaults are applied. @internal */
@@ -27,9 +32,18 @@ export interface ResolvedArtifactsOptions {
   readonly store: ArtifactStore;
   readonly offloadBytes: number;
   readonly previewTokens: number;
+  /** `undefined`: the truncation plugin's budget, else 2 000. */
+  readonly pageTokens: number | undefined;
 }
 
-/** The defaults of {@link ArtifactsOptions}. */
+/**
+ * The default of `usingArtifacts({ offloadBytes })`: 64 KB.
+ *
+ * @example
+ * ```ts
+ * usingArtifacts({ store, offloadBytes: DEFAULT_OFFLOAD_BYTES / 2 });
+ * ```
+ */
 export const DEFAULT_OFFLOAD_BYTES = 65_536;
 const DEFAULT_PREVIEW_TOKENS = 500;
 
@@ -48,6 +62,7 @@ const optionsSchema = z.strictObject(
     store: storeSchema,
     offloadBytes: integerAtLeast(1024).optional(),
     previewTokens: integerAtLeast(100).optional(),
+    pageTokens: integerAtLeast(100).optional(),
   },
   "must be an object: { store }",
 );
@@ -61,5 +76,6 @@ export function resolveArtifactsOptions(options: ArtifactsOptions): ResolvedArti
     store: o.store,
     offloadBytes: o.offloadBytes ?? DEFAULT_OFFLOAD_BYTES,
     previewTokens: o.previewTokens ?? DEFAULT_PREVIEW_TOKENS,
+    pageTokens: o.pageTokens,
   };
 }

@@ -16,7 +16,7 @@ import { READ_ARTIFACT_TOOL, readArtifactTools } from "./read-artifact.tool.js";
  * @example
  * ```ts
  * const plugin: ArtifactsPlugin = artifactsPlugin({ store: new InMemoryArtifactStore() });
- * plugin.describe(); // "artifacts(offloadBytes: 65536, previewTokens: 500)"
+ * plugin.options.offloadBytes; // 65536
  * ```
  */
 export interface ArtifactsPlugin extends AgentFrameworkPlugin {
@@ -26,21 +26,24 @@ export interface ArtifactsPlugin extends AgentFrameworkPlugin {
   readonly tools: readonly ToolClass[];
 }
 
-/** The encoding tokens are counted in: the truncation plugin's when the factory has one. */
-function encodingOf(context: PluginContext | undefined): TokenEncoding {
+/** The truncation budget and encoding of the factory: its shaping plugin's that has them, else the defaults. */
+function shapingOf(context: PluginContext | undefined): { encoding: TokenEncoding; maxTokens: number } {
   for (const plugin of context?.plugins ?? []) {
-    const encoding = (plugin as { options?: { encoding?: unknown } }).options?.encoding;
-    if (plugin.traits?.includes(PLUGIN_TRAITS.shapesValues) && (encoding === "o200k_base" || encoding === "cl100k_base"))
-      return encoding;
+    if (!plugin.traits?.includes(PLUGIN_TRAITS.shapesValues)) continue;
+    const options = (plugin as { options?: { encoding?: unknown; maxTokens?: unknown } }).options;
+    const { encoding, maxTokens } = options ?? {};
+    if ((encoding === "o200k_base" || encoding === "cl100k_base") && typeof maxTokens === "number")
+      return { encoding, maxTokens };
   }
-  return DEFAULT_TRUNCATION_OPTIONS.encoding;
+  return { encoding: DEFAULT_TRUNCATION_OPTIONS.encoding, maxTokens: DEFAULT_TRUNCATION_OPTIONS.maxTokens };
 }
 
 /**
  * The plugin behind `usingArtifacts(options)`: a result whose JSON passes `offloadBytes` (default
  * 64 KB) is stored in `store` (content-addressed, scoped to its run, redacted first) and the model
- * reads a preview within `previewTokens` beside `artifact: { id, bytes, items, schema }`; the
- * built-in `read_artifact` tool pages through it, each page within the same budget. Register it
+ * reads a preview within `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`;
+ * the built-in `read_artifact` tool pages through it, each page within the token budget of results
+ * (`pageTokens`: the factory's truncation budget by default). Register it
  * after `usingToolResultMiddleware()` and `usingRedaction()` (NW012 when it is not), so what it
  * stores is the redacted outcome. Redaction registered outside it is applied before storing anyway.
  *
@@ -55,6 +58,7 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
   const resolved = resolveArtifactsOptions(options);
   let style: ToolOutcomeStyle = "envelope";
   let encoding: TokenEncoding = DEFAULT_TRUNCATION_OPTIONS.encoding;
+  let pageTokens = resolved.pageTokens ?? DEFAULT_TRUNCATION_OPTIONS.maxTokens;
   const truncate = new Map<TokenEncoding, ReturnType<typeof createTruncator>>();
   const measure: PageMeasure = {
     count: (text) => countTokens(text, encoding),
@@ -65,8 +69,8 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
       return truncator(value, Math.max(16, maxTokens)).value;
     },
   };
-  const reader = new ArtifactReader(resolved.store, resolved.previewTokens, measure, () => style);
-  const tools = [readArtifactTools(reader, resolved.previewTokens)];
+  const reader = new ArtifactReader(resolved.store, () => pageTokens, measure, () => style);
+  const tools = [readArtifactTools(reader, resolved.pageTokens)];
   assertTokenizerInstalled(encoding);
   return {
     name: "artifacts",
@@ -74,11 +78,14 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
     options: resolved,
     offloadBytes: resolved.offloadBytes,
     tools,
-    describe: () => `artifacts(offloadBytes: ${resolved.offloadBytes}, previewTokens: ${resolved.previewTokens})`,
+    describe: () =>
+      `artifacts(offloadBytes: ${resolved.offloadBytes}, previewTokens: ${resolved.previewTokens}, pageTokens: ${resolved.pageTokens ?? "truncation's maxTokens"})`,
     diagnose: (context) => diagnoseArtifacts(context),
     createMiddleware: (context?: PluginContext) => {
       style = context?.plugins.find((p) => p.outcomeStyle !== undefined)?.outcomeStyle ?? "envelope";
-      encoding = encodingOf(context);
+      const shaping = shapingOf(context);
+      encoding = shaping.encoding;
+      pageTokens = resolved.pageTokens ?? shaping.maxTokens;
       assertTokenizerInstalled(encoding);
       const position = context?.position ?? -1;
       const outside = (context?.plugins ?? []).filter((p, i) => i > position && typeof p.redact === "function");

@@ -27,7 +27,7 @@ const input = z.object({
  * A tool class with `read_artifact`, reading through `reader` (one class per plugin: its instance
  * needs no injection). @internal
  */
-export function readArtifactTools(reader: ArtifactReader, maxTokens: number): ToolClass {
+export function readArtifactTools(reader: ArtifactReader, maxTokens: number | undefined): ToolClass {
   class ArtifactTools {
     read(args: ReadArtifactArguments, ctx: ToolContext) {
       return reader.read(ctx.runId, args, { name: READ_ARTIFACT_TOOL, callId: ctx.callId, idempotencyKey: ctx.idempotencyKey });
@@ -41,7 +41,7 @@ export function readArtifactTools(reader: ArtifactReader, maxTokens: number): To
     input,
     readOnly: true,
     idempotent: true,
-    maxResultTokens: maxTokens,
+    ...(maxTokens === undefined ? {} : { maxResultTokens: maxTokens }),
   })(ArtifactTools.prototype, "read", method);
   AgentFunctionGroup()(ArtifactTools);
   return ArtifactTools;

@@ -116,7 +116,8 @@ export class AgentFrameworkBuilder {
    * `store`, scoped to its run and redacted first, and the model reads a preview within
    * `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`. The built-in tool
    * `read_artifact({ id, path?, offset, limit })` is published with the others and pages through it,
-   * each page within the same budget. Register it after the result middleware and redaction (NW012).
+   * each page within the budget of results (`pageTokens`, default the truncation budget). Register
+   * it after the result middleware and redaction (NW012).
    *
    * @example
    * ```ts

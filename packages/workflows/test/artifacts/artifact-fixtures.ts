@@ -40,20 +40,34 @@ export function lastToolEnvelope(request: ChatRequest): Record<string, unknown> 
  * `read_artifact` (one page a turn, from where the last page ended), then answers with how many
  * rows it read. `seen` collects every row id read, in order.
  */
-export function pagingModel(seen: number[], pageLimit = 1000): ScriptedChatClient {
-  let artifactId = "";
-  const step = (request: ChatRequest): ScriptedTurn => {
+export function pagingModel(
+  seen: number[],
+  options: { readonly pageLimit?: number; readonly hangAfterPages?: number; readonly onHang?: () => void } = {},
+): ScriptedChatClient {
+  const step = (request: ChatRequest): ScriptedTurn | Promise<ScriptedTurn> => {
+    // The artifact's id, from the first result that carried one (read from the conversation, so a
+    // model asked again after a resume finds it too).
+    const artifactId = request.messages
+      .filter((m) => m.role === "tool")
+      .map((m) => (JSON.parse(m.content) as { artifact?: { id: string } }).artifact?.id)
+      .find((id) => id !== undefined)!;
     const envelope = lastToolEnvelope(request);
-    const artifact = envelope["artifact"] as { id: string } | undefined;
-    if (artifact !== undefined) {
-      artifactId = artifact.id;
-      return { toolCalls: [{ name: "read_artifact", arguments: { id: artifactId, offset: 0, limit: pageLimit } }] };
-    }
+    const limit = options.pageLimit ?? 1000;
+    if (envelope["artifact"] !== undefined)
+      return { toolCalls: [{ name: "read_artifact", arguments: { id: artifactId, offset: 0, limit } }] };
     const page = envelope["data"] as { items: { id: number }[]; offset: number; total: number };
     for (const row of page.items) seen.push(row.id);
+    const pages = request.messages.filter((m) => m.role === "tool").length - 1;
+    if (pages === options.hangAfterPages) {
+      options.onHang?.();
+      return new Promise<never>(() => undefined); // the model never answers: the process is killed here
+    }
     const next = page.offset + page.items.length;
-    if (next >= page.total) return { text: `Read ${seen.length} rows.` };
-    return { toolCalls: [{ name: "read_artifact", arguments: { id: artifactId, offset: next, limit: pageLimit } }] };
+    if (next >= page.total) return { text: `Read ${next} rows.` };
+    return { toolCalls: [{ name: "read_artifact", arguments: { id: artifactId, offset: next, limit } }] };
   };
-  return new ScriptedChatClient([{ toolCalls: [{ name: "orders", arguments: {} }] }, ...Array.from({ length: 2000 }, () => step)]);
+  return new ScriptedChatClient(
+    [{ toolCalls: [{ name: "orders", arguments: {} }] }, ...Array.from({ length: 2000 }, () => step)],
+    { stepBy: "conversation" },
+  );
 }

@@ -6,6 +6,8 @@ import { usingAgentFramework } from "@needlework/workflows";
 import { PLANTED_CARD, ReportTools, ROW_COUNT, pagingModel } from "./artifact-fixtures.js";
 
 const PREVIEW_TOKENS = 500;
+/** The truncation plugin's default budget: each page's. */
+const PAGE_TOKENS = 2000;
 
 function factoryWith(store: InMemoryArtifactStore) {
   return usingAgentFramework()
@@ -38,7 +40,8 @@ describe("usingArtifacts: a 10,000-row result", () => {
     // Every tool message the model read: the stored result's envelope and each page, within the budget.
     const toolMessages = model.requests.at(-1)!.messages.filter((m) => m.role === "tool");
     expect(toolMessages.length).toBeGreaterThan(2);
-    for (const message of toolMessages) expect(countTokens(message.content)).toBeLessThanOrEqual(PREVIEW_TOKENS);
+    expect(countTokens(toolMessages[0]!.content)).toBeLessThanOrEqual(PREVIEW_TOKENS);
+    for (const message of toolMessages.slice(1)) expect(countTokens(message.content)).toBeLessThanOrEqual(PAGE_TOKENS);
     const first = JSON.parse(toolMessages[0]!.content);
     expect(first.artifact).toMatchObject({ items: ROW_COUNT });
     expect(first.artifact.schema).toMatchObject({ type: "array", minItems: ROW_COUNT, maxItems: ROW_COUNT });
@@ -50,7 +53,7 @@ describe("usingArtifacts: a 10,000-row result", () => {
     expect(content).not.toContain(PLANTED_CARD);
     expect(content).toContain("[REDACTED:card]");
 
-    // The journal keeps the reference and small pages: each call's record under 4 KB.
+    // The journal keeps references, never the bytes: each call's record under 4 KB.
     const journaled = await runs.journal.read(result.runId);
     expect(journaled!.calls.length).toBe(toolMessages.length);
     for (const call of journaled!.calls) expect(Buffer.byteLength(JSON.stringify(call))).toBeLessThan(4096);
