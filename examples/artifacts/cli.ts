@@ -38,7 +38,10 @@ function pagingModel(): ScriptedChatClient {
     if (!last.artifact && next >= last.data.total) return { text: `Read ${next} rows.` };
     return { toolCalls: [{ name: "read_artifact", arguments: { id, offset: next, limit: 1000 } }] };
   };
-  return new ScriptedChatClient([{ toolCalls: [{ name: "orders", arguments: {} }] }, ...Array.from({ length: 500 }, () => step)]);
+  return new ScriptedChatClient([
+    { toolCalls: [{ name: "orders", arguments: {} }] },
+    ...Array.from({ length: 500 }, () => step),
+  ]);
 }
 
 const directory = await mkdtemp(join(tmpdir(), "needlework-artifacts-"));
@@ -52,7 +55,13 @@ try {
     .usingArtifacts({ store: store.artifacts })
     .buildAgentFactory();
   const chatClient = pagingModel();
-  const agent = factory.createAgent({ name: "analyst", instructions: "Read every order.", chatClient, store, maxIterations: 500 });
+  const agent = factory.createAgent({
+    name: "analyst",
+    instructions: "Read every order.",
+    chatClient,
+    store,
+    maxIterations: 500,
+  });
   const result = await agent.run("How did the quarter go?");
   const toolMessages = chatClient.requests.at(-1)!.messages.filter((m) => m.role === "tool");
   const [artifact] = await store.artifacts.list(result.runId);
@@ -60,7 +69,9 @@ try {
   const journal = await store.journal.read(result.runId);
   const biggest = Math.max(...journal!.calls.map((c) => Buffer.byteLength(JSON.stringify(c))));
   console.log(result.text);
-  console.log(`stored: ${artifact!.bytes} bytes, ${artifact!.items} items; the card is stored redacted: ${!content.includes("4111 1111 1111 1111")}`);
+  console.log(
+    `stored: ${artifact!.bytes} bytes, ${artifact!.items} items; the card is stored redacted: ${!content.includes("4111 1111 1111 1111")}`,
+  );
   console.log(`first read: ${countTokens(toolMessages[0]!.content)} tokens; ${toolMessages.length - 1} pages`);
   console.log(`journal: ${journal!.calls.length} calls, the biggest record ${biggest} bytes`);
   console.log("deleted:", await store.deleteRun(result.runId));

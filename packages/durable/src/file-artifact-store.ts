@@ -62,7 +62,10 @@ export class FileArtifactStore implements ArtifactStore {
     if (typeof directory !== "string" || directory === "")
       throw new TypeError("FileArtifactStore: pass a directory path.");
     this.codec = ownOption(ownProperties(options), "codec");
-    if (this.codec !== undefined && (typeof this.codec.encode !== "function" || typeof this.codec.decode !== "function"))
+    if (
+      this.codec !== undefined &&
+      (typeof this.codec.encode !== "function" || typeof this.codec.decode !== "function")
+    )
       throw new TypeError("FileArtifactStore: codec must be a PayloadCodec ({ encode, decode }).");
   }
 

@@ -26,7 +26,10 @@ export class InMemoryArtifactStore implements ArtifactStore {
   private readonly runs = new Map<string, Map<string, StoredArtifact>>();
 
   async put(artifact: ArtifactWrite): Promise<ArtifactInfo> {
-    const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite("InMemoryArtifactStore", artifact);
+    const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite(
+      "InMemoryArtifactStore",
+      artifact,
+    );
     const id = artifactId(content);
     let run = this.runs.get(runId);
     if (run === undefined) this.runs.set(runId, (run = new Map()));
@@ -34,7 +37,17 @@ export class InMemoryArtifactStore implements ArtifactStore {
     if (stored === undefined) {
       const bytes = Buffer.byteLength(content, "utf8");
       const createdAt = new Date().toISOString();
-      stored = { id, runId, bytes, items, schema: structuredClone(schema), mediaType, ...provenance, createdAt, content };
+      stored = {
+        id,
+        runId,
+        bytes,
+        items,
+        schema: structuredClone(schema),
+        mediaType,
+        ...provenance,
+        createdAt,
+        content,
+      };
       run.set(id, stored);
     }
     return infoOf(stored);

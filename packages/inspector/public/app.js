@@ -362,14 +362,21 @@ async function drawArtifacts(runId, stale) {
   $("run-artifacts").hidden = artifacts.length === 0;
   for (const artifact of artifacts) {
     const item = el("li", "artifact");
-    const size = artifact.bytes >= 1_048_576 ? `${(artifact.bytes / 1_048_576).toFixed(1)} MB` : `${Math.ceil(artifact.bytes / 1024)} KB`;
+    const size =
+      artifact.bytes >= 1_048_576
+        ? `${(artifact.bytes / 1_048_576).toFixed(1)} MB`
+        : `${Math.ceil(artifact.bytes / 1024)} KB`;
     const details = el("details");
-    details.append(el("summary", "", `${artifact.id.slice(0, 12)}… · ${size} · ${artifact.items} items · ${artifact.mediaType}`));
+    details.append(
+      el("summary", "", `${artifact.id.slice(0, 12)}… · ${size} · ${artifact.items} items · ${artifact.mediaType}`),
+    );
     const pre = el("pre", "json");
     details.append(pre);
     details.ontoggle = async () => {
       if (!details.open || pre.textContent) return;
-      const { firstPage } = await api(`${base}/${artifact.id}`).catch((error) => ({ firstPage: { error: error.message } }));
+      const { firstPage } = await api(`${base}/${artifact.id}`).catch((error) => ({
+        firstPage: { error: error.message },
+      }));
       jsonBlock(pre, firstPage);
     };
     const download = el("button", "", "Download");

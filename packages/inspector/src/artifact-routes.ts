@@ -40,7 +40,10 @@ function unreadable(c: Context, error: unknown) {
   const code = (error as { code?: unknown } | null)?.code;
   const safe = typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : "STORE_FAILED";
   return c.json(
-    { error: "The artifact cannot be read: the store failed, or it is sealed with another key or was moved.", code: safe },
+    {
+      error: "The artifact cannot be read: the store failed, or it is sealed with another key or was moved.",
+      code: safe,
+    },
     safe === "STORE_UNAVAILABLE" ? 503 : 409,
   );
 }

@@ -26,7 +26,9 @@ describe("the inspector shows a run's artifacts", () => {
       fetch(new URL(path, base), { headers: auth ? { authorization: `Bearer ${token}` } : {} });
 
     expect((await get("/api/runs/run_1/artifacts", false)).status).toBe(401);
-    const listed = (await (await get("/api/runs/run_1/artifacts")).json()) as { artifacts: { id: string; bytes: number; items: number }[] };
+    const listed = (await (await get("/api/runs/run_1/artifacts")).json()) as {
+      artifacts: { id: string; bytes: number; items: number }[];
+    };
     expect(listed.artifacts).toEqual([expect.objectContaining({ id: info.id, bytes: content.length, items: 1_000 })]);
 
     const one = (await (await get(`/api/runs/run_1/artifacts/${info.id}`)).json()) as {

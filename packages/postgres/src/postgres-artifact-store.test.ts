@@ -11,7 +11,12 @@ afterEach(async () => {
 });
 
 async function openStore(options: { readonly codec?: ReturnType<typeof aesGcmCodec>; readonly schema?: string } = {}) {
-  const store = new PostgresStore({ connectionString: DATABASE_URL, schema: options.schema ?? freshSchema(), maxConnections: 2, ...(options.codec ? { codec: options.codec } : {}) });
+  const store = new PostgresStore({
+    connectionString: DATABASE_URL,
+    schema: options.schema ?? freshSchema(),
+    maxConnections: 2,
+    ...(options.codec ? { codec: options.codec } : {}),
+  });
   stores.push(store);
   await store.migrate();
   return store;
@@ -19,7 +24,11 @@ async function openStore(options: { readonly codec?: ReturnType<typeof aesGcmCod
 
 /** Moves an artifact's row to another run, as someone with write access to the table would. */
 const moveRow = (store: PostgresStore) => async (id: string, from: string, to: string) => {
-  await store.pool.query(`UPDATE "${store.schema}".artifacts SET run_id = $3 WHERE run_id = $1 AND artifact_id = $2`, [from, id, to]);
+  await store.pool.query(`UPDATE "${store.schema}".artifacts SET run_id = $3 WHERE run_id = $1 AND artifact_id = $2`, [
+    from,
+    id,
+    to,
+  ]);
 };
 
 const key = randomBytes(32);
@@ -32,7 +41,12 @@ describePostgres("PostgresStore artifacts", () => {
 
   it("keeps no clear content or schema in the table with a codec, and refuses a row moved between runs", async () => {
     const store = await openStore({ codec: aesGcmCodec(key) });
-    const info = await store.artifacts.put({ runId: "run_a", content: '{"customer":"Ada Lovelace"}', items: 1, schema: { type: "object", properties: { customer: { type: "string" } } } });
+    const info = await store.artifacts.put({
+      runId: "run_a",
+      content: '{"customer":"Ada Lovelace"}',
+      items: 1,
+      schema: { type: "object", properties: { customer: { type: "string" } } },
+    });
     const { rows } = await store.pool.query(`SELECT schema, content FROM "${store.schema}".artifacts`);
     expect(JSON.stringify(rows)).not.toContain("Ada");
     expect(JSON.stringify(rows)).not.toContain("customer");

@@ -54,7 +54,10 @@ export class PostgresArtifactStore implements ArtifactStore {
   ) {}
 
   async put(artifact: ArtifactWrite): Promise<ArtifactInfo> {
-    const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite("PostgresArtifactStore", artifact);
+    const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite(
+      "PostgresArtifactStore",
+      artifact,
+    );
     const id = artifactId(content);
     const bytes = Buffer.byteLength(content, "utf8");
     const sealed = this.codec !== undefined;
@@ -84,7 +87,8 @@ export class PostgresArtifactStore implements ArtifactStore {
         [runId, id],
       ),
     );
-    if (rows[0] === undefined) throw new RunStoreError("STORE_FAILED", "PostgresArtifactStore: a stored artifact could not be read back.");
+    if (rows[0] === undefined)
+      throw new RunStoreError("STORE_FAILED", "PostgresArtifactStore: a stored artifact could not be read back.");
     return this.infoOf(rows[0]);
   }
 
@@ -129,7 +133,9 @@ export class PostgresArtifactStore implements ArtifactStore {
         "PAYLOAD_UNSEALED",
         `PostgresArtifactStore: the store has a codec, but an artifact of run '${row.run_id}' is stored in clear, where a sealed one belongs. It is not read.`,
       );
-    const schemaText = row.sealed ? await this.open(row.schema, row.run_id, row.artifact_id, "artifact-schema") : row.schema;
+    const schemaText = row.sealed
+      ? await this.open(row.schema, row.run_id, row.artifact_id, "artifact-schema")
+      : row.schema;
     let schema: JsonValue;
     try {
       schema = JSON.parse(schemaText) as JsonValue;

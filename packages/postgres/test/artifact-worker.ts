@@ -7,7 +7,13 @@ import { pagingModel } from "../../workflows/test/artifacts/artifact-fixtures.js
 import { artifactAgent } from "./artifact-agent.js";
 import { PostgresStore } from "../src/postgres-store.js";
 
-const [connectionString, schema, leaseMs, runId, pages] = process.argv.slice(2) as [string, string, string, string, string];
+const [connectionString, schema, leaseMs, runId, pages] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const store = new PostgresStore({ connectionString, schema, leaseMs: Number(leaseMs) });
 await store.migrate();
 const model = pagingModel([], {

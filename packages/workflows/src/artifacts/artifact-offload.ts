@@ -106,7 +106,10 @@ function envelopeTokens(
   untrusted: boolean,
   parts: OffloadParts,
 ): number {
-  const flags = [...(outcome.metadata.flags ?? []), artifact === undefined ? ARTIFACT_NOT_STORED_FLAG : ARTIFACT_STORED_FLAG];
+  const flags = [
+    ...(outcome.metadata.flags ?? []),
+    artifact === undefined ? ARTIFACT_NOT_STORED_FLAG : ARTIFACT_STORED_FLAG,
+  ];
   const stub = createToolOutcome({
     status: outcome.status,
     retriable: outcome.retriable,
@@ -114,7 +117,9 @@ function envelopeTokens(
     ...(outcome.message === undefined ? {} : { message: outcome.message }),
     ...(outcome.suggestion === undefined ? {} : { suggestion: outcome.suggestion }),
     ...(outcome.failures === undefined ? {} : { failures: outcome.failures }),
-    ...(artifact === undefined ? { message: "The result was too large to read whole and could not be stored: `data` is a preview of it." } : { artifact }),
+    ...(artifact === undefined
+      ? { message: "The result was too large to read whole and could not be stored: `data` is a preview of it." }
+      : { artifact }),
     data: null,
     metadata: {
       ...outcome.metadata,

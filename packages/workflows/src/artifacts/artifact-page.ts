@@ -17,14 +17,27 @@ export interface PageMeasure {
  * - anything else: `{ value }`.
  * @internal
  */
-export function pageOf(value: unknown, offset: number, limit: number, maxTokens: number, measure: PageMeasure): JsonValue {
+export function pageOf(
+  value: unknown,
+  offset: number,
+  limit: number,
+  maxTokens: number,
+  measure: PageMeasure,
+): JsonValue {
   if (Array.isArray(value)) return listPage(value, offset, limit, maxTokens, measure);
-  if (typeof value === "object" && value !== null) return memberPage(value as Record<string, JsonValue>, offset, limit, maxTokens, measure);
+  if (typeof value === "object" && value !== null)
+    return memberPage(value as Record<string, JsonValue>, offset, limit, maxTokens, measure);
   if (typeof value === "string") return textPage(value, offset, maxTokens, measure);
   return { value: value as JsonValue };
 }
 
-function listPage(list: readonly unknown[], offset: number, limit: number, maxTokens: number, measure: PageMeasure): JsonValue {
+function listPage(
+  list: readonly unknown[],
+  offset: number,
+  limit: number,
+  maxTokens: number,
+  measure: PageMeasure,
+): JsonValue {
   const total = list.length;
   const items: JsonValue[] = [];
   const frame = { items, offset, total };
@@ -76,7 +89,8 @@ function memberPage(
 
 function textPage(text: string, offset: number, maxTokens: number, measure: PageMeasure): JsonValue {
   const total = text.length;
-  const fits = (n: number) => measure.count(JSON.stringify({ text: slice(text, offset, n), offset, total })) <= maxTokens;
+  const fits = (n: number) =>
+    measure.count(JSON.stringify({ text: slice(text, offset, n), offset, total })) <= maxTokens;
   let low = 0;
   let high = Math.min(total - Math.min(offset, total), maxTokens * 8);
   while (low < high) {
@@ -96,7 +110,12 @@ function slice(text: string, offset: number, n: number): string {
 }
 
 /** The page, its last items dropped while its whole JSON counts over the budget (BPE merges across items). */
-function fitted<T extends JsonValue>(page: T, dropLast: (page: T) => boolean, maxTokens: number, measure: PageMeasure): T {
+function fitted<T extends JsonValue>(
+  page: T,
+  dropLast: (page: T) => boolean,
+  maxTokens: number,
+  measure: PageMeasure,
+): T {
   while (measure.count(JSON.stringify(page)) > maxTokens && dropLast(page));
   return page;
 }

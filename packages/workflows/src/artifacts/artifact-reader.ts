@@ -98,7 +98,10 @@ export class ArtifactReader {
     return this.measure.count(formatToolOutcome(stub, { style: this.style() })) + 12;
   }
 
-  private async load(runId: string, id: string): Promise<{ info: ArtifactInfo; value: unknown } | "unreadable" | undefined> {
+  private async load(
+    runId: string,
+    id: string,
+  ): Promise<{ info: ArtifactInfo; value: unknown } | "unreadable" | undefined> {
     const key = `${runId}\u0000${id}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) {

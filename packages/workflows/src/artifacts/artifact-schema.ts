@@ -71,7 +71,8 @@ function merge(a: Schema, b: Schema): Schema {
     return { type: "object", properties };
   }
   if (a.type === "array" && b.type === "array") {
-    const items = a.items !== undefined && b.items !== undefined ? merge(a.items as Schema, b.items as Schema) : undefined;
+    const items =
+      a.items !== undefined && b.items !== undefined ? merge(a.items as Schema, b.items as Schema) : undefined;
     return items === undefined ? { type: "array" } : { type: "array", items };
   }
   return { type };

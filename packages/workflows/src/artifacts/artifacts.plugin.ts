@@ -69,7 +69,12 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
       return truncator(value, Math.max(16, maxTokens)).value;
     },
   };
-  const reader = new ArtifactReader(resolved.store, () => pageTokens, measure, () => style);
+  const reader = new ArtifactReader(
+    resolved.store,
+    () => pageTokens,
+    measure,
+    () => style,
+  );
   const tools = [readArtifactTools(reader, resolved.pageTokens)];
   assertTokenizerInstalled(encoding);
   return {
@@ -90,7 +95,9 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
       const position = context?.position ?? -1;
       const outside = (context?.plugins ?? []).filter((p, i) => i > position && typeof p.redact === "function");
       const redact =
-        outside.length === 0 ? undefined : <T>(value: T): T => outside.reduce<unknown>((v, p) => p.redact!(v), value) as T;
+        outside.length === 0
+          ? undefined
+          : <T>(value: T): T => outside.reduce<unknown>((v, p) => p.redact!(v), value) as T;
       return offloadMiddleware({
         store: resolved.store,
         offloadBytes: resolved.offloadBytes,

@@ -19,7 +19,10 @@ const input = z.object({
     .string()
     .nullish()
     .describe('A JSON path into the artifact, like "$.rows" or "rows[3].name"; leave it out for the whole artifact.'),
-  offset: z.int().min(0).describe("The first item (of a list or an object's members) or character (of text) to read, from 0."),
+  offset: z
+    .int()
+    .min(0)
+    .describe("The first item (of a list or an object's members) or character (of text) to read, from 0."),
   limit: z.int().min(1).max(1000).describe("The most items to read; a page also stops at its token budget."),
 });
 
@@ -30,7 +33,11 @@ const input = z.object({
 export function readArtifactTools(reader: ArtifactReader, maxTokens: number | undefined): ToolClass {
   class ArtifactTools {
     read(args: ReadArtifactArguments, ctx: ToolContext) {
-      return reader.read(ctx.runId, args, { name: READ_ARTIFACT_TOOL, callId: ctx.callId, idempotencyKey: ctx.idempotencyKey });
+      return reader.read(ctx.runId, args, {
+        name: READ_ARTIFACT_TOOL,
+        callId: ctx.callId,
+        idempotencyKey: ctx.idempotencyKey,
+      });
     }
   }
   const method = Object.getOwnPropertyDescriptor(ArtifactTools.prototype, "read")!;

@@ -198,7 +198,9 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
       pluginTools.length > 0 && namesTools(resolved)
         ? { ...resolved, functions: [...(resolved.functions ?? []), ...pluginTools] }
         : resolved;
-    const offered = offeredInvoker(resolved.name, pipeline, selection, (classes) => compose({ ...resilience, classes }));
+    const offered = offeredInvoker(resolved.name, pipeline, selection, (classes) =>
+      compose({ ...resilience, classes }),
+    );
     const deps = {
       invoker: pipeline,
       offered,

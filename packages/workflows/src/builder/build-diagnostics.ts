@@ -20,7 +20,8 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW009: "a tool's schema is outside OpenAI's strict subset, so toOpenAITools sends it non-strict",
   NW010: "an agent combines untrusted reads, sensitive reads and external effects with no injection policy",
   NW011: "two plugins trace runs and calls (usingDiagnostics({ tracer }) and openTelemetry()): every span twice",
-  NW012: "usingArtifacts() registered inside redaction or the tool-result middleware: it would store what they have not shaped",
+  NW012:
+    "usingArtifacts() registered inside redaction or the tool-result middleware: it would store what they have not shaped",
 } as const;
 
 /** A diagnostic id. */

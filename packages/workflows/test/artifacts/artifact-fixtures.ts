@@ -1,5 +1,11 @@
 import "reflect-metadata";
-import { AgentFunction, AgentFunctionGroup, type ChatRequest, ScriptedChatClient, type ScriptedTurn } from "@needlework/core";
+import {
+  AgentFunction,
+  AgentFunctionGroup,
+  type ChatRequest,
+  ScriptedChatClient,
+  type ScriptedTurn,
+} from "@needlework/core";
 import { z } from "zod";
 
 /** A card number planted in one row: redaction must scrub it before anything is stored. */

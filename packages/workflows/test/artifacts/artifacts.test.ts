@@ -66,7 +66,10 @@ describe("usingArtifacts: a 10,000-row result", () => {
     const mine = await factory.tools.invoke({ name: "orders", arguments: {} }, { runId: "run_mine" });
     expect(mine.artifact?.id).toMatch(/^[0-9a-f]{64}$/);
     const read = (runId: string) =>
-      factory.tools.invoke({ name: "read_artifact", arguments: { id: mine.artifact!.id, offset: 0, limit: 5 } }, { runId });
+      factory.tools.invoke(
+        { name: "read_artifact", arguments: { id: mine.artifact!.id, offset: 0, limit: 5 } },
+        { runId },
+      );
     const theirs = await read("run_theirs");
     expect(theirs).toMatchObject({ status: "error", errorCode: "NOT_FOUND" });
     expect(JSON.stringify(theirs.data ?? null)).not.toContain("customer");
