@@ -27,7 +27,14 @@ export interface ArtifactsOptions {
   readonly pageTokens?: number;
 }
 
-/** The options once defaults are applied. @internal */
+/**
+ * The options of `usingArtifacts()` once defaults are applied (`artifactsPlugin(options).options`).
+ *
+ * @example
+ * ```ts
+ * artifactsPlugin({ store }).options.offloadBytes; // 65536
+ * ```
+ */
 export interface ResolvedArtifactsOptions {
   readonly store: ArtifactStore;
   readonly offloadBytes: number;
