@@ -142,8 +142,22 @@ function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefin
         : {}),
       ...(typeof metadata?.latencyMs === "number" ? { latencyMs: metadata.latencyMs } : {}),
     },
-    formatted: unsealed(settled.formatted),
+    formatted: unsealed(settled.formatted === "" ? artifactText(settled.outcome) : settled.formatted),
   };
+}
+
+/**
+ * What the journal keeps of an outcome of an artifact instead of its text (a stored result's
+ * preview and reference, or that a page was read): shown where the text would be.
+ */
+function artifactText(outcome: JournaledCall["outcome"] extends infer O ? NonNullable<O>["outcome"] : never): string {
+  const { status, artifact, data } = outcome;
+  if (artifact === undefined && data === undefined) return "(a page of an artifact: read again from it on replay)";
+  return JSON.stringify({
+    status,
+    ...(artifact === undefined ? {} : { artifact }),
+    ...(data === undefined ? {} : { data }),
+  });
 }
 
 /**
