@@ -25,11 +25,14 @@ async function freshDirectory(): Promise<string> {
 
 /** Moves an artifact file to another run's folder, as someone with write access to the disk would. */
 const moveFile = (directory: string) => async (id: string, from: string, to: string) => {
-  await mkdir(join(directory, to), { recursive: true });
-  const text = await readFile(join(directory, from, `${id}.artifact`), "utf8");
+  await mkdir(join(directory, `run-${to}`), { recursive: true });
+  const text = await readFile(join(directory, `run-${from}`, `${id}.artifact`), "utf8");
   const newline = text.indexOf("\n");
   const header = { ...JSON.parse(text.slice(0, newline)), runId: to };
-  await writeFile(join(directory, to, `${id}.artifact`), `${JSON.stringify(header)}\n${text.slice(newline + 1)}`);
+  await writeFile(
+    join(directory, `run-${to}`, `${id}.artifact`),
+    `${JSON.stringify(header)}\n${text.slice(newline + 1)}`,
+  );
 };
 
 artifactStoreContract("InMemoryArtifactStore", async () => ({ store: new InMemoryArtifactStore() }));
@@ -52,14 +55,14 @@ describe("FileArtifactStore sealed", () => {
       items: 1,
       schema: { type: "object", properties: { customer: { type: "string" } } },
     });
-    const text = await readFile(join(first, "run_1", `${info.id}.artifact`), "utf8");
+    const text = await readFile(join(first, "run-run_1", `${info.id}.artifact`), "utf8");
     expect(text).not.toContain("Ada Lovelace");
     expect(text).not.toContain("customer");
     expect((await store.get("run_1", info.id))?.content).toBe('{"customer":"Ada Lovelace"}');
     const other = new FileArtifactStore(second, { codec });
     await other.put({ runId: "run_0", content: "[]", items: 0, schema: null }); // gives the store its id
-    await mkdir(join(second, "run_1"), { recursive: true });
-    await rename(join(first, "run_1", `${info.id}.artifact`), join(second, "run_1", `${info.id}.artifact`));
+    await mkdir(join(second, "run-run_1"), { recursive: true });
+    await rename(join(first, "run-run_1", `${info.id}.artifact`), join(second, "run-run_1", `${info.id}.artifact`));
     await expect(other.get("run_1", info.id)).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
   });
 
@@ -69,6 +72,18 @@ describe("FileArtifactStore sealed", () => {
     const sealed = new FileArtifactStore(directory, { codec: aesGcmCodec(key) });
     const error = await sealed.get("run_1", info.id).catch((e: unknown) => e);
     expect(RunStoreError.isInstance(error) && error.code).toBe("PAYLOAD_UNSEALED");
+  });
+});
+
+describe("FileArtifactStore keeps every run inside its directory", () => {
+  it("a run id of dots names a folder inside the store, and deleting it deletes nothing outside", async () => {
+    const parent = await freshDirectory();
+    const store = new FileArtifactStore(join(parent, "artifacts"));
+    await writeFile(join(parent, "keep.txt"), "kept");
+    const { id } = await store.put({ runId: "..", content: "[1]", items: 1, schema: null });
+    expect((await store.get("..", id))?.content).toBe("[1]");
+    expect(await store.deleteRun("..")).toBe(1);
+    expect(await readFile(join(parent, "keep.txt"), "utf8")).toBe("kept");
   });
 });
 

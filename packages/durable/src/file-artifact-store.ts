@@ -42,7 +42,7 @@ interface Header {
 }
 
 /**
- * Artifacts in a directory: one file per artifact under a folder per run (`<runId>/<id>.artifact`),
+ * Artifacts in a directory: one file per artifact under a folder per run (`run-<runId>/<id>.artifact`),
  * written whole and renamed into place (a crash leaves the old state or the new, never a torn
  * file); `deleteRun` removes the run's folder. A `FileRunStore` keeps its own under `artifacts/`.
  *
@@ -90,7 +90,7 @@ export class FileArtifactStore implements ArtifactStore {
       schema: sealed ? await this.seal(JSON.stringify(schema), runId, id, "artifact-schema") : schema,
     };
     const body = sealed ? await this.seal(content, runId, id, "artifact") : content;
-    await mkdir(join(this.directory, runId), { recursive: true });
+    await mkdir(this.folder(runId), { recursive: true });
     const temporary = `${path}.${randomUUID()}.tmp`;
     const handle = await open(temporary, "wx");
     try {
@@ -124,7 +124,7 @@ export class FileArtifactStore implements ArtifactStore {
     checkArtifactRunId("FileArtifactStore", runId);
     let names: string[];
     try {
-      names = await readdir(join(this.directory, runId));
+      names = await readdir(this.folder(runId));
     } catch (error) {
       if ((error as { code?: unknown }).code === "ENOENT") return [];
       throw error;
@@ -141,7 +141,7 @@ export class FileArtifactStore implements ArtifactStore {
 
   async deleteRun(runId: string): Promise<number> {
     checkArtifactRunId("FileArtifactStore", runId);
-    const folder = join(this.directory, runId);
+    const folder = this.folder(runId);
     let names: string[];
     try {
       names = await readdir(folder);
@@ -154,7 +154,12 @@ export class FileArtifactStore implements ArtifactStore {
   }
 
   private file(runId: string, id: string): string {
-    return join(this.directory, runId, `${id}.artifact`);
+    return join(this.folder(runId), `${id}.artifact`);
+  }
+
+  /** The run's folder: `run-<runId>`, so no run id (`..` included) names a folder outside the store's. */
+  private folder(runId: string): string {
+    return join(this.directory, `run-${runId}`);
   }
 
   /** The header of an artifact file, or `undefined` when there is none. Reads only the first line. */
