@@ -46,7 +46,6 @@ export {
   type ArtifactsPlugin,
   DEFAULT_OFFLOAD_BYTES,
   READ_ARTIFACT_TOOL,
-  type ResolvedArtifactsOptions,
   storeAsArtifact,
   type StoreAsArtifactOptions,
 } from "./artifacts/index.js";

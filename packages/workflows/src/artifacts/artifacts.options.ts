@@ -34,6 +34,7 @@ export interface ArtifactsOptions {
  * ```ts
  * artifactsPlugin({ store }).options.offloadBytes; // 65536
  * ```
+ * @internal
  */
 export interface ResolvedArtifactsOptions {
   readonly store: ArtifactStore;
