@@ -1,4 +1,9 @@
-import type { Migration } from "./migrations.js";
+/** A migration as `migrations.ts` lists them (its own type, structurally: no import back into it). */
+interface ArtifactsMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: (schema: string) => string;
+}
 
 /**
  * The artifacts table (`usingArtifacts()` with a `PostgresStore`'s `artifacts`): one row per run
@@ -7,7 +12,7 @@ import type { Migration } from "./migrations.js";
  * by an operator's own `DELETE FROM runs ...`.
  * @internal
  */
-export const ARTIFACTS_MIGRATION = (version: number): Migration => ({
+export const ARTIFACTS_MIGRATION = (version: number): ArtifactsMigration => ({
   version,
   name: "artifacts: huge results stored per run, deleted with the run",
   sql: (s) => `
