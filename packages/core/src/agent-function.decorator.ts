@@ -5,9 +5,10 @@ import { ToolDefinitionError } from "./errors.js";
 import { closest } from "./closest-name.js";
 import { isStandardMethodCall } from "./decorator-context.js";
 import { recordFunction, recordStandardFunction } from "./metadata.js";
+import { checkToolOptions, isZodSchema } from "./tool-options.check.js";
 
-/** Every key of {@link AgentFunctionOptions}: the options a decorator accepts, read as own properties. */
-const AGENT_FUNCTION_KEYS = [
+/** Every key of {@link AgentFunctionOptions}: the options a decorator accepts, read as own properties. @internal */
+export const AGENT_FUNCTION_KEYS = [
   "description",
   "input",
   "name",
@@ -30,10 +31,6 @@ const AGENT_FUNCTION_KEYS = [
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set(AGENT_FUNCTION_KEYS);
 
-function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === "object" && value !== null && "_zod" in value;
-}
-
 function isZodObject(value: unknown): value is ToolInputSchema {
   return isZodSchema(value) && (value as { _zod: { def: { type?: unknown } } })._zod.def.type === "object";
 }
@@ -52,71 +49,8 @@ export function validateAgentFunctionOptions(options: unknown, where: string): a
       fail(`unknown option '${key}'.${hint ? ` Did you mean '${hint}'?` : ""}`);
     }
   }
-  if (typeof o.description !== "string" || o.description.trim() === "")
-    fail("`description` must be a non-empty string: the model reads it to choose the tool.");
+  checkToolOptions(o, fail);
   if (!isZodObject(o.input)) fail("`input` must be a zod object schema, e.g. `z.object({ orderId: z.string() })`.");
-  if (o.name !== undefined && (typeof o.name !== "string" || o.name.trim() === ""))
-    fail("`name` must be a non-empty string.");
-  if (o.output !== undefined && !isZodSchema(o.output)) fail("`output` must be a zod schema.");
-  if (
-    o.middleware !== undefined &&
-    (!Array.isArray(o.middleware) || !o.middleware.every((m) => typeof m === "function"))
-  )
-    fail("`middleware` must be an array of middleware functions.");
-  for (const flag of ["idempotent", "readOnly", "requiresApproval", "sensitive"] as const) {
-    if (o[flag] !== undefined && typeof o[flag] !== "boolean") fail(`\`${flag}\` must be a boolean.`);
-  }
-  if (o.reads !== undefined && o.reads !== "trusted" && o.reads !== "untrusted")
-    fail('`reads` must be "trusted" or "untrusted".');
-  if (o.effects !== undefined && o.effects !== "none" && o.effects !== "internal" && o.effects !== "external")
-    fail('`effects` must be "none", "internal" or "external".');
-  if (o.readOnly === true && o.effects !== undefined && o.effects !== "none")
-    fail(
-      `\`readOnly: true\` says the tool changes nothing, but \`effects\` is "${String(o.effects)}": drop one of them.`,
-    );
-  for (const list of ["dependsOn", "tags"] as const) {
-    const value = o[list];
-    if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === "string" && v !== "")))
-      fail(`\`${list}\` must be an array of non-empty strings.`);
-  }
-  if (
-    o.timeoutMs !== undefined &&
-    (typeof o.timeoutMs !== "number" || !Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0)
-  )
-    fail("`timeoutMs` must be a positive, finite number of milliseconds.");
-  if (
-    o.maxResultTokens !== undefined &&
-    (typeof o.maxResultTokens !== "number" || !Number.isInteger(o.maxResultTokens) || o.maxResultTokens <= 0)
-  )
-    fail("`maxResultTokens` must be a positive integer.");
-  if (o.compensate !== undefined) {
-    const c = o.compensate as { tool?: unknown; arguments?: unknown } | string;
-    const ok =
-      typeof c === "string"
-        ? c !== ""
-        : typeof c === "object" &&
-          c !== null &&
-          typeof c.tool === "string" &&
-          c.tool !== "" &&
-          (c.arguments === undefined || typeof c.arguments === "function");
-    if (!ok) fail("`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`.");
-  }
-  if (
-    o.errors !== undefined &&
-    (!Array.isArray(o.errors) ||
-      !o.errors.every(
-        (r) =>
-          typeof r === "object" &&
-          r !== null &&
-          "match" in r &&
-          typeof (r as { code?: unknown }).code === "string" &&
-          typeof (r as { message?: unknown }).message === "string",
-      ))
-  ) {
-    fail("`errors` must be an array of `{ match, code, message }` rules.");
-  }
-  if (o.failures !== undefined && o.failures !== "detect" && o.failures !== "off" && typeof o.failures !== "function")
-    fail('`failures` must be "detect", "off" or a function (value) => failure | undefined.');
 }
 
 /** The method shape `@AgentFunction` accepts for schema `S`. */

@@ -126,6 +126,20 @@ export interface AgentFunctionDescriptor {
   readonly options: AgentFunctionOptions;
   /** The group options of the declaring class (filled in when the class is decorated). */
   readonly group: AgentFunctionGroupOptions;
+  /**
+   * The body of a tool made by `defineTool` (it has no class to resolve): called with the validated
+   * arguments and the call's context. Unset for decorated methods.
+   */
+  readonly execute?: (args: Record<string, unknown>, ctx: ToolContext) => unknown;
+  /** The JSON Schema of the arguments as `defineTool({ inputSchema })` gave it: published as it is. */
+  readonly inputSchema?: { readonly [key: string]: unknown };
+  /** The JSON Schema of the data as `defineTool({ outputSchema })` gave it: published as it is. */
+  readonly outputSchema?: { readonly [key: string]: unknown };
+  /**
+   * The server a remote tool runs on (`connectMcpServer(name, ...)`): outcomes carry it as
+   * `metadata.server`, and the inspector shows it beside the call.
+   */
+  readonly server?: string;
 }
 
 /**

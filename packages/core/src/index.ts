@@ -44,6 +44,14 @@ export {
 } from "./agent-function-registry.js";
 export { collectAgentFunctions, registerAgentFunctions } from "./register-agent-functions.js";
 export {
+  defineTool,
+  isDefinedTool,
+  type DefinedTool,
+  type DefineJsonSchemaToolOptions,
+  type DefineToolCommonOptions,
+  type DefineToolOptions,
+} from "./define-tool.js";
+export {
   abortReason,
   CircuitOpenError,
   isAbortError,

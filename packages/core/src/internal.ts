@@ -45,3 +45,7 @@ export { isTransientReturnedFailure, retriableReturnedFailure, toolValueOutcome 
 export { itemFails } from "./returned-failure.js";
 export { askModel, ChatResponseAssembler, collectChatStream } from "./collect-chat-stream.js";
 export { raceAbort } from "./race-abort.js";
+export { describeOrigin } from "./define-tool.js";
+export { compileJsonSchema, type JsonSchemaCheck, type JsonSchemaIssue } from "./json-schema-check.js";
+export { mapSqlState } from "./sqlstate.js";
+export { IDEMPOTENCY_HINT } from "./mapped-error.js";

@@ -71,15 +71,28 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
  * ```
  */
 export function toolDefinitionOf(descriptor: AgentFunctionDescriptor): ToolDefinition {
-  const parameters = schemaOf(descriptor.input, "input");
-  if (rejectsUnknownKeys(descriptor.input)) parameters.additionalProperties = false;
+  // A tool defined by a JSON Schema publishes it as given (a copy: providers' adapters may rewrite it).
+  let parameters: JsonSchema;
+  if (descriptor.inputSchema !== undefined) {
+    const { $schema: _, ...given } = structuredClone(descriptor.inputSchema) as JsonSchema;
+    parameters = given;
+  } else {
+    parameters = schemaOf(descriptor.input, "input");
+    if (rejectsUnknownKeys(descriptor.input)) parameters.additionalProperties = false;
+  }
   const { options } = descriptor;
   const compensate = typeof options.compensate === "string" ? options.compensate : options.compensate?.tool;
+  const outputSchema =
+    descriptor.outputSchema !== undefined
+      ? (structuredClone(descriptor.outputSchema) as JsonSchema)
+      : options.output === undefined
+        ? undefined
+        : schemaOf(options.output, "output");
   return {
     name: descriptor.name,
     description: descriptor.description,
     parameters,
-    ...(options.output === undefined ? {} : { outputSchema: schemaOf(options.output, "output") }),
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     flags: {
       idempotent: options.idempotent ?? false,
       requiresApproval: options.requiresApproval ?? false,

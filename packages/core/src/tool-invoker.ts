@@ -11,10 +11,11 @@ import { types } from "node:util";
 import type { DependencyContainer } from "tsyringe";
 import { editDistance } from "./closest-name.js";
 import { abortReason } from "./errors.js";
-import { callIdempotencyKey } from "./idempotency-key.js";
 import { answerSync, composeMiddleware } from "./middleware.js";
 import { ownOptions } from "./own-options.js";
 import { registerAgentFunctions } from "./register-agent-functions.js";
+import { type DefinedTool, withDefinedTools } from "./define-tool.js";
+import { CallContext, ToolContextView } from "./call-context.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
@@ -70,6 +71,8 @@ export type OutcomeObserver = (outcome: ToolOutcome, info: InvokeInfo) => void;
 export interface ToolInvokerOptions {
   /** Decorated tool classes to offer. */
   readonly functions: readonly ToolClass[];
+  /** Tools made by `defineTool` (or a connected server's `tools`) to offer beside them. */
+  readonly tools?: readonly DefinedTool[];
   /** Agent-level middleware, first entry outermost; tool-scoped middleware runs inside it. */
   readonly middleware?: readonly ToolMiddleware[];
   /** Payload size and depth limits. */
@@ -131,90 +134,6 @@ function isPlainReturn(value: unknown): boolean {
   return (proto === Object.prototype || proto === Array.prototype) && !("then" in value);
 }
 
-/** The per-call context: the signal and the items map are created only when someone reads them. @internal */
-class CallContext implements ToolCallContext {
-  readonly name: string;
-  readonly idempotencyKey: string;
-  attempt = 1;
-  idempotencyKeyRead = false;
-  readonly startedAt = performance.now();
-  arguments: Record<string, unknown>;
-  private currentSignal: AbortSignal | undefined;
-  private itemsMap: Map<string, unknown> | undefined;
-
-  constructor(
-    readonly tool: AgentFunctionDescriptor,
-    args: Record<string, unknown>,
-    readonly callId: string,
-    readonly runId: string,
-    readonly callerSignal: AbortSignal | undefined,
-    private readonly initialItems: ReadonlyMap<string, unknown> | undefined,
-    idempotencyKey?: string,
-    public report?: (event: ToolCallReport) => void,
-  ) {
-    this.name = tool.name;
-    this.arguments = args;
-    this.idempotencyKey =
-      typeof idempotencyKey === "string" && idempotencyKey !== "" ? idempotencyKey : callIdempotencyKey(runId, callId);
-    this.currentSignal = callerSignal;
-  }
-
-  get items(): Map<string, unknown> {
-    return (this.itemsMap ??= new Map(this.initialItems));
-  }
-
-  noteIdempotencyKeyRead(): void {
-    this.idempotencyKeyRead = true;
-  }
-
-  returnedSync: Promise<unknown> | undefined;
-  syncValue: unknown;
-  noteReturnedSync(returned: Promise<unknown>, value: unknown): void {
-    this.returnedSync = returned;
-    this.syncValue = value;
-  }
-
-  private failedAttempts: string[] | undefined;
-  get attemptErrors(): readonly string[] {
-    return this.failedAttempts ?? [];
-  }
-  noteAttemptError(code: string): void {
-    (this.failedAttempts ??= []).push(code);
-  }
-
-  get signal(): AbortSignal {
-    return (this.currentSignal ??= new AbortController().signal);
-  }
-
-  set signal(value: AbortSignal) {
-    this.currentSignal = value;
-  }
-}
-
-class ToolContextView implements ToolContext {
-  constructor(private readonly call: ToolCallContext) {}
-  get callId(): string {
-    return this.call.callId;
-  }
-  get runId(): string {
-    return this.call.runId;
-  }
-  get signal(): AbortSignal {
-    return this.call.signal;
-  }
-  get attempt(): number {
-    return this.call.attempt;
-  }
-  get idempotencyKey(): string {
-    // The body reads its key: it passes it downstream (see `idempotent`).
-    this.call.noteIdempotencyKeyRead?.();
-    return this.call.idempotencyKey;
-  }
-  get items(): Map<string, unknown> {
-    return this.call.items;
-  }
-}
-
 function suggestTools(name: string, names: readonly string[]): string {
   const ranked = names
     .map((n) => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
@@ -244,8 +163,8 @@ function suggestTools(name: string, names: readonly string[]): string {
  */
 export function createToolInvoker(container: DependencyContainer, given: ToolInvokerOptions): ToolInvoker {
   // Own properties only: a polluted Object.prototype supplies no middleware, limit or observer.
-  const options = ownOptions(given, ["functions", "middleware", "limits", "observers"]);
-  const tools = registerAgentFunctions(container, ...(options.functions ?? []));
+  const options = ownOptions(given, ["functions", "tools", "middleware", "limits", "observers"]);
+  const tools = withDefinedTools(registerAgentFunctions(container, ...(options.functions ?? [])), options.tools ?? []);
   const ownLimits = ownOptions(options.limits, ["maxBytes", "maxDepth"]);
   const limits = {
     maxBytes: ownLimits.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes,
@@ -261,10 +180,14 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
     const terminal = (call: ToolCallContext): Promise<unknown> => {
       let value: unknown;
       try {
-        const instance = container.resolve(
-          tool.target as unknown as new () => Record<string, (args: unknown, ctx: ToolContext) => unknown>,
-        );
-        value = instance[tool.methodName]!(call.arguments, new ToolContextView(call));
+        const body = tool.execute;
+        if (body !== undefined) value = body(call.arguments, new ToolContextView(call));
+        else {
+          const instance = container.resolve(
+            tool.target as unknown as new () => Record<string, (args: unknown, ctx: ToolContext) => unknown>,
+          );
+          value = instance[tool.methodName]!(call.arguments, new ToolContextView(call));
+        }
       } catch (error) {
         return rejectSoon(error);
       }
@@ -386,6 +309,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       metadata.attempts = call.attempt;
       metadata.latencyMs = performance.now() - call.startedAt;
       metadata.idempotencyKey = call.idempotencyKey;
+      if (tool.server !== undefined) metadata.server = tool.server;
       const attemptErrors = call.attemptErrors;
       if (attemptErrors !== undefined && attemptErrors.length > 0) metadata.attemptErrors = [...attemptErrors];
       // Marked here, where every adapter's call passes: third-party text is labelled for the model,

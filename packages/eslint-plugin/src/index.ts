@@ -32,6 +32,7 @@ import { strictSchema } from "./rules/strict-schema.js";
 import { toolDescription } from "./rules/tool-description.js";
 import { toolName } from "./rules/tool-name.js";
 import { uniqueAgentName } from "./rules/unique-agent-name.js";
+import { uniqueDefinedToolName } from "./rules/unique-defined-tool-name.js";
 import { uniqueToolName } from "./rules/unique-tool-name.js";
 
 /**
@@ -47,6 +48,7 @@ export const rules = {
   "tool-name": toolName,
   "no-blank-tool-name": noBlankToolName,
   "unique-tool-name": uniqueToolName,
+  "unique-defined-tool-name": uniqueDefinedToolName,
   "no-json-string-parameter": noJsonStringParameter,
   "plugin-order": pluginOrder,
   "no-duplicate-plugin": noDuplicatePlugin,
@@ -77,6 +79,7 @@ const severities: Record<NeedleworkRuleId, "error" | "warn"> = {
   "needlework/tool-name": "warn",
   "needlework/no-blank-tool-name": "error",
   "needlework/unique-tool-name": "error",
+  "needlework/unique-defined-tool-name": "error",
   "needlework/no-json-string-parameter": "warn",
   "needlework/plugin-order": "warn",
   "needlework/no-duplicate-plugin": "warn",

@@ -45,6 +45,7 @@ describe("@needlework/eslint-plugin", () => {
       "needlework/reflect-metadata-entry",
       "needlework/require-inject",
       "needlework/unique-agent-name",
+      "needlework/unique-defined-tool-name",
       "needlework/unique-tool-name",
     ]);
     for (const [id, level] of Object.entries(needlework.configs.recommended.rules ?? {}))

@@ -89,6 +89,12 @@ export function createTimeline(parts, onStatus = () => {}) {
       if (!call) return;
       const { outcome } = e;
       call.item.dataset.status = outcome.status;
+      // A remote tool's server, beside its name (from the journal, or live from the outcome's metadata).
+      const server = outcome.server ?? outcome.metadata?.server;
+      if (typeof server === "string" && !call.item.querySelector(".server")) {
+        call.item.dataset.server = server;
+        call.item.querySelector(".tool")?.after(el("span", "server", `on ${server}`));
+      }
       // Live, retries arrive as events; from the journal, only the attempt count is known.
       const retries = call.retries.length || Math.max(0, (outcome.attempts ?? 1) - 1);
       if (outcome.status === "ok" && retries > 0) {

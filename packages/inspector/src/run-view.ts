@@ -141,6 +141,8 @@ function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefin
         ? { attemptErrors: metadata.attemptErrors.filter((c): c is string => typeof c === "string") }
         : {}),
       ...(typeof metadata?.latencyMs === "number" ? { latencyMs: metadata.latencyMs } : {}),
+      // The MCP server a remote tool ran on (`connectMcpServer(name, ...)`): its name, never its address.
+      ...(typeof metadata?.server === "string" ? { server: metadata.server } : {}),
     },
     formatted: unsealed(settled.formatted === "" ? artifactText(settled.outcome) : settled.formatted),
   };

@@ -13,3 +13,5 @@
 export { createOpenTelemetry, type OpenTelemetrySetup } from "./open-telemetry.js";
 export type { ModuleImporter } from "./otel-api.js";
 export { SETTLED_RUN_STATUSES } from "./run-statuses.js";
+export { loadOtelApi } from "./otel-api.js";
+export { type OtelApi, SPAN_KIND, SPAN_STATUS } from "./otel-types.js";

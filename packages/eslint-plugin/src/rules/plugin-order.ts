@@ -2,7 +2,7 @@ import { moduleNames } from "../ast.js";
 import { builderChain, swapCalls } from "../builder-chain.js";
 import { createRule } from "../create-rule.js";
 
-/** `needlework/plugin-order`: plugins in an order that defeats them (NW001, NW006, NW012). */
+/** `needlework/plugin-order`: plugins in an order that defeats them (NW001, NW006, NW013). */
 export const pluginOrder = createRule({
   name: "plugin-order",
   meta: {
@@ -20,7 +20,7 @@ export const pluginOrder = createRule({
       shapingInsideResult:
         "{{method}}() comes before usingToolResultMiddleware(): it shapes raw tool values, so the failure messages and suggestions the result middleware adds are not {{shaped}}. Call it after usingToolResultMiddleware() (NW006).",
       artifactsInside:
-        "usingArtifacts() comes before {{method}}(): {{why}} Call usingArtifacts() after usingToolResultMiddleware() and usingRedaction() (NW012).",
+        "usingArtifacts() comes before {{method}}(): {{why}} Call usingArtifacts() after usingToolResultMiddleware() and usingRedaction() (NW013).",
       swap: "Swap {{first}}() and {{second}}().",
     },
   },

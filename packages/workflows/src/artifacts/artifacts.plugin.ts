@@ -44,7 +44,7 @@ function shapingOf(context: PluginContext | undefined): { encoding: TokenEncodin
  * reads a preview within `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`;
  * the built-in `read_artifact` tool pages through it, each page within the token budget of results
  * (`pageTokens`: the factory's truncation budget by default). Register it
- * after `usingToolResultMiddleware()` and `usingRedaction()` (NW012 when it is not), so what it
+ * after `usingToolResultMiddleware()` and `usingRedaction()` (NW013 when it is not), so what it
  * stores is the redacted outcome. Redaction registered outside it is applied before storing anyway.
  *
  * @example
@@ -112,14 +112,14 @@ export function artifactsPlugin(options: ArtifactsOptions): ArtifactsPlugin {
   };
 }
 
-/** NW012: artifacts registered inside redaction or the tool-result middleware. */
+/** NW013: artifacts registered inside redaction or the tool-result middleware. */
 function diagnoseArtifacts(context: PluginContext): BuildDiagnostic[] {
   const { plugins, position } = context;
   const out: BuildDiagnostic[] = [];
   const redactionAfter = plugins.slice(position + 1).find((p) => typeof p.redact === "function");
   if (redactionAfter !== undefined)
     out.push({
-      id: "NW012",
+      id: "NW013",
       severity: "warning",
       plugin: "artifacts",
       message: `usingArtifacts() is registered before ${redactionAfter.name === "redaction" ? "usingRedaction()" : `the redacting plugin '${redactionAfter.name}'`}: redaction belongs inside it, so what is stored is the redacted outcome (it is redacted before storing anyway, a second time). Register usingArtifacts() after usingRedaction().`,
@@ -127,7 +127,7 @@ function diagnoseArtifacts(context: PluginContext): BuildDiagnostic[] {
   const resultAfter = plugins.slice(position + 1).find((p) => p.outcomeStyle !== undefined);
   if (resultAfter !== undefined)
     out.push({
-      id: "NW012",
+      id: "NW013",
       severity: "warning",
       plugin: "artifacts",
       message:

@@ -131,6 +131,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   // from one declaration share its circuit breakers and bulkheads, as agents on the factory's own
   // pipeline share the factory's), one invoker per set of layers and tool classes.
   const { pipelineParts } = parts;
+  const definedTargets = pipelineParts.definedTools.map((t) => t.descriptor.target);
   const resilientLayers = new WeakMap<ResilienceOptions, readonly PluginLayer[]>();
   const composed = new WeakMap<readonly PluginLayer[], Map<string, ToolInvoker>>();
   const compose = (request: {
@@ -148,15 +149,18 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
       layers = swapped;
     }
     if (layers === parts.layers && request.classes === undefined) return invoker;
-    const classes = request.classes ?? pipelineParts.classes;
-    const key = classes
-      .map((c) => pipelineParts.classes.indexOf(c))
-      .sort((a, b) => a - b)
-      .join(",");
+    // A selection names tool classes; a defined tool's class is its own (see defineTool).
+    const selected = new Set(request.classes ?? [...pipelineParts.classes, ...definedTargets]);
+    const classes = pipelineParts.classes.filter((c) => selected.has(c));
+    const definedTools = pipelineParts.definedTools.filter((t) => selected.has(t.descriptor.target));
+    const key = [
+      ...classes.map((c) => pipelineParts.classes.indexOf(c)),
+      ...definedTools.map((t) => `d${pipelineParts.definedTools.indexOf(t)}`),
+    ].join(",");
     let byClasses = composed.get(layers);
     if (!byClasses) composed.set(layers, (byClasses = new Map()));
     let found = byClasses.get(key);
-    if (!found) byClasses.set(key, (found = composeInvoker({ ...pipelineParts, classes }, layers)));
+    if (!found) byClasses.set(key, (found = composeInvoker({ ...pipelineParts, classes, definedTools }, layers)));
     return found;
   };
   const definitionOf = (agent: DeclaredAgentClass | string): AgentDefinition => {

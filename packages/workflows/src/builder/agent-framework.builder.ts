@@ -7,6 +7,8 @@ import {
   type ToolMiddleware,
   toolDefinitionOf,
   collectAgentFunctions,
+  type DefinedTool,
+  isDefinedTool,
 } from "@needlework/core";
 import { composeMiddleware } from "@needlework/core/internal";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
@@ -21,6 +23,7 @@ import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
 import { declaredAgents, diagnoseAgents } from "./agent-diagnostics.js";
 import { composeInvoker, createLayers, type PipelineParts } from "./compose-pipeline.js";
 import { diagnoseComposition } from "./build-diagnostics.js";
+import { diagnoseNameCollisions, remoteTools } from "./tool-name-collisions.js";
 import { diagnoseInjection } from "../injection/injection-diagnostics.js";
 import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
@@ -47,6 +50,7 @@ export interface BuildAgentFactoryOptions {
  */
 export class AgentFrameworkBuilder {
   private readonly classes: ToolClass[] = [];
+  private readonly definedTools: DefinedTool[] = [];
   private readonly plugins: AgentFrameworkPlugin[] = [];
   private readonly agents: DeclaredAgentClass[] = [];
   private chatClient: ChatClient | undefined;
@@ -63,6 +67,30 @@ export class AgentFrameworkBuilder {
   /** Offers every class in `agentFunctionRegistry` (optionally filtered), as Needlr's generated list. */
   addAgentFunctionsFromRegistry(filter?: (group: AgentFunctionGroupInfo) => boolean): this {
     this.classes.push(...agentFunctionRegistry.list(filter).map((g) => g.target));
+    return this;
+  }
+
+  /**
+   * Offers tools without a class: those made by `defineTool({...})` and a connected server's
+   * `tools` (`connectMcpServer(...)` from `@needlework/mcp`), singly or as lists. Their calls go
+   * through the same pipeline as decorated methods'. Two tools published under one name are refused
+   * by `buildAgentFactory()` (NW013).
+   *
+   * @example
+   * ```ts
+   * const shop = await connectMcpServer("shop", { url: "http://127.0.0.1:5000/mcp/shop_tools" });
+   * usingAgentFramework(container).addAgentFunctions(OrderTools).addTools(shop.tools, ping).buildAgentFactory();
+   * ```
+   */
+  addTools(...tools: (DefinedTool | readonly DefinedTool[])[]): this {
+    for (const entry of tools.flat()) {
+      if (!isDefinedTool(entry)) {
+        throw new TypeError(
+          "addTools: pass tools made by defineTool({...}) or a connected server's `tools` (for a decorated class, use addAgentFunctions).",
+        );
+      }
+      if (!this.definedTools.includes(entry)) this.definedTools.push(entry);
+    }
     return this;
   }
 
@@ -117,7 +145,7 @@ export class AgentFrameworkBuilder {
    * `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`. The built-in tool
    * `read_artifact({ id, path?, offset, limit })` is published with the others and pages through it,
    * each page within the budget of results (`pageTokens`, default the truncation budget). Register
-   * it after the result middleware and redaction (NW012).
+   * it after the result middleware and redaction (NW013).
    *
    * @example
    * ```ts
@@ -190,16 +218,18 @@ export class AgentFrameworkBuilder {
   buildAgentFactory(given: BuildAgentFactoryOptions = {}): AgentFactory {
     // Own properties only: a polluted Object.prototype turns on no `strict` and sets no `limits`.
     const options = ownOptions(given, ["strict", "limits", "printDiagnostics"]);
-    if (this.classes.length === 0) {
+    if (this.classes.length === 0 && this.definedTools.length === 0) {
       throw new AgentFrameworkBuildError(
-        "No agent functions were added: call addAgentFunctions(MyTools) or addAgentFunctionsFromRegistry() before buildAgentFactory().",
+        "No agent functions were added: call addAgentFunctions(MyTools), addAgentFunctionsFromRegistry() or addTools(...) before buildAgentFactory().",
         [],
       );
     }
     const plugins = [...this.plugins];
     // Tools plugins publish (artifacts: read_artifact) go with the factory's own.
     const classes = [...this.classes, ...plugins.flatMap((p) => (Array.isArray(p.tools) ? p.tools : []))];
-    const tools = collectAgentFunctions(classes);
+    const declared = collectAgentFunctions(classes);
+    const collisions = diagnoseNameCollisions(declared, this.definedTools);
+    const tools = [...declared, ...this.definedTools.map((t) => t.descriptor)];
     const contexts: PluginContext[] = plugins.map((_, position) => ({
       container: this.container,
       tools,
@@ -208,7 +238,8 @@ export class AgentFrameworkBuilder {
     }));
     const agents = declaredAgents(this.agents);
     const diagnostics = [
-      ...diagnoseComposition(tools.map(toolDefinitionOf), contexts),
+      ...collisions,
+      ...diagnoseComposition(tools.map(toolDefinitionOf), contexts, remoteTools(tools)),
       ...diagnoseAgents(agents, tools),
       ...diagnoseInjection(tools, agents, plugins),
     ];
@@ -225,6 +256,7 @@ export class AgentFrameworkBuilder {
     const pipelineParts: PipelineParts = {
       container: this.container,
       classes,
+      definedTools: [...this.definedTools],
       tools,
       limits: options.limits === undefined ? undefined : ownOptions(options.limits, ["maxBytes", "maxDepth"]),
     };

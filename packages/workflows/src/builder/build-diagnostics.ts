@@ -20,7 +20,8 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW009: "a tool's schema is outside OpenAI's strict subset, so toOpenAITools sends it non-strict",
   NW010: "an agent combines untrusted reads, sensitive reads and external effects with no injection policy",
   NW011: "two plugins trace runs and calls (usingDiagnostics({ tracer }) and openTelemetry()): every span twice",
-  NW012:
+  NW012: "two tools published under one name, one of them added with addTools (defineTool, a connected MCP server)",
+  NW013:
     "usingArtifacts() registered inside redaction or the tool-result middleware: it would store what they have not shaped",
 } as const;
 
@@ -105,7 +106,7 @@ function checkParameters(tool: string, schema: unknown, path: string, out: Build
   }
 }
 
-function checkTools(definitions: readonly ToolDefinition[]): BuildDiagnostic[] {
+function checkTools(definitions: readonly ToolDefinition[], remote: ReadonlySet<string>): BuildDiagnostic[] {
   const out: BuildDiagnostic[] = [];
   for (const d of definitions) {
     if (!PROVIDER_TOOL_NAME.test(d.name)) {
@@ -118,7 +119,8 @@ function checkTools(definitions: readonly ToolDefinition[]): BuildDiagnostic[] {
     }
     if (d.description.trim() === "")
       out.push({ id: "NW003", severity: "warning", tool: d.name, message: `Tool '${d.name}' has no description.` });
-    checkParameters(d.name, d.parameters, "", out);
+    // A remote tool's parameters are its server's: the user cannot add a description to them.
+    if (!remote.has(d.name)) checkParameters(d.name, d.parameters, "", out);
     const notStrict = strictFallbackReasons(d);
     if (notStrict.length > 0) {
       out.push({
@@ -136,9 +138,10 @@ function checkTools(definitions: readonly ToolDefinition[]): BuildDiagnostic[] {
 export function diagnoseComposition(
   definitions: readonly ToolDefinition[],
   contexts: readonly PluginContext[],
+  remote: ReadonlySet<string> = new Set(),
 ): BuildDiagnostic[] {
   const plugins = contexts[0]?.plugins ?? [];
-  const out = [...checkOrder(plugins), ...checkTools(definitions)];
+  const out = [...checkOrder(plugins), ...checkTools(definitions, remote)];
   for (const context of contexts) out.push(...(context.plugins[context.position]!.diagnose?.(context) ?? []));
   return out;
 }

@@ -2,6 +2,7 @@ import {
   type AgentFunctionDescriptor,
   type ArgumentLimits,
   createToolInvoker,
+  type DefinedTool,
   type OutcomeObserver,
   type ToolClass,
   type ToolInvoker,
@@ -17,6 +18,8 @@ import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js
 export interface PipelineParts {
   readonly container: DependencyContainer;
   readonly classes: readonly ToolClass[];
+  /** Tools added with `addTools(...)` (defineTool, a connected server's). */
+  readonly definedTools: readonly DefinedTool[];
   readonly tools: readonly AgentFunctionDescriptor[];
   readonly limits: ArgumentLimits | undefined;
 }
@@ -56,6 +59,7 @@ export function composeInvoker(parts: PipelineParts, layers: readonly PluginLaye
   }
   const invoker = createToolInvoker(parts.container, {
     functions: parts.classes,
+    tools: parts.definedTools,
     middleware,
     observers,
     ...(parts.limits ? { limits: parts.limits } : {}),

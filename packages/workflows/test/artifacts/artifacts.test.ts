@@ -86,7 +86,7 @@ describe("usingArtifacts: a 10,000-row result", () => {
     expect(factory.tools.definitions.map((d) => d.name)).toContain("read_artifact");
   });
 
-  it("reports a wrong order as NW012, and still redacts before storing", async () => {
+  it("reports a wrong order as NW013, and still redacts before storing", async () => {
     const artifacts = new InMemoryArtifactStore();
     const factory = usingAgentFramework()
       .addAgentFunctions(ReportTools)
@@ -94,7 +94,7 @@ describe("usingArtifacts: a 10,000-row result", () => {
       .usingArtifacts({ store: artifacts })
       .usingRedaction()
       .buildAgentFactory({ printDiagnostics: false });
-    expect(factory.diagnostics.map((d) => d.id)).toContain("NW012");
+    expect(factory.diagnostics.map((d) => d.id)).toContain("NW013");
     const outcome = await factory.tools.invoke({ name: "orders", arguments: {} }, { runId: "run_1" });
     const content = (await artifacts.get("run_1", outcome.artifact!.id))!.content;
     expect(content).not.toContain(PLANTED_CARD);
