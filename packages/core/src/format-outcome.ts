@@ -65,6 +65,8 @@ export function toolOutcomeEnvelope(
   // view) sees which items failed and why before any of the data.
   if (outcome.failures !== undefined) envelope.failures = outcome.failures.map(renderFailure);
   if (outcome.suggestion !== undefined) envelope.suggestion = outcome.suggestion;
+  // The reference comes before the preview: a reader of the first characters learns the data is a part.
+  if (outcome.artifact !== undefined) envelope.artifact = outcome.artifact;
   if (outcome.data !== undefined) envelope.data = outcome.data;
   if (!options.omitMetadata) envelope.metadata = envelopeMetadata(outcome.metadata);
   return envelope;
@@ -78,6 +80,8 @@ function renderFailure(item: NonNullable<ToolOutcome["failures"]>[number]): Reco
 }
 
 function needlrShape(outcome: ToolOutcome): unknown {
+  // A stored result: its preview beside the reference, so the model can page through the rest.
+  if (outcome.artifact !== undefined) return needlrArtifactShape(outcome, outcome.artifact);
   if (outcome.status === "ok") return outcome.data === undefined ? null : outcome.data;
   if (outcome.status === "partial" && outcome.failures === undefined) return outcome.data;
   const error: Record<string, unknown> = { message: outcome.message ?? `Tool call ${outcome.status}.` };
@@ -86,6 +90,20 @@ function needlrShape(outcome: ToolOutcome): unknown {
   // A batch: which items failed comes first, then the data (every item, as the tool returned it).
   const shaped: Record<string, unknown> = { error, failures: outcome.failures.map(renderFailure) };
   if (outcome.data !== undefined) shaped.data = outcome.data;
+  return shaped;
+}
+
+/** The Needlr shape of a stored result: `{ artifact, data }`, after the error and failures of a failed one. */
+function needlrArtifactShape(outcome: ToolOutcome, artifact: NonNullable<ToolOutcome["artifact"]>): unknown {
+  const shaped: Record<string, unknown> = {};
+  if (outcome.status !== "ok") {
+    const error: Record<string, unknown> = { message: outcome.message ?? `Tool call ${outcome.status}.` };
+    if (outcome.suggestion !== undefined) error.suggestion = outcome.suggestion;
+    shaped.error = error;
+    if (outcome.failures !== undefined) shaped.failures = outcome.failures.map(renderFailure);
+  }
+  shaped.artifact = artifact;
+  shaped.data = outcome.data === undefined ? null : outcome.data;
   return shaped;
 }
 
@@ -165,6 +183,7 @@ function envelopeText(outcome: ToolOutcome, omitMetadata: boolean): string | und
   if (outcome.message !== undefined) text += member("message", outcome.message);
   if (outcome.failures !== undefined) text += member("failures", outcome.failures.map(renderFailure));
   if (outcome.suggestion !== undefined) text += member("suggestion", outcome.suggestion);
+  if (outcome.artifact !== undefined) text += member("artifact", outcome.artifact);
   if (outcome.data !== undefined) text += member("data", outcome.data);
   if (omitMetadata) return `${text}}`;
   const metadata = metadataText(outcome.metadata);

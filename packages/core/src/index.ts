@@ -151,6 +151,7 @@ export {
   isToolOutcome,
   toolResultToOutcome,
   toToolOutcome,
+  type ArtifactReference,
   type ToolOutcome,
   type ToolOutcomeInit,
   type ToolOutcomeMetadata,

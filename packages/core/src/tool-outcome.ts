@@ -1,4 +1,4 @@
-import { toJsonSafe } from "./json-safe.js";
+import { type JsonValue, toJsonSafe } from "./json-safe.js";
 import type { FailedItem } from "./returned-failure.js";
 import { scrubSecrets } from "./secrets/scrub-secrets.js";
 import { isToolResult, type PartialFailure, type ToolResult } from "./tool-result.js";
@@ -46,6 +46,26 @@ export interface ToolOutcomeMetadata {
 }
 
 /**
+ * Where a result too large for the model was stored (`usingArtifacts()`): the envelope carries it
+ * beside the shaped preview in `data`, and the model pages through the whole with `read_artifact`.
+ *
+ * @example
+ * ```ts
+ * if (outcome.artifact) console.log(`${outcome.artifact.items} items, ${outcome.artifact.bytes} bytes in ${outcome.artifact.id}`);
+ * ```
+ */
+export interface ArtifactReference {
+  /** The artifact's id: the sha256 of its stored bytes (hex), readable only from its own run. */
+  readonly id: string;
+  /** The size of the stored JSON, in UTF-8 bytes. */
+  readonly bytes: number;
+  /** The items `read_artifact` pages through at the root: a list's length, an object's members, 1 for anything else. */
+  readonly items: number;
+  /** The shape of the stored value (a JSON Schema inferred from it, bounded), so the model knows which paths to read. */
+  readonly schema: JsonValue;
+}
+
+/**
  * The normalized outcome of one tool call. `data` is a JSON-safe snapshot of the tool's value
  * ({@link toJsonSafe}), taken when the outcome is created as the call settles. `exception` keeps the original thrown value
  * for diagnostics and is never rendered for the model.
@@ -62,6 +82,8 @@ export interface ToolOutcome {
    */
   failures?: readonly FailedItem[];
   data?: unknown;
+  /** Where the whole result is stored when it was too large to read at once (`data` is then its preview). */
+  artifact?: ArtifactReference;
   metadata: ToolOutcomeMetadata;
   exception?: unknown;
 }
@@ -75,6 +97,7 @@ export interface ToolOutcomeInit {
   readonly suggestion?: string;
   readonly failures?: readonly FailedItem[];
   readonly data?: unknown;
+  readonly artifact?: ArtifactReference;
   readonly metadata?: Partial<ToolOutcomeMetadata>;
   readonly exception?: unknown;
 }
@@ -121,8 +144,19 @@ export function createToolOutcome(init: ToolOutcomeInit): ToolOutcome {
   if (init.suggestion !== undefined) outcome.suggestion = scrubSecrets(init.suggestion);
   if (init.failures !== undefined && init.failures.length > 0) outcome.failures = listedFailures(init.failures);
   if (init.data !== undefined) outcome.data = jsonSnapshot(init.data);
+  if (init.artifact !== undefined) outcome.artifact = artifactReference(init.artifact);
   if (init.exception !== undefined) outcome.exception = init.exception;
   return outcome;
+}
+
+/** The reference as it may leave the process: its four fields, JSON-safe, nothing else. */
+function artifactReference(given: ArtifactReference): ArtifactReference {
+  return {
+    id: String(given.id),
+    bytes: Number(given.bytes),
+    items: Number(given.items),
+    schema: toJsonSafe(given.schema) as JsonValue,
+  };
 }
 
 /** At most this many failed items are listed on an outcome; the message counts every code. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
 import { ownOption } from "@needlework/core/internal";
@@ -181,6 +181,20 @@ export class FileRunJournal implements RunJournal {
     return lease?.owner === undefined
       ? undefined
       : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
+  }
+
+  /** Deletes the run's journal and lease (`RUN_BUSY` while a live process holds it); `false`: no such run. */
+  deleteRun(runId: string): Promise<boolean> {
+    return this.serialized(runId, async () => {
+      const fold = await this.fold(runId);
+      if (fold === undefined) return false;
+      const lease = await this.current(runId, fold);
+      if (lease.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
+      await rm(this.leaseFile(runId), { force: true });
+      await rm(this.file(runId), { force: true });
+      this.folds.delete(runId);
+      return true;
+    });
   }
 
   private leaseFile(runId: string): string {

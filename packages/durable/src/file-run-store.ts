@@ -4,6 +4,8 @@ import { FileResumedCheckpointStore } from "./claims.js";
 import { codecJournal } from "./codec-journal.js";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";
 import { FileRunJournal } from "./file-run-journal.js";
+import { FileArtifactStore } from "./file-artifact-store.js";
+import { deleteRunFrom, type RunDeletion } from "./run-deletion.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import type { AgentStore, RunJournal } from "./run-journal.js";
 
@@ -34,6 +36,9 @@ export class FileRunStore implements AgentStore {
   readonly deadLetters: FileDeadLetterQueue;
   /** @deprecated Agents no longer read it: the journal makes a checkpoint resume once. Nothing is written under `resumed/` unless it is called. */
   readonly resumedCheckpoints: FileResumedCheckpointStore;
+  /** The store's artifacts, under `artifacts/` (sealed with the store's codec), deleted with their run. */
+  readonly artifacts: FileArtifactStore;
+  private readonly runs: FileRunJournal;
 
   constructor(
     readonly directory: string,
@@ -47,5 +52,19 @@ export class FileRunStore implements AgentStore {
     const codec = given === undefined ? {} : { codec: given };
     this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
     this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
+    this.artifacts = new FileArtifactStore(join(directory, "artifacts"), codec);
+    this.runs = journal;
+  }
+
+  /**
+   * Deletes a run: its journal and its artifacts (`RUN_BUSY` while a live process holds it).
+   *
+   * @example
+   * ```ts
+   * const { run, artifacts } = await store.deleteRun("run_1");
+   * ```
+   */
+  deleteRun(runId: string): Promise<RunDeletion> {
+    return deleteRunFrom(this.runs, this.artifacts, runId);
   }
 }

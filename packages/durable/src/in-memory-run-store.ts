@@ -1,4 +1,6 @@
 import { InMemoryDeadLetterQueue } from "./dead-letter-queue.js";
+import { InMemoryArtifactStore } from "./in-memory-artifact-store.js";
+import { deleteRunFrom, type RunDeletion } from "./run-deletion.js";
 import { InMemoryResumedCheckpointStore } from "./claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
@@ -97,6 +99,16 @@ export class InMemoryRunJournal implements RunJournal {
       : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
+  /** Deletes the run's records (`RUN_BUSY` while a live process holds it); `false`: no such run. */
+  async deleteRun(runId: string): Promise<boolean> {
+    if (!this.runs.has(runId)) return false;
+    const lease = this.leases.get(runId);
+    if (lease?.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
+    this.runs.delete(runId);
+    this.leases.delete(runId);
+    return true;
+  }
+
   async read(runId: string): Promise<JournaledRun | undefined> {
     const records = this.runs.get(runId);
     return records === undefined ? undefined : structuredClone(foldJournal(records));
@@ -152,10 +164,24 @@ export interface InMemoryRunStoreOptions {
 export class InMemoryRunStore implements AgentStore {
   readonly journal: InMemoryRunJournal;
   readonly deadLetters = new InMemoryDeadLetterQueue();
+  /** The store's artifacts (`usingArtifacts({ store: store.artifacts })`), deleted with their run. */
+  readonly artifacts = new InMemoryArtifactStore();
   /** @deprecated Agents no longer read it: the journal makes a checkpoint resume once. */
   readonly resumedCheckpoints = new InMemoryResumedCheckpointStore();
 
   constructor(options: InMemoryRunStoreOptions = {}) {
     this.journal = new InMemoryRunJournal(options);
+  }
+
+  /**
+   * Deletes a run: its journal and its artifacts (`RUN_BUSY` while a live process holds it).
+   *
+   * @example
+   * ```ts
+   * const { run, artifacts } = await store.deleteRun("run_1");
+   * ```
+   */
+  deleteRun(runId: string): Promise<RunDeletion> {
+    return deleteRunFrom(this.journal, this.artifacts, runId);
   }
 }

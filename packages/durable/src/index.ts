@@ -71,3 +71,18 @@ export { codecJournal, JOURNAL_NAMESPACE, PayloadSealer } from "./codec-journal.
 export { InMemoryRunJournal, InMemoryRunStore, type InMemoryRunStoreOptions } from "./in-memory-run-store.js";
 export { FileRunJournal } from "./file-run-journal.js";
 export { FileRunStore, type FileRunStoreOptions } from "./file-run-store.js";
+export {
+  ARTIFACT_NAMESPACE,
+  ARTIFACT_PAGE_FLAG,
+  ARTIFACT_STORED_FLAG,
+  type ArtifactInfo,
+  type ArtifactStore,
+  type ArtifactWrite,
+  artifactId,
+  isArtifactId,
+  JSON_MEDIA_TYPE,
+  type StoredArtifact,
+} from "./artifact-store.js";
+export { InMemoryArtifactStore } from "./in-memory-artifact-store.js";
+export { FileArtifactStore, type FileArtifactStoreOptions } from "./file-artifact-store.js";
+export type { RunDeletion } from "./run-deletion.js";

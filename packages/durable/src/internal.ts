@@ -14,7 +14,7 @@
  */
 export { COMMIT_WINDOW_MS, JournalWriter, runExists } from "./journal-writer.js";
 export { RunRecord } from "./run-record.js";
-export { journaledOutcome, rebuild } from "./journaled-outcome.js";
+export { isArtifactPageRecord, journaledOutcome, rebuild } from "./journaled-outcome.js";
 export { finishPart, journaledTurn, recordedParts, recordedResponse, withCallIds } from "./journaled-turn.js";
 export { outcomeUnknown } from "./outcome-unknown.js";
 export { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
@@ -30,3 +30,4 @@ export {
 } from "./run-hold.js";
 export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
+export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";

@@ -1,4 +1,11 @@
-import type { ChatAssistantMessage, ChatUsage, FailedItem, JsonValue, ToolOutcomeStatus } from "@needlework/core";
+import type {
+  ArtifactReference,
+  ChatAssistantMessage,
+  ChatUsage,
+  FailedItem,
+  JsonValue,
+  ToolOutcomeStatus,
+} from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "./claims.js";
 import type { ApprovalRecord } from "./approval-record.js";
@@ -85,9 +92,15 @@ export interface JournaledOutcome {
     /** The failed items of a batch (index, id, code), as listed before the data. */
     readonly failures?: readonly FailedItem[];
     readonly data?: JsonValue;
+    /** Where the whole result is stored (`usingArtifacts()`): the reference, never the bytes. */
+    readonly artifact?: ArtifactReference;
     readonly metadata: { readonly [key: string]: JsonValue };
   };
-  /** The outcome exactly as formatted for the model. */
+  /**
+   * The outcome exactly as formatted for the model; empty for an outcome of an artifact (a stored
+   * result's preview, or a page read from one): its data and reference are recorded, and the text is
+   * made from them again.
+   */
   readonly formatted: string;
 }
 

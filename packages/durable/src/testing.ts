@@ -22,6 +22,7 @@ import type { OpenStores } from "./testing/fixtures.js";
 import { journalRecordsContract, runListContract } from "./testing/journal-contract.js";
 import { leaseContract } from "./testing/lease-contract.js";
 
+export { artifactStoreContract, type OpenArtifactStore } from "./testing/artifact-contract.js";
 export { deadLetterContract } from "./testing/dead-letter-contract.js";
 export { LONG_LEASE_MS, type OpenStores, SHORT_LEASE_MS } from "./testing/fixtures.js";
 export { journalRecordsContract, runListContract } from "./testing/journal-contract.js";

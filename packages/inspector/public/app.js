@@ -333,6 +333,7 @@ async function showRun(runId, stale) {
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   };
   drawActions(view.actions ?? []);
+  void drawArtifacts(run.runId, stale).catch(showProblem);
   // The text each call's model read, exactly as sent, with a Copy button.
   for (const details of document.querySelectorAll("#turns details.formatted")) {
     const pre = details.querySelector("pre");
@@ -349,6 +350,49 @@ async function showRun(runId, stale) {
     call?.append(el("span", `decision ${record.action}`, `${verb} by ${record.by}, ${when(record.at)}`));
   }
   return `run=${encodeURIComponent(run.runId)}`;
+}
+
+/** Results stored as artifacts: size and items, the first page on demand, a download. */
+async function drawArtifacts(runId, stale) {
+  const base = `/api/runs/${encodeURIComponent(runId)}/artifacts`;
+  const { artifacts } = await api(base);
+  if (stale()) return;
+  const list = $("artifact-list");
+  list.replaceChildren();
+  $("run-artifacts").hidden = artifacts.length === 0;
+  for (const artifact of artifacts) {
+    const item = el("li", "artifact");
+    const size =
+      artifact.bytes >= 1_048_576
+        ? `${(artifact.bytes / 1_048_576).toFixed(1)} MB`
+        : `${Math.ceil(artifact.bytes / 1024)} KB`;
+    const details = el("details");
+    details.append(
+      el("summary", "", `${artifact.id.slice(0, 12)}… · ${size} · ${artifact.items} items · ${artifact.mediaType}`),
+    );
+    const pre = el("pre", "json");
+    details.append(pre);
+    details.ontoggle = async () => {
+      if (!details.open || pre.textContent) return;
+      const { firstPage } = await api(`${base}/${artifact.id}`).catch((error) => ({
+        firstPage: { error: error.message },
+      }));
+      jsonBlock(pre, firstPage);
+    };
+    const download = el("button", "", "Download");
+    download.type = "button";
+    download.onclick = async () => {
+      const response = await fetch(`${base}/${artifact.id}/download`, { headers: auth() });
+      if (!response.ok) return showProblem(new Error(`HTTP ${response.status}`));
+      const a = el("a");
+      a.href = URL.createObjectURL(await response.blob());
+      a.download = `artifact-${artifact.id.slice(0, 16)}.json`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    };
+    item.append(details, download);
+    list.append(item);
+  }
 }
 
 // ---------------------------------------------------------------- dead letters

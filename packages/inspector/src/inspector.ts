@@ -8,6 +8,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { InvalidOptionError } from "@needlework/core";
 import type {
   AgentStore,
+  ArtifactStore,
   DeadLetterFilter,
   JournaledRun,
   ManagedDeadLetterQueue,
@@ -27,6 +28,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { type ActionLog, defaultActionLog, type NewAction, newRecord } from "./action-log.js";
 import { toolHealth } from "./health.js";
+import { artifactRoutes } from "./artifact-routes.js";
 import type { InspectedAgent } from "./inspected-agent.js";
 import { type ActionRecord, pausedRun, type RunStats, runStats, runView, UNREADABLE, unsealed } from "./run-view.js";
 
@@ -643,6 +645,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     c.header("content-disposition", `attachment; filename="run-${runId.replace(/[^A-Za-z0-9._-]/g, "_")}.json"`);
     return c.body(body, 200, { "content-type": "application/json; charset=utf-8" });
   });
+
+  // ---- a run's artifacts: sizes, a first page, a download (the store's own artifacts)
+  artifactRoutes(app, (store as { artifacts?: ArtifactStore }).artifacts);
 
   // ---- act: approve or deny, resume
   app.post("/api/runs/:id/decisions", pageOnly, async (c) => {

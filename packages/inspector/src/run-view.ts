@@ -8,7 +8,7 @@
  * Every step is one pass over the run's turns and calls with Map lookups: a view costs time linear
  * in the run's size (a 20,000-call run was quadratic before, 4-7 s).
  */
-import type { JournaledCall, JournaledRun, RunSummary } from "@needlework/durable";
+import type { JournaledOutcome, JournaledCall, JournaledRun, RunSummary } from "@needlework/durable";
 
 /** A payload stored through a codec, shown without one. */
 export const ENCODED = "[encoded: start the inspector with the store's codec to read it]";
@@ -144,8 +144,22 @@ function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefin
       // The MCP server a remote tool ran on (`connectMcpServer(name, ...)`): its name, never its address.
       ...(typeof metadata?.server === "string" ? { server: metadata.server } : {}),
     },
-    formatted: unsealed(settled.formatted),
+    formatted: unsealed(settled.formatted === "" ? artifactText(settled.outcome) : settled.formatted),
   };
+}
+
+/**
+ * What the journal keeps of an outcome of an artifact instead of its text (a stored result's
+ * preview and reference, or that a page was read): shown where the text would be.
+ */
+function artifactText(outcome: JournaledOutcome["outcome"]): string {
+  const { status, artifact, data } = outcome;
+  if (artifact === undefined && data === undefined) return "(a page of an artifact: read again from it on replay)";
+  return JSON.stringify({
+    status,
+    ...(artifact === undefined ? {} : { artifact }),
+    ...(data === undefined ? {} : { data }),
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 export { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 export { PostgresRunJournal } from "./postgres-run-journal.js";
+export { PostgresArtifactStore } from "./postgres-artifact-store.js";
 export { PostgresDeadLetterQueue } from "./postgres-dead-letter-queue.js";
 /** Re-exported from `@needlework/workflows/durable`, where every store's dead letters share them. */
 export type { DeadLetterFilter, StoredDeadLetter } from "@needlework/durable";

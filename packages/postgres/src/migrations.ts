@@ -1,5 +1,6 @@
 import { RunStoreError } from "@needlework/durable";
 import type { Pool } from "pg";
+import { ARTIFACTS_MIGRATION } from "./artifact-migration.js";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */
 export interface Migration {
@@ -110,6 +111,7 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
     // a schema object, the same on every connection.
     sql: journalFunctions,
   },
+  ARTIFACTS_MIGRATION(7),
 ];
 
 /**

@@ -1,4 +1,10 @@
-import { type AgentStore, DEFAULT_LEASE_MS, type PayloadCodec, type RunJournal } from "@needlework/durable";
+import {
+  type AgentStore,
+  DEFAULT_LEASE_MS,
+  type PayloadCodec,
+  type RunDeletion,
+  type RunJournal,
+} from "@needlework/durable";
 import { codecJournal, payloadCodecOption } from "@needlework/durable";
 import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
 import pg from "pg";
@@ -7,6 +13,8 @@ import { applyMigrations } from "./migrations.js";
 import { PostgresCheckpointClaims } from "./postgres-checkpoint-claims.js";
 import { PostgresDeadLetterQueue } from "./postgres-dead-letter-queue.js";
 import { PostgresRunJournal } from "./postgres-run-journal.js";
+import { PostgresArtifactStore } from "./postgres-artifact-store.js";
+import { deletePostgresRun } from "./postgres-run-deletion.js";
 import { quotedSchema } from "./schema-name.js";
 import { withStoreRetry } from "./store-errors.js";
 
@@ -71,6 +79,11 @@ export class PostgresStore implements AgentStore {
   readonly deadLetters: PostgresDeadLetterQueue;
   /** @deprecated Agents no longer read it: the run journal makes a checkpoint resume once (see {@link PostgresCheckpointClaims}). */
   readonly resumedCheckpoints: PostgresCheckpointClaims;
+  /**
+   * Results too large for the model (`usingArtifacts({ store: store.artifacts })`), sealed with the
+   * store's codec and deleted with their run.
+   */
+  readonly artifacts: PostgresArtifactStore;
   /** The schema name, unquoted. */
   readonly schema: string;
   /** The pool the store queries through. */
@@ -95,6 +108,21 @@ export class PostgresStore implements AgentStore {
     this.journal = parsed.codec === undefined ? journal : codecJournal(journal, parsed.codec);
     this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted, parsed.codec);
     this.resumedCheckpoints = new PostgresCheckpointClaims(this.pool, this.quoted);
+    this.artifacts = new PostgresArtifactStore(this.pool, this.quoted, parsed.codec, `postgres:${this.schema}`);
+  }
+
+  /**
+   * Deletes a run in one transaction: its journal (turns and calls) and its artifacts. A run a live
+   * process holds is refused (`RUN_BUSY`). Deleting the `runs` row any other way deletes its
+   * artifacts too (a trigger).
+   *
+   * @example
+   * ```ts
+   * const { run, artifacts } = await store.deleteRun("run_1");
+   * ```
+   */
+  deleteRun(runId: string): Promise<RunDeletion> {
+    return deletePostgresRun(this.pool, this.quoted, runId);
   }
 
   /**

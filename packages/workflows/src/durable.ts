@@ -56,6 +56,17 @@ export {
   type PayloadContext,
 } from "@needlework/durable";
 export type { FileRunStoreOptions } from "@needlework/durable";
+export {
+  artifactId,
+  FileArtifactStore,
+  InMemoryArtifactStore,
+  type ArtifactInfo,
+  type ArtifactStore,
+  type ArtifactWrite,
+  type FileArtifactStoreOptions,
+  type RunDeletion,
+  type StoredArtifact,
+} from "@needlework/durable";
 // The agent's and its result's types, for a runner of durable runs (the PostgreSQL run queue) that
 // must not load the builder: this entry reaches none of it.
 export type { Agent } from "./agent/agent.js";

@@ -2,6 +2,7 @@ import type {
   AgentFunctionDescriptor,
   ChatClient,
   OutcomeObserver,
+  ToolClass,
   ToolMiddleware,
   ToolOutcomeStyle,
 } from "@needlework/core";
@@ -96,6 +97,16 @@ export interface AgentFrameworkPlugin {
    * that throws or rejects is ignored: observing never changes a run.
    */
   observeRun?(run: RunObserved): RunObserver | undefined;
+  /**
+   * Tool classes this plugin publishes with the factory's own (artifacts: `read_artifact`): every
+   * agent of the factory offers them, whatever tools it selects.
+   */
+  readonly tools?: readonly ToolClass[];
+  /**
+   * Results whose JSON passes this many bytes are stored by this plugin, not shaped (artifacts):
+   * truncation registered inside it leaves such a result's data whole for it.
+   */
+  readonly offloadBytes?: number;
   /** The style this plugin renders outcomes in for the model (the result middleware): the agents use it. */
   readonly outcomeStyle?: ToolOutcomeStyle;
   /**

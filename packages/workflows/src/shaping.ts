@@ -1,5 +1,6 @@
 /**
- * `@needlework/workflows/shaping`: the pieces behind `usingTruncation()` and `usingRedaction()`,
+ * `@needlework/workflows/shaping`: the pieces behind `usingTruncation()`, `usingRedaction()` and
+ * `usingArtifacts()` (its plugin, the `read_artifact` tool's name, its flags and `storeAsArtifact`),
  * usable on their own: token counting and value truncation, the markers they leave, a redactor for
  * any value, the built-in detectors' names and the checksums they use. They are re-exported from
  * `@needlework/shaping`, which has them without the builder, and the plugins' two flags.
@@ -38,3 +39,14 @@ export {
   type TokenEncoding,
   type TruncateResult,
 } from "./shaping/index.js";
+export {
+  ARTIFACT_NOT_STORED_FLAG,
+  artifactsPlugin,
+  type ArtifactsOptions,
+  type ArtifactsPlugin,
+  DEFAULT_OFFLOAD_BYTES,
+  READ_ARTIFACT_TOOL,
+  storeAsArtifact,
+  type StoreAsArtifactOptions,
+} from "./artifacts/index.js";
+export { ARTIFACT_PAGE_FLAG, ARTIFACT_STORED_FLAG } from "@needlework/durable";

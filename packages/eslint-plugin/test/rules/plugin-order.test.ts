@@ -11,6 +11,7 @@ ruleTester().run("plugin-order", pluginOrder, {
     builder(
       "  .usingResilience({ retry: { maxAttempts: 3 } })\n  .usingToolResultMiddleware()\n  .usingTruncation()\n  .usingRedaction()",
     ),
+    builder("  .usingToolResultMiddleware()\n  .usingTruncation()\n  .usingRedaction()\n  .usingArtifacts({ store })"),
     // Resilience alone, or the result middleware alone, has no order to get wrong.
     builder("  .usingToolResultMiddleware()"),
     // Not needlework's builder.
@@ -21,6 +22,24 @@ import { usingAgentFramework } from "@needlework/workflows";
 usingAgentFramework(container).usingResilience().usingToolResultMiddleware().buildAgentFactory();`),
   ],
   invalid: [
+    {
+      code: builder("  .usingToolResultMiddleware()\n  .usingArtifacts({ store })\n  .usingRedaction()"),
+      errors: [
+        {
+          messageId: "artifactsInside",
+          line: 9,
+          data: {
+            method: "usingRedaction",
+            why: "redaction belongs inside it, so what it stores is the redacted outcome.",
+          },
+          suggestions: swap(
+            "usingArtifacts",
+            "usingRedaction",
+            builder("  .usingToolResultMiddleware()\n  .usingRedaction()\n  .usingArtifacts({ store })"),
+          ),
+        },
+      ],
+    },
     {
       code: builder("  .usingToolResultMiddleware() // outermost\n  .usingResilience({ retry: { maxAttempts: 3 } })"),
       errors: [

@@ -8,7 +8,7 @@ import {
 import { type Agent, type AgentDefinition, type ChatClient, type DeclaredAgentClass } from "../agent/index.js";
 import { agentOf } from "../agent/agent.js";
 import { resolveAgentOptions } from "../agent/agent-options.schema.js";
-import { offeredInvoker } from "../agent/loop/tool-scope.js";
+import { namesTools, offeredInvoker } from "../agent/loop/tool-scope.js";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { CallGateRequest } from "../agent/loop/call-gate.types.js";
@@ -102,6 +102,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const { invoker, plugins, diagnostics, agents } = parts;
   const style: ToolOutcomeStyle = plugins.find((p) => p.outcomeStyle !== undefined)?.outcomeStyle ?? "envelope";
   const redactors = plugins.filter((p) => typeof p.redact === "function");
+  const pluginTools = plugins.flatMap((p) => (Array.isArray(p.tools) ? p.tools : []));
   const pipeline: PipelineStage[] = [
     ...[...plugins].reverse().map((p) => ({ name: p.name, description: p.describe?.() ?? p.name })),
     { name: "tool-middleware", description: "tool-scoped middleware from @AgentFunction({ middleware })" },
@@ -196,7 +197,14 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
     const resolved = resolveAgentOptions({ ...options, chatClient });
     const resilience = resolved.resilience === undefined ? {} : { resilience: resolved.resilience };
     const pipeline = resolved.resilience === undefined ? invoker : compose(resilience);
-    const offered = offeredInvoker(resolved.name, pipeline, resolved, (classes) => compose({ ...resilience, classes }));
+    // The tools plugins publish (read_artifact) are offered by every agent, whatever it selects.
+    const selection =
+      pluginTools.length > 0 && namesTools(resolved)
+        ? { ...resolved, functions: [...(resolved.functions ?? []), ...pluginTools] }
+        : resolved;
+    const offered = offeredInvoker(resolved.name, pipeline, selection, (classes) =>
+      compose({ ...resilience, classes }),
+    );
     const deps = {
       invoker: pipeline,
       offered,

@@ -27,6 +27,8 @@ import { diagnoseNameCollisions, remoteTools } from "./tool-name-collisions.js";
 import { diagnoseInjection } from "../injection/injection-diagnostics.js";
 import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
 import { AgentFrameworkBuildError } from "./build-error.js";
+import { artifactsPlugin } from "../artifacts/artifacts.plugin.js";
+import type { ArtifactsOptions } from "../artifacts/artifacts.options.js";
 
 /** Options of {@link AgentFrameworkBuilder.buildAgentFactory}. */
 export interface BuildAgentFactoryOptions {
@@ -72,7 +74,7 @@ export class AgentFrameworkBuilder {
    * Offers tools without a class: those made by `defineTool({...})` and a connected server's
    * `tools` (`connectMcpServer(...)` from `@needlework/mcp`), singly or as lists. Their calls go
    * through the same pipeline as decorated methods'. Two tools published under one name are refused
-   * by `buildAgentFactory()` (NW012).
+   * by `buildAgentFactory()` (NW013).
    *
    * @example
    * ```ts
@@ -135,6 +137,25 @@ export class AgentFrameworkBuilder {
   /** Scrubs secrets and PII from everything the model reads. Register it last among shaping plugins. */
   usingRedaction(options?: RedactionOptions): this {
     return this.usingPlugin(redactionPlugin(options));
+  }
+
+  /**
+   * Huge results as artifacts: a result whose JSON passes `offloadBytes` (default 64 KB) is stored in
+   * `store`, scoped to its run and redacted first, and the model reads a preview within
+   * `previewTokens` (default 500) beside `artifact: { id, bytes, items, schema }`. The built-in tool
+   * `read_artifact({ id, path?, offset, limit })` is published with the others and pages through it,
+   * each page within the budget of results (`pageTokens`, default the truncation budget). Register
+   * it after the result middleware and redaction (NW013).
+   *
+   * @example
+   * ```ts
+   * usingAgentFramework().addAgentFunctions(ReportTools)
+   *   .usingToolResultMiddleware().usingRedaction()
+   *   .usingArtifacts({ store: new InMemoryArtifactStore() });
+   * ```
+   */
+  usingArtifacts(options: ArtifactsOptions): this {
+    return this.usingPlugin(artifactsPlugin(options));
   }
 
   /**
@@ -203,10 +224,12 @@ export class AgentFrameworkBuilder {
         [],
       );
     }
-    const declared = collectAgentFunctions(this.classes);
+    const plugins = [...this.plugins];
+    // Tools plugins publish (artifacts: read_artifact) go with the factory's own.
+    const classes = [...this.classes, ...plugins.flatMap((p) => (Array.isArray(p.tools) ? p.tools : []))];
+    const declared = collectAgentFunctions(classes);
     const collisions = diagnoseNameCollisions(declared, this.definedTools);
     const tools = [...declared, ...this.definedTools.map((t) => t.descriptor)];
-    const plugins = [...this.plugins];
     const contexts: PluginContext[] = plugins.map((_, position) => ({
       container: this.container,
       tools,
@@ -232,7 +255,7 @@ export class AgentFrameworkBuilder {
     printWarnings(diagnostics, options.printDiagnostics ?? true);
     const pipelineParts: PipelineParts = {
       container: this.container,
-      classes: [...this.classes],
+      classes,
       definedTools: [...this.definedTools],
       tools,
       limits: options.limits === undefined ? undefined : ownOptions(options.limits, ["maxBytes", "maxDepth"]),

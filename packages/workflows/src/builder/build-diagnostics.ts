@@ -21,6 +21,8 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW010: "an agent combines untrusted reads, sensitive reads and external effects with no injection policy",
   NW011: "two plugins trace runs and calls (usingDiagnostics({ tracer }) and openTelemetry()): every span twice",
   NW012: "two tools published under one name, one of them added with addTools (defineTool, a connected MCP server)",
+  NW013:
+    "usingArtifacts() registered inside redaction or the tool-result middleware: it would store what they have not shaped",
 } as const;
 
 /** A diagnostic id. */

@@ -1,4 +1,5 @@
 import {
+  type ArtifactReference,
   createToolOutcome,
   isToolOutcome,
   type ToolCallContext,
@@ -14,6 +15,8 @@ export interface OutcomeChanges {
   readonly message?: string;
   readonly suggestion?: string;
   readonly data?: unknown;
+  /** Sets where the whole result is stored (`usingArtifacts()`); an outcome's own reference is kept otherwise. */
+  readonly artifact?: ArtifactReference;
   /** Replaces the whole metadata (before `flag` is added). */
   readonly metadata?: ToolOutcomeMetadata;
   readonly extraMetadata?: Partial<ToolOutcomeMetadata>;
@@ -36,6 +39,7 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
   const message = has("message") ? changes.message : outcome.message;
   const suggestion = has("suggestion") ? changes.suggestion : outcome.suggestion;
   const data = has("data") ? changes.data : outcome.data;
+  const artifact = has("artifact") ? changes.artifact : outcome.artifact;
   const init: ToolOutcomeInit = {
     status: outcome.status,
     retriable: outcome.retriable,
@@ -45,6 +49,7 @@ export function reviseOutcome(outcome: ToolOutcome, flag: string, changes: Outco
     ...(suggestion === undefined ? {} : { suggestion }),
     ...(outcome.failures === undefined ? {} : { failures: outcome.failures }),
     ...(data === undefined ? {} : { data }),
+    ...(artifact === undefined ? {} : { artifact }),
     ...(outcome.exception === undefined ? {} : { exception: outcome.exception }),
   };
   return createToolOutcome(init);

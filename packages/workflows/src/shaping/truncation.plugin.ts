@@ -73,7 +73,17 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
   // the pipeline redacts, what is about to be cut is redacted first, while its secrets are whole, and
   // what is kept is redacted before it is counted. The redaction plugins are then told the kept data
   // is done, so each result is redacted once, on what is kept (see createTruncator).
-  const createShape = (scrub: (<T>(value: T) => T) | undefined, redactors: readonly object[]) => {
+  const createShape = (
+    scrub: (<T>(value: T) => T) | undefined,
+    redactors: readonly object[],
+    offloadBytes: number | undefined,
+  ) => {
+    // Data a plugin outside will store as an artifact (usingArtifacts) is left whole for it: it
+    // shapes its own preview, and the rest stays readable page by page.
+    const offloaded = (data: unknown): boolean =>
+      offloadBytes !== undefined &&
+      !surelyFits(data, offloadBytes) &&
+      Buffer.byteLength(JSON.stringify(data) ?? "", "utf8") > offloadBytes;
     let scrubbed = false;
     const clean = <T>(value: T): T => {
       if (scrub === undefined) return value;
@@ -90,7 +100,7 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
       scrubbed = false;
       const budget = budgetFor(call, resolved.maxTokens);
       const data =
-        outcome.data === undefined || surelyFits(outcome.data, budget)
+        outcome.data === undefined || surelyFits(outcome.data, budget) || offloaded(outcome.data)
           ? undefined
           : truncate(outcome.data, budget, scrub && clean);
       const message = text(outcome.message);
@@ -132,7 +142,11 @@ export function truncationPlugin(options?: TruncationOptions): TruncationPlugin 
     createMiddleware: (context?: PluginContext) => {
       const redactors = (context?.plugins ?? []).filter((p) => typeof p.redact === "function");
       const scrub = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
-      return shapingMiddleware(createShape(redactors.length > 0 ? scrub : undefined, redactors));
+      const position = context?.position ?? -1;
+      const offloading = (context?.plugins ?? []).find((p, i) => i > position && typeof p.offloadBytes === "number");
+      return shapingMiddleware(
+        createShape(redactors.length > 0 ? scrub : undefined, redactors, offloading?.offloadBytes),
+      );
     },
   };
 }

@@ -6,6 +6,7 @@ import { ChatResponseAssembler } from "@needlework/core/internal";
 import type { ApprovalRecord, JournaledCall, JournaledRun } from "@needlework/durable";
 import {
   finishPart,
+  isArtifactPageRecord,
   type JournalWriter,
   journaledOutcome,
   journaledTurn,
@@ -143,6 +144,13 @@ export function journaledRuntime(
   ): Promise<ToolOutcome> => {
     const callId = call.callId ?? "";
     const recorded = calls.get(callId);
+    if (recorded?.outcome !== undefined && isArtifactPageRecord(recorded.outcome)) {
+      // A page of an artifact is journaled as a reference: read it again (the call is read-only),
+      // with the metadata the model read the first time.
+      const page = await invoker.invoke(call, options.runId === runId ? options : { ...options, runId });
+      Object.assign(page.metadata, structuredClone(recorded.outcome.outcome.metadata));
+      return page;
+    }
     if (recorded?.outcome !== undefined) return rebuild(recorded.outcome);
     // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
     const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
