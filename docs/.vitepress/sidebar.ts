@@ -32,6 +32,7 @@ export const SECTIONS: readonly SidebarSection[] = [
       "tool-result-middleware.md",
       "resilience.md",
       "truncation-and-redaction.md",
+      "artifacts.md",
       "shaping.md",
       "agent-loop.md",
       "streaming.md",
