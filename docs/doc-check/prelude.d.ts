@@ -1,20 +1,5 @@
-// Names the docs' ```ts blocks use without declaring them: things a reader already has from the
-// page's earlier examples or from their own application. Each block is compiled as a module, so a
-// block that declares one of these names uses its own. Keep this list short; it is documented in
-// docs/README.md.
-
-/** The factory built on the page (`usingAgentFramework(...)...buildAgentFactory()`). */
-declare const factory: import("@needlework/workflows").AgentFactory;
-/** Any tool invoker (`factory.tools`, or `createToolInvoker(...)` from core). */
-declare const invoker: import("@needlework/core").ToolInvoker;
-/** Any model client (`ScriptedChatClient`, `OpenAIChatClient`, your own). */
-declare const chatClient: import("@needlework/workflows").ChatClient;
-/** An agent created with `factory.createAgent(...)`. */
-declare const agent: import("@needlework/workflows").Agent;
-/** The caller's abort signal. */
-declare const signal: AbortSignal;
-/** The application's logger (pino, console, ...). */
-declare const log: { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void };
+// Modules the docs' ```ts blocks import that this repository does not install. No names: a block uses
+// only what it or an earlier block of its page declares, as a reader sees it (documented in docs/README.md).
 
 /** The AI SDK's OpenAI provider, which this repository does not install (its models are LanguageModelV4). */
 declare module "@ai-sdk/openai" {

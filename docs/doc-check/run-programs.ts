@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { outputMismatch } from "./compare-output.js";
 import type { DocBlock } from "./extract.js";
 
 const execFileAsync = promisify(execFile);
@@ -17,7 +18,7 @@ const TSX_TSCONFIG = {
  */
 export type DocToolchain = "swc" | "tsx";
 
-/** A doc program that did not run: where it is and what it printed. */
+/** A doc program that did not run, or printed something other than its page says: where it is and what went wrong. */
 export interface ProgramFailure {
   readonly where: string;
   readonly output: string;
@@ -26,7 +27,8 @@ export interface ProgramFailure {
 /**
  * Runs each ```ts run block as its own program, exactly as written, compiled by `toolchain` (see
  * {@link DocToolchain}), in a fresh Node process with no setup file, so an import-order bug or a class that
- * only works with decorator metadata fails here as it would for a user.
+ * only works with decorator metadata fails here as it would for a user. What it prints on stdout must be
+ * what the ```text output block after it says (see {@link outputMismatch}); a block without one fails.
  * Relative imports (./order-tools.js) find the modules of docs/doc-check/modules. `workDir` must lie where
  * module resolution finds the packages (examples/node_modules/...). Packages run from their built dist/.
  *
@@ -55,18 +57,28 @@ export async function runDocPrograms(
     const programs = blocks.map((block, i) => {
       const file = join(workDir, `${block.file.replace(/[^a-z0-9]+/gi, "_")}_${block.line}_${i}.ts`);
       writeFileSync(file, `${block.code}\n`);
-      return { where: `${block.file}:${block.line}`, file };
+      return { where: `${block.file}:${block.line}`, file, block };
     });
     const failures: ProgramFailure[] = [];
+    // Printed output is compared as text: no colour codes. A program's temporary files go to a folder of
+    // the run, removed with it.
+    const tmp = join(workDir, "tmp");
+    mkdirSync(tmp);
+    const env = { ...process.env, NO_COLOR: "1", TMPDIR: tmp };
+    const command = (file: string) => [process.execPath, "--import", loader, file];
     const queue = [...programs];
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         try {
-          await execFileAsync(process.execPath, ["--import", loader, next.file], {
+          // One pipe for stdout and stderr (`2>&1`), in the order the program wrote them, as a terminal shows it.
+          const { stdout } = await execFileAsync("sh", ["-c", 'exec "$0" "$@" 2>&1', ...command(next.file)], {
             cwd: workDir,
             encoding: "utf8",
             timeout: 60_000,
+            env,
           });
+          const problem = outputProblem(next.block, stdout);
+          if (problem) failures.push({ where: next.where, output: problem });
         } catch (error) {
           const { stdout = "", stderr = "", message } = error as Error & { stdout?: string; stderr?: string };
           failures.push({ where: next.where, output: `${message}\n${stdout}\n${stderr}`.trim() });
@@ -78,6 +90,21 @@ export async function runDocPrograms(
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** What is wrong with a program's printed output against its page, or undefined. */
+function outputProblem(block: DocBlock, stdout: string): string | undefined {
+  if (block.output === undefined)
+    return [
+      "a ```ts run block must be followed by a ```text output block with what it prints (a line may use … for a",
+      "variable part; an empty block for a program that prints nothing). Check that what it printed is what the",
+      "page's text claims, then add:",
+      "```text output",
+      stdout.trimEnd(),
+      "```",
+    ].join("\n");
+  const mismatch = outputMismatch(block.output, stdout);
+  return mismatch && `its output block (${block.file}:${block.outputLine}) does not match what it printed: ${mismatch}`;
 }
 
 /**

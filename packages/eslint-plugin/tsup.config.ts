@@ -1,4 +1,5 @@
 import { packageBuild } from "../../tsup.package.js";
 
 // typescript and the typescript-eslint packages are dependencies (tsup leaves them external).
-export default packageBuild();
+// Shims give the CommonJS build `import.meta.url`, which the rules' docs URLs are resolved against.
+export default packageBuild({ shims: true });

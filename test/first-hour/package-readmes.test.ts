@@ -1,5 +1,7 @@
 // Every package's tarball carries a README (npm packs README.md whatever `files` says) whose links work from
-// node_modules and from the registry's page: absolute, never `../../docs`, which a tarball does not contain.
+// node_modules: to the docs/ pages the package ships (its build copies them, `files` lists them), to an
+// https address, or to an anchor in itself; never `../../docs`, which a tarball does not contain.
+// docs/links.test.ts checks that each linked page and heading exists.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,9 +21,11 @@ describe.each(packages)("packages/%s", (name) => {
     expect(readFileSync(readme, "utf8").split("\n")[0]).toBe(`# ${packageName}`);
   });
 
-  it("links only to absolute addresses (or anchors in itself)", () => {
+  it("links only to the docs it ships, https addresses or anchors in itself", () => {
     const links = [...readFileSync(readme, "utf8").matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(0);
-    expect(links.filter((link) => !/^(https:\/\/|#)/.test(link))).toEqual([]);
+    expect(links.filter((link) => !/^(https:\/\/|#|docs\/[\w/-]+\.md(#[\w-]+)?$)/.test(link))).toEqual([]);
+    const { files } = JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as { files: string[] };
+    expect(files).toContain("docs");
   });
 });

@@ -22,11 +22,11 @@ export interface ResumedCheckpointStore {
 }
 
 /**
- * @deprecated Pass an agent a `store`: its journal makes a resume once-only (see
- * {@link ResumedCheckpointStore}).
- *
  * Claims in memory: one process (the claims of `InMemoryRunStore`). Use
  * {@link FileResumedCheckpointStore} (or your own) when several processes resume checkpoints.
+ *
+ * @deprecated Pass an agent a `store`: its journal makes a resume once-only (see
+ * {@link ResumedCheckpointStore}).
  *
  * @example
  * ```ts
@@ -45,16 +45,16 @@ export class InMemoryResumedCheckpointStore implements ResumedCheckpointStore {
 }
 
 /**
- * @deprecated Pass an agent a `store` (`new FileRunStore(dir)` keeps runs in a directory): its
- * journal makes a resume once-only across processes (see {@link ResumedCheckpointStore}).
- *
  * Resumed checkpoints as files in a directory, one per checkpoint, created exclusively (`wx`)
  * and fsynced: atomic across processes on one machine or a shared file system, and kept across
  * restarts.
  *
+ * @deprecated Pass an agent a `store` (`new FileRunStore(dir)` keeps runs in a directory): its
+ * journal makes a resume once-only across processes (see {@link ResumedCheckpointStore}).
+ *
  * @example
  * ```ts
- * const agent = factory.createAgent({ ..., checkpointSecret, resumedCheckpoints: new FileResumedCheckpointStore("/var/lib/app/resumed") });
+ * const agent = factory.createAgent({ ..., checkpointSecret, resumedCheckpoints: new FileResumedCheckpointStore("./data/resumed") });
  * ```
  */
 export class FileResumedCheckpointStore implements ResumedCheckpointStore {

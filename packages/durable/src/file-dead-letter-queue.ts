@@ -102,7 +102,7 @@ async function syncDirectory(path: string): Promise<void> {
  *
  * @example
  * ```ts
- * const deadLetters = new FileDeadLetterQueue("/var/lib/crm-sync/dead-letters.jsonl");
+ * const deadLetters = new FileDeadLetterQueue("./data/crm-sync/dead-letters.jsonl");
  * const { entries, skipped } = await deadLetters.read();
  * if (skipped.length > 0) console.warn("skipped dead-letter lines", skipped);
  * ```

@@ -27,7 +27,7 @@ import type {
  *
  * @example
  * ```ts
- * const journal = new FileRunJournal("/var/lib/crm-sync/runs");
+ * const journal = new FileRunJournal("./data/crm-sync/runs");
  * ```
  */
 export class FileRunJournal implements RunJournal {

@@ -27,7 +27,7 @@ export interface FileRunStoreOptions {
  *
  * @example
  * ```ts
- * const store = new FileRunStore("/var/lib/crm-sync");
+ * const store = new FileRunStore("./data/crm-sync");
  * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
  * ```
  */

@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { FileRunStore } from "@needlework/durable";
- * const store = new FileRunStore("/var/lib/crm-sync");
+ * const store = new FileRunStore("./data/crm-sync");
  * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
  * ```
  * @packageDocumentation

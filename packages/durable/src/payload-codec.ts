@@ -33,7 +33,7 @@ export interface PayloadContext {
  * @example
  * ```ts
  * const codec: PayloadCodec = aesGcmCodec(process.env.NEEDLEWORK_KEY!);
- * const store = new FileRunStore("/var/lib/crm-sync", { codec });
+ * const store = new FileRunStore("./data/crm-sync", { codec });
  * ```
  */
 export interface PayloadCodec {

@@ -156,7 +156,7 @@ export interface JournaledRun extends JournaledRunStart {
  *
  * @example
  * ```ts
- * const store = new FileRunStore("/var/lib/crm");
+ * const store = new FileRunStore("./data/crm");
  * const agent = factory.createAgent({ name: "crm-sync", instructions, chatClient, store });
  * ```
  */

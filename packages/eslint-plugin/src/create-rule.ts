@@ -9,11 +9,13 @@ export interface NeedleworkRuleDocs {
 }
 
 /**
- * Makes a rule whose docs link to its page under docs/eslint/.
+ * Makes a rule whose docs link to its page under docs/eslint/, as a `file:` URL of the page this
+ * package ships (`node_modules/@needlework/eslint-plugin/docs/eslint/<rule>.md`): there is no public
+ * site, and an editor opens a file URL as well as any other.
  *
  * @example
  * export const rule = createRule({ name: "tool-name", meta: { ... }, defaultOptions: [], create(context) { ... } });
  */
 export const createRule = ESLintUtils.RuleCreator<NeedleworkRuleDocs>(
-  (name) => `https://github.com/needlework/needlework/blob/main/docs/eslint/${name}.md`,
+  (name) => new URL(`../docs/eslint/${name}.md`, import.meta.url).href,
 );

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import needlework, { rules } from "../src/index.js";
 
-const docs = join(import.meta.dirname, "..", "..", "..", "docs", "eslint");
+const packageRoot = join(import.meta.dirname, "..");
+const docs = join(packageRoot, "..", "..", "docs", "eslint");
 const ids = (config: { rules?: object }) => Object.keys(config.rules ?? {}).sort();
 const typeAware = Object.entries(rules)
   .filter(([, rule]) => rule.meta.docs?.requiresTypeChecking === true)
@@ -66,7 +68,8 @@ describe("@needlework/eslint-plugin", () => {
       const page = join(docs, `${name}.md`);
       expect(existsSync(page), page).toBe(true);
       const text = readFileSync(page, "utf8");
-      expect(rule.meta.docs?.url).toBe(`https://github.com/needlework/needlework/blob/main/docs/eslint/${name}.md`);
+      // The page the package ships (its build copies docs/ into the package), as a file URL.
+      expect(rule.meta.docs?.url).toBe(new URL(`../docs/eslint/${name}.md`, pathToFileURL(`${packageRoot}/src/`)).href);
       expect(text).toContain(`# needlework/${name}`);
       expect(text).toMatch(/## How to fix/);
       const code = rule.meta.docs?.buildDiagnostic;

@@ -3,13 +3,13 @@ import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 
 /**
- * @deprecated The agent no longer needs claims: with `store` a `PostgresStore`, the run journal
- * records that a pause was decided (fenced by the run's lease), so a checkpoint resumes once across
- * every instance. Kept (and its table) for code that calls it.
- *
  * One-time checkpoint claims in PostgreSQL (table `resumed_checkpoints`): the claim is a single
  * `INSERT ... ON CONFLICT DO NOTHING` on the primary key, so of any number of instances resuming
  * one checkpoint at once exactly one wins; it is never a read-then-write.
+ *
+ * @deprecated The agent no longer needs claims: with `store` a `PostgresStore`, the run journal
+ * records that a pause was decided (fenced by the run's lease), so a checkpoint resumes once across
+ * every instance. Kept (and its table) for code that calls it.
  *
  * @example
  * ```ts

@@ -284,12 +284,13 @@ function printWarnings(
   for (const d of diagnostics) {
     if (d.severity !== "warning") continue;
     write(
-      `needlework ${d.id} (warning): ${d.message} [${DIAGNOSTICS_DOCS}; silence with buildAgentFactory({ printDiagnostics: false })]`,
+      `needlework ${d.id} (warning): ${d.message} [see ${DIAGNOSTICS_DOCS}; silence with buildAgentFactory({ printDiagnostics: false })]`,
     );
   }
 }
 
-const DIAGNOSTICS_DOCS = "https://github.com/needlework/needlework/blob/main/docs/build-diagnostics.md";
+/** The page on build diagnostics, as shipped inside the installed package (there is no public site). */
+const DIAGNOSTICS_DOCS = "node_modules/@needlework/workflows/docs/build-diagnostics.md";
 
 /**
  * Starts the fluent bootstrap of needlework over a tsyringe container (a child of tsyringe's root
