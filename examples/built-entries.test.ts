@@ -53,15 +53,8 @@ describe("the built examples", { timeout: 240_000 }, () => {
       .split("\n")
       .filter((line) => !/agent runs in [\d.]+ s\)$/.test(line));
     const documented = docsBlock("CRM sync audit:");
-    // needlework's mean characters per run moves by a character between runs on a loaded machine (a timing
-    // effect not yet tracked down); that one figure is compared within 2 characters, every other one exactly.
-    const chars = /^( {2}tool-result characters the model read per run\s+\d+\s+)(\d+)$/;
-    const nwChars = (lines: string[]) => lines.map((line) => Number(chars.exec(line)?.[2] ?? Number.NaN));
-    const [printedChars, documentedChars] = [nwChars(printed), nwChars(documented)];
-    const index = documentedChars.findIndex((n) => !Number.isNaN(n));
-    expect(index).toBeGreaterThanOrEqual(0);
-    expect(Math.abs(printedChars[index]! - documentedChars[index]!)).toBeLessThanOrEqual(2);
-    const same = (lines: string[]) => lines.map((line) => line.replace(chars, "$1(compared above)"));
-    expect(same(printed)).toEqual(same(documented));
+    // Every figure is compared exactly: the characters the model read count each latency as one digit
+    // (measure.ts), so a loaded machine's slower calls no longer move that figure.
+    expect(printed).toEqual(documented);
   });
 });

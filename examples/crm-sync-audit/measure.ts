@@ -8,6 +8,8 @@ const FLAGGED = new Set(["escalated", "dead_lettered", "completed_with_failures"
 
 /** A stack frame, or a credential that was in a vendor error's request line. */
 const LEAK = /\n\s+at |hapikey=/;
+/** A latency as the envelope writes it (`"latency_ms":0.42`). */
+const LATENCY = /"latency_ms":\s*[-\d.e+]+/g;
 
 /** What one run did, measured from the fake CRMs' ground truth, not from what the model said. */
 export interface RunMeasure {
@@ -33,7 +35,10 @@ export interface RunMeasure {
   readonly silentFailure: boolean;
   /** The model read a stack trace or a credential in a tool result. */
   readonly leaked: boolean;
-  /** Characters of tool results the model read. */
+  /**
+   * Characters of tool results the model read, each `latency_ms` value counted as one digit: the
+   * latencies' own digits follow the machine's load, and the table must read the same on every run.
+   */
   readonly toolResultChars: number;
 }
 
@@ -87,6 +92,6 @@ export function measure(plan: RunPlan, directory: CrmDirectory, run: ModeRun): R
     alerted,
     silentFailure: claimedSuccess && missing.length > 0 && !alerted,
     leaked: toolResults.some((content) => LEAK.test(content)),
-    toolResultChars: toolResults.reduce((sum, content) => sum + content.length, 0),
+    toolResultChars: toolResults.reduce((sum, content) => sum + content.replace(LATENCY, '"latency_ms":0').length, 0),
   };
 }
