@@ -14,6 +14,7 @@ import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from
 import { parseOptions } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { InstructionProvenance } from "./induced-calls.js";
+import { type TrackedRun, TrackedRuns } from "./tracked-runs.js";
 import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
 
 /**
@@ -42,7 +43,9 @@ export interface InjectionPolicyOptions {
   readonly afterUntrusted?: AfterUntrusted;
   /**
    * Runs whose content the middleware remembers, for calls made without an agent loop (MCP, AI
-   * SDK tools), by `runId`; the least recently used is forgotten first. Default 10 000.
+   * SDK tools), by `runId`. Past it, the least recently used clean run's content goes first; a run
+   * that read untrusted content keeps its mark when its content goes (it stays gated, and under
+   * `arguments` every argument counts as untrusted). Default 10 000.
    */
   readonly maxTrackedRuns?: number;
 }
@@ -51,19 +54,6 @@ const optionsSchema = z.strictObject({
   afterUntrusted: z.enum(["approve", "deny", "arguments", "allow"]).optional(),
   maxTrackedRuns: z.int().min(1).max(10_000_000).optional(),
 });
-
-/** What one run (by `runId`) has read, for calls without a loop. Bounded: past it, every argument counts as untrusted. */
-interface TrackedRun {
-  untrusted: boolean;
-  sources: string[];
-  trusted: unknown[];
-  untrustedResults: unknown[];
-  size: number;
-  overflow: boolean;
-}
-
-/** The most content remembered per run for calls without a loop (JSON characters). */
-const MAX_TRACKED_CHARS = 1_000_000;
 
 const UNTRUSTED_CONTEXT_MESSAGE =
   "Not called: text a third party wrote entered this conversation, and this action has effects, so the injection policy did not run it. Nothing was changed.";
@@ -179,38 +169,10 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
   const parsed = parseOptions("usingInjectionPolicy", optionsSchema, options);
   const mode: AfterUntrusted = parsed.afterUntrusted ?? "approve";
   const maxRuns = parsed.maxTrackedRuns ?? 10_000;
-  const runs = new Map<string, TrackedRun>();
-
-  const tracked = (runId: string): TrackedRun | undefined => {
-    const run = runs.get(runId);
-    if (run !== undefined) {
-      runs.delete(runId); // most recently used last
-      runs.set(runId, run);
-    }
-    return run;
-  };
-  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown): void => {
-    let run = tracked(runId);
-    if (run === undefined) {
-      run = { untrusted: false, sources: [], trusted: [], untrustedResults: [], size: 0, overflow: false };
-      runs.set(runId, run);
-      if (runs.size > maxRuns) runs.delete(runs.keys().next().value!);
-    }
-    if (untrusted) {
-      run.untrusted = true;
-      if (!run.sources.includes(tool)) run.sources.push(tool);
-    }
-    if (run.overflow) return;
-    const content = readable(value);
-    run.size += JSON.stringify(content)?.length ?? 0;
-    if (run.size > MAX_TRACKED_CHARS) {
-      run.overflow = true;
-      run.trusted = [];
-      run.untrustedResults = [];
-      return;
-    }
-    (untrusted ? run.untrustedResults : run.trusted).push(content);
-  };
+  const runs = new TrackedRuns(maxRuns);
+  const tracked = (runId: string): TrackedRun | undefined => runs.get(runId);
+  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown): void =>
+    runs.remember(runId, tool, untrusted, readable(value));
 
   const lookupsOfRun = (run: TrackedRun) => () =>
     run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
