@@ -19,6 +19,7 @@ import { CallContext, ToolContextView } from "./call-context.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
+import { CallScope, runInCallScope } from "./sub-run-mark.js";
 import { markUntrusted } from "./tool-provenance.js";
 import { isToolResult } from "./tool-result.js";
 import { toolValueOutcome } from "./tool-value-outcome.js";
@@ -277,8 +278,10 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       invokeOptions.report,
     );
     let pending: Promise<unknown>;
+    const scope = new CallScope(); // a sub-agent run inside the body marks it (sub-run-mark.ts)
     try {
-      pending = Promise.resolve(pipeline(call)); // a middleware written in JavaScript may return a plain value
+      // A middleware written in JavaScript may return a plain value.
+      pending = Promise.resolve(runInCallScope(scope, () => pipeline(call)));
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -314,7 +317,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       if (attemptErrors !== undefined && attemptErrors.length > 0) metadata.attemptErrors = [...attemptErrors];
       // Marked here, where every adapter's call passes: third-party text is labelled for the model,
       // the journal, traces and the run's injection policy whichever way the tool was called.
-      if (tool.options.reads === "untrusted") markUntrusted(outcome);
+      if (tool.options.reads === "untrusted" || scope.untrusted) markUntrusted(outcome);
       return observers.length === 0
         ? outcome
         : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });

@@ -8,14 +8,20 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
-import { APPROVED_BY_PERSON, APPROVED_ITEM, CALL_PROBE, type CallProbe } from "@needlework/core/internal";
+import {
+  APPROVED_BY_PERSON,
+  APPROVED_ITEM,
+  CALL_PROBE,
+  type CallProbe,
+  enclosedRunReadUntrusted,
+} from "@needlework/core/internal";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { InstructionProvenance } from "./induced-calls.js";
 import { type TrackedRun, TrackedRuns } from "./tracked-runs.js";
-import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
+import { type EchoedResult, ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
 
 /**
  * What happens to a call with effects (`effects: "internal"` or `"external"`, or undeclared) once
@@ -95,11 +101,31 @@ interface RunLookups {
   readonly instructions: InstructionProvenance;
 }
 
-/** The lookups over one run's trusted and untrusted content. */
-const lookupsOf = (sources: { trusted: readonly unknown[]; untrusted: readonly unknown[] }): RunLookups => ({
-  values: new ValueProvenance(sources),
-  instructions: new InstructionProvenance(sources),
-});
+/** A call's arguments hold a value (a result of a call without any echoes nothing). */
+const hasArguments = (args: unknown): boolean =>
+  typeof args === "object" && args !== null ? Object.keys(args).length > 0 : args !== undefined;
+
+/**
+ * The lookups over one run's content. A trusted result of a call with arguments vouches for a
+ * value only when its call's arguments did not hold it (an echo launders nothing).
+ */
+function lookupsOf(sources: {
+  userInput: readonly unknown[];
+  trusted: readonly { readonly result: unknown; readonly arguments: unknown }[];
+  untrusted: readonly unknown[];
+}): RunLookups {
+  const plain = [...sources.userInput];
+  const echoes: EchoedResult[] = [];
+  for (const t of sources.trusted) {
+    if (hasArguments(t.arguments)) echoes.push(t);
+    else plain.push(t.result);
+  }
+  const trusted = [...sources.userInput, ...sources.trusted.map((t) => t.result)];
+  return {
+    values: new ValueProvenance({ trusted: plain, untrusted: sources.untrusted, echoes }),
+    instructions: new InstructionProvenance({ trusted, untrusted: sources.untrusted }),
+  };
+}
 
 /** The policy's verdict on one call, given what entered the run. */
 function decide(
@@ -171,11 +197,11 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
   const maxRuns = parsed.maxTrackedRuns ?? 10_000;
   const runs = new TrackedRuns(maxRuns);
   const tracked = (runId: string): TrackedRun | undefined => runs.get(runId);
-  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown): void =>
-    runs.remember(runId, tool, untrusted, readable(value));
+  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown, args: unknown): void =>
+    runs.remember(runId, tool, untrusted, readable(value), toJsonSafe(args));
 
   const lookupsOfRun = (run: TrackedRun) => () =>
-    run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
+    run.overflow ? undefined : lookupsOf({ userInput: [], trusted: run.trusted, untrusted: run.untrustedResults });
 
   // What the middleware would do with a call, without running it: adapters with an approval step
   // of their own (the AI SDK's needsApproval) ask first and put the call to a person there.
@@ -204,8 +230,11 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
         });
     }
     const value = await next();
-    const untrusted = call.tool.options.reads === "untrusted" || (isToolOutcome(value) && isUntrustedOutcome(value));
-    remember(call.runId, call.name, untrusted, value);
+    const untrusted =
+      call.tool.options.reads === "untrusted" ||
+      (isToolOutcome(value) && isUntrustedOutcome(value)) ||
+      enclosedRunReadUntrusted(); // a sub-agent run inside this call read untrusted content
+    remember(call.runId, call.name, untrusted, value, call.arguments);
     return value;
   };
 
@@ -220,7 +249,11 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
       let lookup: RunLookups | undefined;
       const lookups = () =>
         (lookup ??= lookupsOf({
-          trusted: [...context.userInput, ...context.trustedResults],
+          userInput: context.userInput,
+          trusted: context.trustedResults.map((result, i) => ({
+            result,
+            arguments: context.trustedResultArguments?.[i],
+          })),
           untrusted: context.untrustedResults,
         }));
       return request.calls.map((call) => decide(mode, call, call.descriptor, context.untrustedSources, lookups));

@@ -5,7 +5,7 @@ describe("TrackedRuns", () => {
   it("keeps a tainted run's mark without its content when room is needed, clean runs going first", () => {
     const runs = new TrackedRuns(2, 10);
     runs.remember("t1", "readMail", true, "mail");
-    runs.remember("c1", "weather", false, "sun");
+    runs.remember("c1", "weather", false, "sun", {});
     runs.remember("t2", "readMail", true, "mail");
     expect(runs.get("c1")).toBeUndefined(); // the clean run went first
     expect(runs.get("t1")).toMatchObject({ untrusted: true, overflow: false, untrustedResults: ["mail"] });

@@ -12,7 +12,8 @@
 export interface TrackedRun {
   untrusted: boolean;
   sources: string[];
-  trusted: unknown[];
+  /** Trusted results, each with the arguments of the call it answered. */
+  trusted: { readonly result: unknown; readonly arguments: unknown }[];
   untrustedResults: unknown[];
   size: number;
   overflow: boolean;
@@ -72,7 +73,7 @@ export class TrackedRuns {
   }
 
   /** Records what a call of the run returned: `untrusted` content taints the run for good. */
-  remember(runId: string, tool: string, untrusted: boolean, content: unknown): void {
+  remember(runId: string, tool: string, untrusted: boolean, content: unknown, args?: unknown): void {
     let run = this.touch(runId);
     if (run === undefined) {
       // A forgotten (or possibly forgotten) tainted run comes back tainted, with no content.
@@ -91,14 +92,15 @@ export class TrackedRuns {
     }
     this.makeRoom();
     if (run.overflow) return;
-    run.size += JSON.stringify(content)?.length ?? 0;
+    run.size += (JSON.stringify(content)?.length ?? 0) + (untrusted ? 0 : (JSON.stringify(args)?.length ?? 0));
     if (run.size > MAX_TRACKED_CHARS) {
       run.overflow = true;
       run.trusted = [];
       run.untrustedResults = [];
       return;
     }
-    (untrusted ? run.untrustedResults : run.trusted).push(content);
+    if (untrusted) run.untrustedResults.push(content);
+    else run.trusted.push({ result: content, arguments: args });
   }
 
   /** The run, moved to the most recently used end of its map. */
