@@ -8,7 +8,11 @@ import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 
 const IBAN = "DE44500105175407324931";
 
-function setUp(subScript: () => ScriptedStep[], subReads: "untrusted" | "trusted" = "untrusted") {
+function setUp(
+  subScript: () => ScriptedStep[],
+  subReads: "untrusted" | "trusted" = "untrusted",
+  afterUntrusted: "deny" | "arguments" = "deny",
+) {
   const sent: unknown[] = [];
   const readMail = defineTool({
     name: "readMail",
@@ -35,7 +39,7 @@ function setUp(subScript: () => ScriptedStep[], subReads: "untrusted" | "trusted
         chatClient: new ScriptedChatClient(subScript()),
       });
       const result = await sub.run(question);
-      return result.status === "completed" ? result.output : "no answer";
+      return result.status === "completed" ? result.text : "no answer";
     },
   });
   const sendMoney = defineTool({
@@ -51,7 +55,7 @@ function setUp(subScript: () => ScriptedStep[], subReads: "untrusted" | "trusted
   const factory = usingAgentFramework(container.createChildContainer())
     .addTools(askResearcher, sendMoney)
     .usingToolResultMiddleware()
-    .usingInjectionPolicy({ afterUntrusted: "deny" })
+    .usingInjectionPolicy({ afterUntrusted })
     .buildAgentFactory();
   return { factory, sent };
 }
@@ -88,6 +92,20 @@ describe("a sub-agent's result returned by a trusted tool", () => {
     );
     expect(isUntrustedOutcome(answer)).toBe(true);
     expect((await factory.tools.invoke(pay, { runId: "s" })).errorCode).toBe("UNTRUSTED_CONTEXT");
+    expect(sent).toEqual([]);
+  });
+
+  it("arguments: an IBAN in the sub-agent's answer is flagged when the parent pays it", async () => {
+    const { factory, sent } = setUp(readsMail, "untrusted", "arguments");
+    await factory.tools.invoke(
+      { name: "askResearcher", arguments: { question: "What does my mail say?" } },
+      { runId: "s" },
+    );
+    const refused = await factory.tools.invoke(
+      { name: "sendMoney", arguments: { iban: IBAN, amount: 5 } },
+      { runId: "s" },
+    );
+    expect(refused).toMatchObject({ errorCode: "UNTRUSTED_CONTEXT", metadata: { untrustedArguments: ["iban"] } });
     expect(sent).toEqual([]);
   });
 
