@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /*
  * A trusted tool that runs a sub-agent and returns what it said hands the sub-run's reading on: if
  * the sub-run read untrusted content, the tool's outcome is untrusted content too (DESIGN, round
- * 4). The invoker runs every call's pipeline in a scope; a run started inside it (whatever the
+ * 4). An invoker with a gate (the injection policy) runs each call's pipeline in a scope (an
+ * invoker without one skips it: about a microsecond a call that no decision would read); a run started inside it (whatever the
  * tool returns: the run's result, its output text, a summary) marks that scope when it reads
  * untrusted content, and the invoker marks the outcome. An AsyncLocalStorage, because the sub-run
  * is started by user code the framework never sees between the call and the run.
