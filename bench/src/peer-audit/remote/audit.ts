@@ -23,7 +23,7 @@ export const REMOTE_READERS: readonly RemoteReader[] = ["careful", "hurried", "f
 
 const EMPTY_FAILURE_FIELD = /"(?:error|errors)"\s*:\s*(?:null|\[\s*\]|""|false|\{\s*\})/gi;
 const FAILURE =
-  /\b(?:error|errors|failed|fails|failure|exception|denied|forbidden|unauthori[sz]ed|timed out|timeout|canceling statement|unavailable|rejected|aborted|hang up|does not exist|invalid)\b|"isError"\s*:\s*true|"status"\s*:\s*"(?!ok")[a-z_]+"/i;
+  /\b(?:error|errors|failed|fails|failure|exception|denied|forbidden|unauthori[sz]ed|timed out|timeout|canceling statement|unavailable|rejected|aborted|hang up|does not exist|invalid)\b|"isError"\s*:\s*true|"status"\s*:\s*"(?:error|failed|timeout|partial|cancelled)"/i;
 const NOT_RETRIABLE =
   /"retriable"\s*:\s*false|do not retry|don't retry|may have been applied|invalid|does not exist|not found/i;
 const RETRIABLE =

@@ -7,7 +7,7 @@
 // - OpenAI Agents JS: MCPServerStreamableHttp + getAllMcpTools; FunctionTool.invoke is what the
 //   runner calls (its default errorFunction turns a throw into text); no marker reaches the model.
 // - AI SDK: @ai-sdk/mcp's createMCPClient tools; generateText sends a throw from execute to the
-//   model as a `tool-error` part (the marker), a returned result as its JSON.
+//   model as a `tool-error` part (the marker), a returned result through the tool's toModelOutput.
 // - LangChain: @langchain/mcp-adapters' MultiServerMCPClient tools invoked with a ToolCall; the
 //   agent's ToolNode turns a throw into a ToolMessage with `status: "error"` (the marker) whose text
 //   is `${error}\n Please fix your mistakes.` (its defaultHandleToolErrors).
@@ -82,10 +82,12 @@ export async function needleworkChannel(toolsetUrl: string): Promise<RemoteChann
       let n = 0;
       const chatClient: ChatClient = {
         async complete({ messages }) {
-          const last = messages.at(-1) as ChatMessage | undefined;
-          if (last?.role === "tool") {
-            const status = /"status"\s*:\s*"([a-z_]+)"/.exec(last.content)?.[1];
-            seen.push({ text: last.content, flagged: status !== undefined && status !== "ok" });
+          // Every tool message so far, in order (a run-health note may follow the last one).
+          seen.length = 0;
+          for (const m of messages as readonly ChatMessage[]) {
+            if (m.role !== "tool") continue;
+            const status = /"status"\s*:\s*"([a-z_]+)"/.exec(m.content)?.[1];
+            seen.push({ text: m.content, flagged: status !== undefined && status !== "ok" });
           }
           const step = model(seen);
           if (step === undefined) return { message: { content: "Done." } };
@@ -135,8 +137,22 @@ export async function aiSdkChannel(toolsetUrl: string): Promise<RemoteChannel> {
         const tool = tools[step.tool];
         if (tool?.execute === undefined) throw new Error(`no tool ${step.tool}`);
         try {
-          const output = await tool.execute(step.args, { toolCallId: `call_${++n}`, messages: [], context: {} });
-          return { text: textOf(output), flagged: false };
+          const toolCallId = `call_${++n}`;
+          const output: unknown = await tool.execute(step.args, { toolCallId, messages: [], context: {} });
+          // What generateText hands the model: the tool's toModelOutput (@ai-sdk/mcp's keeps the
+          // content's text parts and drops `isError`).
+          type Output = Parameters<NonNullable<typeof tool.toModelOutput>>[0]["output"];
+          const shown = (await tool.toModelOutput?.({ toolCallId, input: step.args, output: output as Output })) as
+            | { type: string; value: unknown }
+            | undefined;
+          if (shown?.type === "content" && Array.isArray(shown.value))
+            return {
+              text: (shown.value as { type: string; text?: string }[])
+                .map((part) => (part.type === "text" ? (part.text ?? "") : JSON.stringify(part)))
+                .join("\n"),
+              flagged: false,
+            };
+          return { text: textOf(shown?.value ?? output), flagged: false };
         } catch (error) {
           return { text: message(error), flagged: true };
         }

@@ -38,7 +38,8 @@ export async function startFaultProxy(upstreamPort: number): Promise<FaultProxy>
           answer.pipe(res);
         },
       );
-      upstream.on("error", () => req.socket.destroy());
+      // The server down: answered as a gateway answers it (502), unless this response was to be lost.
+      upstream.on("error", () => (lose || res.headersSent ? req.socket.destroy() : res.writeHead(502).end()));
       upstream.end(body);
     });
   });
