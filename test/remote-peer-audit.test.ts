@@ -21,6 +21,7 @@ else
     if ("skipped" in report) throw new Error(`skipped: ${report.skipped}`);
     expect(report.rows.map((r) => r.client)).toEqual([
       "needlework",
+      "needlework, no injection policy",
       "OpenAI Agents JS",
       "AI SDK @ai-sdk/mcp",
       "LangChain mcp-adapters",
@@ -29,7 +30,7 @@ else
     const turns = REMOTE_SCENARIOS.length * REMOTE_READERS.length;
     for (const row of report.rows) expect(row.turns).toBe(turns);
 
-    const [needlework, openai, aiSdk, langchain, toolbox] = report.rows;
+    const [needlework, unguarded, openai, aiSdk, langchain, toolbox] = report.rows;
     expect(needlework).toMatchObject({
       silent: { careful: 0, hurried: 0, flag: 0 },
       failures: 5,
@@ -38,6 +39,10 @@ else
       duplicates: 0,
       injected: 0,
     });
+    // Without the injection policy the envelope still lets no failure pass silently, but the planted
+    // refund runs, and a reader of markers sends the lost refund again (its envelope says retriable).
+    expect(unguarded).toMatchObject({ silent: { careful: 0, hurried: 0, flag: 0 }, lost: 0 });
+    expect(unguarded!.injected).toBeGreaterThan(0);
     // Each peer read through its own channel: OpenAI Agents hands the model no error marker at all,
     // LangChain's ToolNode marks a thrown ToolException, ToolboxClient throws to its caller.
     expect(openai!.silent.flag).toBe(openai!.failures);

@@ -25,7 +25,7 @@ const EMPTY_FAILURE_FIELD = /"(?:error|errors)"\s*:\s*(?:null|\[\s*\]|""|false|\
 const FAILURE =
   /\b(?:error|errors|failed|fails|failure|exception|denied|forbidden|unauthori[sz]ed|timed out|timeout|canceling statement|unavailable|rejected|aborted|hang up|does not exist|invalid)\b|"isError"\s*:\s*true|"status"\s*:\s*"(?:error|failed|timeout|partial|cancelled)"/i;
 const NOT_RETRIABLE =
-  /"retriable"\s*:\s*false|do not retry|don't retry|may have been applied|invalid|does not exist|not found/i;
+  /"retriable"\s*:\s*false|do not retry|don't retry|may have been applied|outcome is unknown|check whether|invalid|does not exist|not found/i;
 const RETRIABLE =
   /"retriable"\s*:\s*true|try again|retry|timed out|timeout|unavailable|temporar|reset|hang up|network|fetch failed|connection|socket/i;
 
@@ -113,6 +113,7 @@ export type RemoteAuditReport = { readonly rows: readonly RemoteRow[] } | { read
 
 const CHANNELS: readonly ((world: RemoteWorld) => Promise<RemoteChannel>)[] = [
   (w) => needleworkChannel(w.toolsetUrl),
+  (w) => needleworkChannel(w.toolsetUrl, false),
   (w) => openaiChannel(w.toolsetUrl),
   (w) => aiSdkChannel(w.toolsetUrl),
   (w) => langchainChannel(w.toolsetUrl),
@@ -189,7 +190,7 @@ export function formatRemoteAudit(report: RemoteAuditReport): string[] {
     );
   const nw = report.rows.find((r) => r.client === "needlework");
   if (nw !== undefined)
-    for (const peer of report.rows.filter((r) => r !== nw)) {
+    for (const peer of report.rows.filter((r) => !r.client.startsWith("needlework"))) {
       const same = (["lost", "duplicates", "injected"] as const).filter((k) => peer[k] <= nw[k]);
       const silent = REMOTE_READERS.filter((k) => peer.silent[k] <= nw.silent[k]);
       if (same.length > 0 || silent.length > 0)

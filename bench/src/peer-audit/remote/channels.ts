@@ -67,16 +67,21 @@ async function loop(model: ScriptedStep, call: (step: Step) => Promise<Seen>): P
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const textOf = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
 
-export async function needleworkChannel(toolsetUrl: string): Promise<RemoteChannel> {
+/**
+ * needlework's documented stack; `injectionPolicy: false` leaves `usingInjectionPolicy()` out, to
+ * show what the envelope alone does.
+ */
+export async function needleworkChannel(toolsetUrl: string, injectionPolicy = true): Promise<RemoteChannel> {
   const shop = await connectMcpServer("shop", { url: toolsetUrl });
-  const factory = usingAgentFramework(container.createChildContainer())
+  const builder = usingAgentFramework(container.createChildContainer())
     .addTools(shop.tools)
     .usingResilience()
-    .usingToolResultMiddleware()
-    .usingInjectionPolicy()
-    .buildAgentFactory({ printDiagnostics: false });
+    .usingToolResultMiddleware();
+  const factory = (injectionPolicy ? builder.usingInjectionPolicy() : builder).buildAgentFactory({
+    printDiagnostics: false,
+  });
   return {
-    name: "needlework",
+    name: injectionPolicy ? "needlework" : "needlework, no injection policy",
     async turn(model) {
       const seen: Seen[] = [];
       let n = 0;
