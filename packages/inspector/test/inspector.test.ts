@@ -370,7 +370,7 @@ describe("startInspector's answers to bad input (issue 34)", () => {
     }
   });
 
-  it("builds a run's view in time linear in its size (4x the calls, about 4x the time)", () => {
+  it("builds the whole view of a 20,000-call run (every call and turn counted)", () => {
     const big = (calls: number): JournaledRun => {
       const turns: JournaledTurn[] = [];
       const journaled: JournaledCall[] = [];
@@ -404,22 +404,10 @@ describe("startInspector's answers to bad input (issue 34)", () => {
         calls: journaled,
       };
     };
-    const time = (run: JournaledRun): number => {
-      let best = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < 3; i++) {
-        const started = performance.now();
-        const view = runView(run);
-        best = Math.min(best, performance.now() - started);
-        expect(view.stats.calls).toBe(run.calls.length);
-      }
-      return best;
-    };
-    const small = time(big(5_000));
-    const large = time(big(20_000));
-    // Best of three, on a machine that may be busy: 4x the calls is about 4x the time (quadratic, as
-    // it was, would be 16x, and 4-7 s for 20,000 calls).
-    expect(large).toBeLessThan(2_500);
-    expect(large / small).toBeLessThan(10);
+    // Its speed (linear in the calls) is measured in bench/src/inspector.bench.ts, not timed here.
+    const view = runView(big(20_000));
+    expect(view.stats).toMatchObject({ calls: 20_000, turns: 2_000, failures: 0 });
+    expect(view.events.filter((e) => e.type === "tool-result")).toHaveLength(20_000);
   });
 });
 
