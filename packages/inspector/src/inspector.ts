@@ -15,6 +15,7 @@ import { type Inspector, type InspectorOptions, inspectorSettings } from "./insp
 import { letterRoutes } from "./letter-routes.js";
 import { runRoutes } from "./run-routes.js";
 import { watchRoutes } from "./watch-routes.js";
+import { listenProblem, storeProblem } from "./start-error.js";
 
 export type { Inspector, InspectorOptions } from "./inspector-options.js";
 
@@ -66,11 +67,15 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const page = serveStatic({ path: publicFile("index.html") });
   for (const path of PAGE_PATHS) app.get(path, page);
 
+  // The store answers before the page is served: a missing database or tables are said now, in one error.
+  await settings.store.journal.list({ limit: 1 }).catch((error: unknown) => {
+    throw storeProblem(error, (settings.store as { schema?: unknown }).schema as string | undefined);
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port, hostname: host }) as Server;
-    started.once("error", reject);
+    started.once("error", (error) => reject(listenProblem(error, port) ?? error));
     started.once("listening", () => {
-      started.off("error", reject);
+      started.removeAllListeners("error");
       resolve(started);
     });
   });

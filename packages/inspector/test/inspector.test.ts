@@ -411,24 +411,6 @@ describe("startInspector's answers to bad input (issue 34)", () => {
   });
 });
 
-describePostgres("startInspector over a PostgreSQL store never migrated", () => {
-  it("says STORE_NOT_MIGRATED and names migrate(), not 'could not be read'", async () => {
-    const store = new PostgresStore({
-      connectionString: DATABASE_URL,
-      schema: `nw_never_${randomBytes(4).toString("hex")}`,
-    });
-    try {
-      await expect(store.journal.list({ limit: 1 })).rejects.toMatchObject({ code: "STORE_NOT_MIGRATED" });
-      const inspector = await start({ store });
-      const { status, body } = await get(inspector, "/api/runs");
-      expect(status).toBe(503);
-      expect(body).toMatchObject({ code: "STORE_NOT_MIGRATED", error: expect.stringContaining("store.migrate()") });
-    } finally {
-      await store.close();
-    }
-  });
-});
-
 describe("startInspector's actions through the API", () => {
   const store = new InMemoryRunStore();
   let runs: WrittenRuns;
