@@ -7,7 +7,7 @@ import { closest } from "@needlework/core/internal";
 import { FileRunStore } from "@needlework/durable";
 import type { AgentStore } from "@needlework/durable";
 import { startInspector } from "./inspector.js";
-import { InspectorStartError } from "./start-error.js";
+import { InspectorStartError, storeProblem } from "./start-error.js";
 
 const USAGE = `Usage: needlework-inspector --database-url <url> [--schema needlework] [--port 4600] [--host 127.0.0.1] [--token <secret>]
        needlework-inspector --directory <FileRunStore directory> [--port 4600] ...
@@ -86,6 +86,16 @@ async function main(): Promise<number> {
   else {
     const { PostgresStore } = await import("@needlework/postgres");
     store = new PostgresStore({ connectionString: databaseUrl, ...(values.schema ? { schema: values.schema } : {}) });
+  }
+  try {
+    // Fail now, with one line, rather than on the first page load.
+    await store.journal.list({ limit: 1 });
+  } catch (error) {
+    console.error(
+      `needlework-inspector: ${storeProblem(error, values.schema).message.replace(/^startInspector: /, "")}`,
+    );
+    await store.close?.();
+    return 1;
   }
   const token = values.token ?? process.env.NEEDLEWORK_INSPECTOR_TOKEN;
   let inspector;

@@ -9,7 +9,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { bearerAuth } from "hono/bearer-auth";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { LOOPBACK } from "./inspector-options.js";
-import { failure, HttpError, sameSecret } from "./request.js";
+import { failure, HttpError, operatorName, sameSecret } from "./request.js";
 
 const CSP = {
   defaultSrc: ["'none'"],
@@ -84,6 +84,13 @@ export function guard(
     if (c.req.header("x-needlework-inspector") !== "1") throw new HttpError(403, "Missing the inspector's header.");
     const from = c.req.header("origin");
     if (from !== undefined && !sameOrigin(from, c)) throw new HttpError(403, "Cross-origin request refused.");
+    // Every action is journaled with who took it: a nameless one is refused, never recorded as nobody.
+    if (operatorName(c) === "")
+      throw new HttpError(
+        400,
+        "Say who you are first: enter your name in the page's Operator field (the x-needlework-operator header). Every action is journaled with it.",
+        "OPERATOR_REQUIRED",
+      );
     // The action log is ready before anything is done: an action that cannot be journaled is not taken.
     await actionLogReady();
     await next();

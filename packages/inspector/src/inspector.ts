@@ -68,8 +68,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   for (const path of PAGE_PATHS) app.get(path, page);
 
   // The store answers before the page is served: a missing database or tables are said now, in one error.
+  // (Another failure may pass: the page then says it, with the error's code, on every load.)
   await settings.store.journal.list({ limit: 1 }).catch((error: unknown) => {
-    throw storeProblem(error, (settings.store as { schema?: unknown }).schema as string | undefined);
+    const problem = storeProblem(error, (settings.store as { schema?: unknown }).schema as string | undefined);
+    if (problem.code !== "STORE_UNREADABLE") throw problem;
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port, hostname: host }) as Server;

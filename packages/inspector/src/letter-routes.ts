@@ -89,6 +89,19 @@ export function letterRoutes(app: Hono, k: Inspection, pageOnly: MiddlewareHandl
     }
     const result = replayed ? "done" : (outcome?.errorCode ?? (outcome ? outcome.status : "NOT_CLAIMED"));
     await journalAction({ action: "replay", letterId: id, runId: letter.runId, by, result });
-    return c.json({ replayed, ...(outcome ? { outcome } : {}) }, replayed ? 200 : 409);
+    if (replayed) return c.json({ replayed, ...(outcome ? { outcome } : {}) }, 200);
+    // The call ran and failed again: its new outcome, said in words the page shows as they are.
+    const code = outcome?.errorCode ?? outcome?.status ?? "NOT_CLAIMED";
+    return c.json(
+      {
+        replayed,
+        ...(outcome ? { outcome } : {}),
+        code: "REPLAY_FAILED",
+        error: outcome
+          ? `The call failed again with ${code}; the letter stays open.`
+          : "Another process is replaying this letter; it stays open.",
+      },
+      409,
+    );
   };
 }

@@ -88,14 +88,17 @@ export function failure(error: unknown): { status: HttpError["status"]; body: { 
   return { status: 500, body: { error: "The store could not be read.", ...(code ? { code } : {}) } };
 }
 
-/** Who acts: the name the page was given (or `anonymous`), and `token holder` when a token is required. */
+/** The name the page was given for who acts (control characters removed, at most 80), or "" for none. */
+export function operatorName(c: Context): string {
+  return (c.req.header("x-needlework-operator") ?? "")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 80);
+}
+
+/** Who acts: the name the page was given (required before any action), and `token holder` when a token is required. */
 export function actor(c: Context, tokenSet: boolean): string {
-  const raw = c.req.header("x-needlework-operator") ?? "";
-  const name =
-    raw
-      .replace(/[\u0000-\u001f\u007f]/g, "")
-      .trim()
-      .slice(0, 80) || "anonymous";
+  const name = operatorName(c);
   return tokenSet ? `${name} (token holder)` : name;
 }
 

@@ -140,8 +140,12 @@ describe("startInspector over an in-memory store", () => {
       fetch(new URL(`/api/dead-letters/${id}/acknowledge`, inspector.url), { method: "POST", headers });
     expect((await ack({})).status).toBe(403); // a form post from anywhere carries no custom header
     expect((await ack({ "x-needlework-inspector": "1", origin: "https://evil.example" })).status).toBe(403);
-    expect(await (await ack({ "x-needlework-inspector": "1" })).json()).toEqual({ acknowledged: true });
-    expect(await (await ack({ "x-needlework-inspector": "1" })).json()).toEqual({ acknowledged: false });
+    expect(await (await ack({ "x-needlework-inspector": "1", "x-needlework-operator": "Ada" })).json()).toEqual({
+      acknowledged: true,
+    });
+    expect(await (await ack({ "x-needlework-inspector": "1", "x-needlework-operator": "Ada" })).json()).toEqual({
+      acknowledged: false,
+    });
     expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toEqual([]);
     expect((await get(inspector, "/api/dead-letters?acknowledged=true")).body.letters[0]).toMatchObject({
       id,
@@ -233,7 +237,7 @@ describe("startInspector's safety rules", () => {
     expect((await get(inspector, "/api/dead-letters?acknowledged=true")).body.letters).toEqual([]);
     const ack = await fetch(new URL("/api/dead-letters/1/acknowledge", inspector.url), {
       method: "POST",
-      headers: { "x-needlework-inspector": "1" },
+      headers: { "x-needlework-inspector": "1", "x-needlework-operator": "Ada" },
     });
     expect(ack.status).toBe(405);
   });
@@ -418,12 +422,32 @@ describe("startInspector's actions through the API", () => {
   const act = (path: string, body: unknown = {}) =>
     fetch(new URL(path, inspector.url), {
       method: "POST",
-      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      headers: { "x-needlework-inspector": "1", "x-needlework-operator": "Ada", "content-type": "application/json" },
       body: JSON.stringify(body),
     });
   beforeAll(async () => {
     runs = await writeRuns(store, { denial: true });
     inspector = await start({ store, agents: runs.agents });
+  });
+
+  it("refuses an action by nobody named (OPERATOR_REQUIRED), and journals nothing", async () => {
+    for (const operator of [undefined, "", "   "]) {
+      const response = await fetch(new URL(`/api/runs/${runs.failed}/resume`, inspector.url), {
+        method: "POST",
+        headers: {
+          "x-needlework-inspector": "1",
+          "content-type": "application/json",
+          ...(operator === undefined ? {} : { "x-needlework-operator": operator }),
+        },
+        body: "{}",
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        code: "OPERATOR_REQUIRED",
+        error: expect.stringContaining("name"),
+      });
+    }
+    expect((await get(inspector, `/api/runs/${runs.failed}`)).body.actions).toEqual([]);
   });
 
   it("refuses decisions that do not cover the pending calls, and a run that is not paused", async () => {
@@ -441,7 +465,7 @@ describe("startInspector's actions through the API", () => {
     const readOnly = await start({ store });
     const response = await fetch(new URL(`/api/runs/${runs.pausedToDeny}/decisions`, readOnly.url), {
       method: "POST",
-      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      headers: { "x-needlework-inspector": "1", "x-needlework-operator": "Ada", "content-type": "application/json" },
       body: JSON.stringify({ decisions: { r2: "approved" } }),
     });
     expect(response.status).toBe(409);
@@ -454,7 +478,12 @@ describe("startInspector's actions through the API", () => {
     const id = body.letters[0].id as string;
     const failed = await act(`/api/dead-letters/${id}/replay`);
     expect(failed.status).toBe(409);
-    expect(await failed.json()).toEqual({ replayed: false, outcome: { status: "error", errorCode: "CONFLICT" } });
+    expect(await failed.json()).toEqual({
+      replayed: false,
+      outcome: { status: "error", errorCode: "CONFLICT" },
+      code: "REPLAY_FAILED",
+      error: "The call failed again with CONFLICT; the letter stays open.",
+    });
     expect((await get(inspector, "/api/dead-letters?acknowledged=false")).body.letters).toHaveLength(1);
     runs.world.locked = false;
     const both = await Promise.all([act(`/api/dead-letters/${id}/replay`), act(`/api/dead-letters/${id}/replay`)]);
