@@ -213,7 +213,7 @@ describe("every command the docs tell a reader to run, as written, from a fresh 
     await sh("npm ls --all >/dev/null", dir);
   });
 
-  it("docs/inspector.md's install and command run as written: the bin names a database host it cannot find", async () => {
+  it.concurrent("docs/inspector.md's install and command run as written: the bin names a database host it cannot find", async () => {
     const dir = await freshApp(root, "inspector-app");
     await sh(block("docs/inspector.md", "npm install"), dir);
     await sh("npm ls --all >/dev/null", dir);
@@ -228,7 +228,7 @@ describe("every command the docs tell a reader to run, as written, from a fresh 
     expect(failed).not.toMatch(/\n\s+at /);
   });
 
-  it("the Vitest the docs name for each Node: Vitest 5 on this Node, Vitest 4 on Node 20, each passing the page's test", async (context) => {
+  it.concurrent("the Vitest the docs name for each Node: Vitest 5 on this Node, Vitest 4 on Node 20, each passing the page's test", async (context) => {
     const page = readFileSync(join(repoRoot, "docs", "getting-started.md"), "utf8");
     const test = extractTsBlocks("docs/getting-started.md", page).find((b) =>
       b.code.startsWith("// order-tools.test.ts"),

@@ -4,7 +4,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRunStore, InMemoryRunStore } from "@needlework/workflows";
-import { PostgresStore } from "@needlework/postgres";
 import {
   aesGcmCodec,
   type AgentStore,
@@ -16,7 +15,6 @@ import {
 } from "@needlework/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Inspector, startInspector } from "../src/index.js";
-import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
 import { ENCODED, runView, UNREADABLE } from "../src/run-view.js";
 import { HOSTILE, type WrittenRuns, writeRuns } from "./runs.js";
 
