@@ -95,6 +95,8 @@ export function findRoutes(app: Hono, k: Inspection): void {
       next = page.next;
     }
     if (rows.length < limit && scanned >= SCAN && lastSeen) next = cursorAfter(lastSeen);
-    return c.json({ runs: rows, ...(next ? { next } : {}) });
+    // A search that stopped at its scan limit says how far it has looked (`next` goes on from there).
+    const partial = rows.length < limit && scanned >= SCAN && next !== undefined;
+    return c.json({ runs: rows, ...(next ? { next } : {}), ...(partial ? { scanned } : {}) });
   });
 }

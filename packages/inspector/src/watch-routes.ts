@@ -16,18 +16,30 @@ export function watchRoutes(app: Hono, k: Inspection, watchMs: number): void {
     const since = Date.now() - windowMinutes * 60_000;
     const runs: JournaledRun[] = [];
     let cursor: string | undefined;
-    // Newest first, until the window's start (at most 2,000 runs read).
-    scan: for (let pages = 0; pages < 10; pages++) {
+    // Newest first, until the window's start, at most 2,000 runs: when it stops before the window's
+    // start it says so (`complete: false`, and the oldest start it read), never a sample shown as the window.
+    let complete = false;
+    let oldestRead: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
       const page = await journal.list({ limit: 200, ...(cursor ? { cursor } : {}) });
-      for (const summary of page.runs) {
-        if (Date.parse(summary.startedAt) < since) break scan;
-        const run = await readRun(summary.runId).catch(() => undefined);
+      const inWindow = page.runs.filter((summary) => Date.parse(summary.startedAt) >= since);
+      // A page's runs read together, not one round trip after another.
+      for (const run of await Promise.all(inWindow.map((s) => readRun(s.runId).catch(() => undefined))))
         if (run) runs.push(run);
+      oldestRead = inWindow.at(-1)?.startedAt ?? oldestRead;
+      if (inWindow.length < page.runs.length || !page.next) {
+        complete = true;
+        break;
       }
-      if (!page.next) break;
       cursor = page.next;
     }
-    return c.json({ windowMinutes, runs: runs.length, tools: toolHealth(runs) });
+    return c.json({
+      windowMinutes,
+      runs: runs.length,
+      complete,
+      ...(complete || oldestRead === undefined ? {} : { oldestRead }),
+      tools: toolHealth(runs),
+    });
   });
 
   // ---- live: server push
