@@ -26,7 +26,7 @@ let inspector: Awaited<ReturnType<typeof startInspector>>;
 try {
   inspector = await startInspector({ store, port, agents: seeded.agents });
 } catch (error) {
-  if ((error as { code?: unknown }).code !== "EADDRINUSE") throw error;
+  if ((error as { code?: unknown }).code !== "PORT_IN_USE") throw error;
   console.error(`Port ${port} is already in use. Run it on another: PORT=4601 pnpm demo:inspector`);
   await store.close?.();
   process.exit(1);

@@ -1,7 +1,7 @@
 // The run inspector's page: routes #/runs, #/runs/<id>, #/dead-letters, #/health (or the same paths)
 // over the JSON API, and redraws when the server pushes a change (no polling). Every value is written
 // as text (textContent), never as HTML.
-import { createTimeline, el } from "/timeline.js";
+import { createTimeline, duration, el, plural } from "/timeline.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,13 +26,20 @@ async function api(path, init = {}) {
     const error = new Error(body.error ?? `HTTP ${response.status}`);
     error.code = body.code;
     error.status = response.status;
+    error.body = body;
     throw error;
   }
   return body;
 }
 
-/** An action: only from this page (the custom header), as JSON, with who acts. */
-function act(path, body) {
+/** An action: only from this page (the custom header), as JSON, with who acts (a name is asked for first). */
+async function act(path, body) {
+  if ($("operator").value.trim() === "") {
+    $("operator").focus();
+    const error = new Error("Enter your name in “You are” first: every action is journaled with who took it.");
+    error.code = "OPERATOR_REQUIRED";
+    throw error;
+  }
   return api(path, {
     method: "POST",
     headers: {
@@ -52,14 +59,6 @@ function link(href, text) {
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : "");
 const pretty = (value) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
-function duration(ms) {
-  if (typeof ms !== "number") return "";
-  if (ms < 10) return `${ms.toFixed(1)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
-}
-
 /** A <pre> of JSON, pretty, with a Copy button. */
 function jsonBlock(pre, value) {
   pre.textContent = pretty(value);
@@ -72,9 +71,25 @@ function jsonBlock(pre, value) {
   }
 }
 
+/** What an action did, said after the page is redrawn (cleared by the next action or view). */
+function showNotice(text) {
+  $("notice").textContent = text ?? "";
+  $("notice").hidden = !text;
+}
+
+/** A replay's answer in words: the call's new outcome, and where its letter stands. */
+function replayNotice(answer) {
+  const outcome = answer.outcome;
+  const what = outcome ? [outcome.status, outcome.errorCode].filter(Boolean).join(" ") : "";
+  return answer.replayed
+    ? `Replayed: the call returned ${what || "ok"}; the letter is closed.`
+    : `Replay failed again: the call returned ${what || "no outcome"}; the letter stays open.`;
+}
+
 function showProblem(error) {
-  const migrate = error?.code === "STORE_NOT_MIGRATED";
-  $("problem").textContent = error ? (migrate ? error.message : `Could not load: ${error.message}`) : "";
+  // An action's refusal (it has a code) says why as it is; only a failed read is "Could not load".
+  const said = error?.code !== undefined || error?.status === undefined;
+  $("problem").textContent = error ? (said ? error.message : `Could not load: ${error.message}`) : "";
   $("problem").hidden = !error;
 }
 
@@ -179,6 +194,9 @@ async function showRuns(params, stale) {
     }),
   );
   $("runs-empty").hidden = page.runs.length > 0;
+  $("runs-scanned").hidden = page.scanned === undefined;
+  $("runs-scanned").textContent =
+    page.scanned === undefined ? "" : `Looked at ${plural(page.scanned, "run", "runs")} so far: Older → looks further.`;
   $("runs-older").hidden = !page.next;
   $("runs-older").onclick = () => {
     cursors.push(params.get("cursor") ?? "");
@@ -282,7 +300,8 @@ async function showRun(runId, stale) {
   const paused = run.status === "awaiting_approval";
   $("run-ended").textContent = run.endedAt ? `· ${paused ? "paused" : "ended"} ${when(run.endedAt)}` : "";
   $("run-figures").textContent =
-    `· ${duration(stats.durationMs)} · ${stats.turns} turns · ${stats.calls} calls · ${stats.failures} failed`;
+    `· ${duration(stats.durationMs)} · ${plural(stats.turns, "turn", "turns")} · ${plural(stats.calls, "call", "calls")} · ${stats.failures} failed` +
+    (stats.notCalled > 0 ? ` · ${stats.notCalled} not called` : "");
   jsonBlock($("run-instructions"), run.instructions);
   jsonBlock($("run-input"), run.input);
   const reason = $("run-reason");
@@ -412,12 +431,18 @@ async function showLetters(params, stale) {
     b.type = "button";
     b.onclick = async () => {
       b.disabled = true;
+      showNotice(undefined);
       try {
-        await act(path);
+        const answer = await act(path);
         await refresh();
+        if (className === "replay") showNotice(replayNotice(answer));
       } catch (error) {
         b.disabled = false;
-        showProblem(error);
+        // A replay that ran and failed again is an answer, not a load failure: its new outcome.
+        if (className === "replay" && error.body?.replayed === false && error.body.outcome) {
+          await refresh();
+          showProblem(new Error(replayNotice(error.body)));
+        } else showProblem(error);
       }
     };
     return b;
@@ -466,7 +491,9 @@ async function showHealth(params, stale) {
   $("health-minutes").value = minutes;
   const health = await api(`/api/health?minutes=${encodeURIComponent(minutes)}`);
   if (stale()) return;
-  $("health-runs").textContent = `${health.runs} runs`;
+  $("health-runs").textContent = health.complete
+    ? plural(health.runs, "run", "runs")
+    : `the newest ${plural(health.runs, "run", "runs")} of the window (to ${when(health.oldestRead)}); older ones not read`;
   $("health").tBodies[0].replaceChildren(
     ...health.tools.map((t) => {
       const row = el("tr");
@@ -527,6 +554,7 @@ async function route() {
   const mine = ++generation;
   const stale = () => mine !== generation;
   const { hash } = parse();
+  showNotice(undefined);
   delete document.body.dataset.route;
   const query = await draw(stale);
   if (stale()) return;

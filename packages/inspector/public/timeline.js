@@ -26,7 +26,16 @@ function describeArguments(args) {
     .join(", ");
 }
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+/** `1 turn`, `2 turns`. */
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** A duration in human units: `29.6 µs`, `1.9 ms`, `2.3 s`, `1.5 min` (never `0.0296139 ms`). */
+export function duration(ms) {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) return "";
+  const [value, unit] =
+    ms < 1 ? [ms * 1000, "µs"] : ms < 1000 ? [ms, "ms"] : ms < 60_000 ? [ms / 1000, "s"] : [ms / 60_000, "min"];
+  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${unit}`;
+}
 
 /**
  * Draws events into `parts.turns` and the result into `parts.final` (`{ section, status, health, answer }`).
@@ -57,7 +66,7 @@ export function createTimeline(parts, onStatus = () => {}) {
     parts.final.status.textContent = status;
     parts.final.status.dataset.status = status;
     parts.final.health.textContent = health
-      ? `${plural(health.tools_ok, "tool call", "tool calls")} ok, ${health.tools_failed} failed${health.blocking_failure ? ", a failure is still blocking" : ""}`
+      ? `${plural(health.tools_ok, "tool call", "tool calls")} ok, ${health.tools_failed} failed, ${health.tools_not_called ?? 0} not called${health.blocking_failure ? ", a failure is still blocking" : ""}`
       : "";
     parts.final.answer.textContent = answer ?? "";
     parts.final.section.hidden = false;
@@ -82,7 +91,7 @@ export function createTimeline(parts, onStatus = () => {}) {
       call.retries.push(e.errorCode ?? "error");
       call.item.className = "call retried";
       call.state.textContent = `retrying (attempt ${e.attempt + 1})`;
-      call.detail.textContent = `attempt ${e.attempt} failed with ${e.errorCode ?? "an error"}; retrying in ${e.delayMs} ms`;
+      call.detail.textContent = `attempt ${e.attempt} failed with ${e.errorCode ?? "an error"}; retrying in ${duration(e.delayMs)}`;
     },
     "tool-result": (e) => {
       const call = calls.get(e.callId);
@@ -136,7 +145,11 @@ export function createTimeline(parts, onStatus = () => {}) {
       if (typeof outcome.latencyMs === "number") {
         call.item.dataset.latencyMs = String(outcome.latencyMs);
         call.item.append(
-          el("span", "timing", `${outcome.latencyMs} ms · ${plural(outcome.attempts ?? 1, "attempt", "attempts")}`),
+          el(
+            "span",
+            "timing",
+            `${duration(outcome.latencyMs)} · ${plural(outcome.attempts ?? 1, "attempt", "attempts")}`,
+          ),
         );
       }
       if (typeof e.formatted === "string") {

@@ -7,6 +7,7 @@ import { closest } from "@needlework/core/internal";
 import { FileRunStore } from "@needlework/durable";
 import type { AgentStore } from "@needlework/durable";
 import { startInspector } from "./inspector.js";
+import { InspectorStartError, storeProblem } from "./start-error.js";
 
 const USAGE = `Usage: needlework-inspector --database-url <url> [--schema needlework] [--port 4600] [--host 127.0.0.1] [--token <secret>]
        needlework-inspector --directory <FileRunStore directory> [--port 4600] ...
@@ -90,11 +91,8 @@ async function main(): Promise<number> {
     // Fail now, with one line, rather than on the first page load.
     await store.journal.list({ limit: 1 });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
     console.error(
-      code === "STORE_NOT_MIGRATED"
-        ? `needlework-inspector: the store's tables do not exist in schema "${values.schema ?? "needlework"}" (STORE_NOT_MIGRATED). Run your app's \`await store.migrate()\` once, or check --schema.`
-        : `needlework-inspector: reading the store ${describe(error)}. Check the URL and that the schema exists (your app's store.migrate() creates it).`,
+      `needlework-inspector: ${storeProblem(error, values.schema).message.replace(/^startInspector: /, "")}`,
     );
     await store.close?.();
     return 1;
@@ -102,6 +100,8 @@ async function main(): Promise<number> {
   const token = values.token ?? process.env.NEEDLEWORK_INSPECTOR_TOKEN;
   let inspector;
   try {
+    // startInspector reads the store before it listens: a missing database or tables, a busy port,
+    // each come back as one InspectorStartError whose message says what to do.
     inspector = await startInspector({
       store,
       port,
@@ -109,13 +109,10 @@ async function main(): Promise<number> {
       ...(token ? { token } : {}),
     });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
     console.error(
-      code === "EADDRINUSE"
-        ? `needlework-inspector: port ${port} is already in use (another inspector or program listens there). Pass --port <n> for another, or --port 0 for any free one.`
-        : code === "EACCES"
-          ? `needlework-inspector: not allowed to listen on port ${port}. Pass --port <n> above 1023, or --port 0.`
-          : `needlework-inspector: ${describe(error)}`,
+      InspectorStartError.isInstance(error) || error instanceof InspectorStartError
+        ? `needlework-inspector: ${error.message.replace(/^startInspector: /, "")}`
+        : `needlework-inspector: ${describe(error)}`,
     );
     await store.close?.();
     return 1;

@@ -16,3 +16,4 @@ export type { ToolHealth } from "./health.js";
 export type { InspectedAgent } from "./inspected-agent.js";
 export { type Inspector, type InspectorOptions, startInspector } from "./inspector.js";
 export type { ActionRecord } from "./run-view.js";
+export { InspectorStartError, type InspectorStartErrorCode } from "./start-error.js";

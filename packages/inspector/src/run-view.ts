@@ -9,6 +9,9 @@
  * in the run's size (a 20,000-call run was quadratic before, 4-7 s).
  */
 import type { JournaledOutcome, JournaledCall, JournaledRun, RunSummary } from "@needlework/durable";
+import { healthSoFar, type RunStats, runStats } from "./run-stats.js";
+
+export { type RunStats, runStats } from "./run-stats.js";
 
 /** A payload stored through a codec, shown without one. */
 export const ENCODED = "[encoded: start the inspector with the store's codec to read it]";
@@ -46,7 +49,7 @@ export interface ActionRecord {
   readonly runId?: string;
   readonly callId?: string;
   readonly letterId?: string;
-  /** Who: the name the person gave the page (or `anonymous`) and, with a token, `token holder`. */
+  /** Who: the name the person gave the page (required) and, with a token, `token holder`. */
   readonly by: string;
   /** ISO 8601. */
   readonly at: string;
@@ -64,17 +67,6 @@ export interface RunView {
   };
   readonly stats: RunStats;
   readonly events: readonly TimelineEvent[];
-}
-
-/** A run's figures: what the runs list shows in its columns. */
-export interface RunStats {
-  /** Milliseconds from start to end (or to now while it runs). */
-  readonly durationMs: number | undefined;
-  readonly turns: number;
-  readonly calls: number;
-  readonly failures: number;
-  /** The error codes its calls failed with, each once, in the order first seen. */
-  readonly codes: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -107,21 +99,6 @@ function notesByTurn(messages: unknown): Map<number, TimelineEvent[]> {
   }
   return notes;
 }
-
-/** `run_health` counted from a turn's settled calls, for a run that has not ended (the conversation is not stored until then). */
-function healthSoFar(calls: readonly (JournaledCall | undefined)[]): Json {
-  let ok = 0;
-  let failed = 0;
-  for (const call of calls) {
-    const status = call?.outcome?.outcome.status;
-    if (status === "ok" || status === "partial") ok++;
-    else if (status !== undefined) failed++;
-  }
-  return { tools_ok: ok, tools_failed: failed, tools_not_called: 0, blocking_failure: failed > 0, so_far: true };
-}
-
-const isFailure = (status: string | undefined): boolean =>
-  status !== undefined && status !== "ok" && status !== "partial";
 
 function resultEvent(turn: number, call: JournaledCall): TimelineEvent | undefined {
   const settled = call.outcome;
@@ -202,28 +179,6 @@ class CallIndex {
 /** Arguments worth showing: a read-only tool has no start record, so its journaled arguments are empty. */
 const shownArguments = (fromCall: unknown, fromTurn: unknown): unknown =>
   fromCall === null || fromCall === undefined ? fromTurn : fromCall;
-
-/** The figures of a run's list row, in one pass over its calls. */
-export function runStats(run: JournaledRun, now = Date.now()): RunStats {
-  let failures = 0;
-  const codes = new Set<string>();
-  for (const call of run.calls) {
-    const outcome = call.outcome?.outcome;
-    if (isFailure(outcome?.status)) {
-      failures++;
-      if (outcome?.errorCode) codes.add(outcome.errorCode);
-    }
-  }
-  const started = Date.parse(run.startedAt);
-  const ended = run.end ? Date.parse(run.end.endedAt) : now;
-  return {
-    durationMs: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, ended - started) : undefined,
-    turns: run.turns.length,
-    calls: run.calls.length,
-    failures,
-    codes: [...codes],
-  };
-}
 
 /**
  * The page's view of a journaled run (read through the codec when the inspector has it).

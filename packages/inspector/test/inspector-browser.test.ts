@@ -193,6 +193,9 @@ if (browserRuns)
       await row.first().waitFor();
       expect(await row.locator("td").nth(3).textContent()).toBe("CONFLICT");
       await page.screenshot({ path: `${OUTPUT}inspector-dead-letters-read-only.png`, fullPage: true });
+      // Every action is journaled with who took it: the page asks for a name first.
+      await page.fill("#operator", "Ada");
+      await page.dispatchEvent("#operator", "change");
       await row.locator("button.acknowledge").click();
       await page.locator("#letters-empty:not([hidden])").waitFor();
       const { rows } = await store.pool.query(`SELECT acknowledged_at FROM "${schema}".dead_letters`);

@@ -1,0 +1,84 @@
+/*
+ * A run's figures, counted as `run_health` counts them: a call that ran and failed is a failure, a
+ * call whose tool never ran (skipped, denied, ...) is "not called", so the header, the result and
+ * `run_health` agree.
+ */
+import type { JournaledCall, JournaledOutcome, JournaledRun } from "@needlework/durable";
+
+/** A run's figures: what the runs list shows in its columns. */
+export interface RunStats {
+  /** Milliseconds from start to end (or to now while it runs). */
+  readonly durationMs: number | undefined;
+  readonly turns: number;
+  readonly calls: number;
+  /** Calls that ran and failed (as `run_health`'s `tools_failed` counts them). */
+  readonly failures: number;
+  /** Calls whose tool never ran: skipped, denied, unknown tool, invalid arguments, an open circuit (`tools_not_called`). */
+  readonly notCalled: number;
+  /** The error codes its calls failed with (or were not called for), each once, in the order first seen. */
+  readonly codes: readonly string[];
+}
+
+export const isFailure = (status: string | undefined): boolean =>
+  status !== undefined && status !== "ok" && status !== "partial";
+
+/**
+ * Codes of calls whose tool never ran. The rule `run_health` counts `tools_not_called` by (workflows'
+ * `wasNotCalled`), restated here: the inspector reads journals and never loads the agent framework.
+ */
+const NOT_CALLED = new Set([
+  "UNKNOWN_TOOL",
+  "INVALID_ARGUMENTS",
+  "CIRCUIT_OPEN",
+  "APPROVAL_DENIED",
+  "APPROVAL_REQUIRED",
+  "APPROVAL_ARGUMENTS_TOO_LONG",
+  "UNTRUSTED_CONTEXT",
+]);
+const neverRan = (o: JournaledOutcome["outcome"]): boolean =>
+  o.status === "skipped" || (o.errorCode !== undefined && NOT_CALLED.has(o.errorCode));
+
+/** `run_health` counted from a turn's settled calls, for a run that has not ended (the conversation is not stored until then). */
+export function healthSoFar(calls: readonly (JournaledCall | undefined)[]): Record<string, unknown> {
+  let ok = 0;
+  let failed = 0;
+  let notCalled = 0;
+  for (const call of calls) {
+    const outcome = call?.outcome?.outcome;
+    if (!outcome) continue;
+    if (!isFailure(outcome.status)) ok++;
+    else if (neverRan(outcome)) notCalled++;
+    else failed++;
+  }
+  return {
+    tools_ok: ok,
+    tools_failed: failed,
+    tools_not_called: notCalled,
+    blocking_failure: failed + notCalled > 0,
+    so_far: true,
+  };
+}
+
+/** The figures of a run's list row, in one pass over its calls. */
+export function runStats(run: JournaledRun, now = Date.now()): RunStats {
+  let failures = 0;
+  let notCalled = 0;
+  const codes = new Set<string>();
+  for (const call of run.calls) {
+    const outcome = call.outcome?.outcome;
+    if (!outcome || !isFailure(outcome.status)) continue;
+    if (neverRan(outcome)) notCalled++;
+    else failures++;
+    if (outcome.errorCode) codes.add(outcome.errorCode);
+  }
+  const started = Date.parse(run.startedAt);
+  const ended = run.end ? Date.parse(run.end.endedAt) : now;
+  return {
+    durationMs: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, ended - started) : undefined,
+    turns: run.turns.length,
+    calls: run.calls.length,
+    failures,
+    notCalled,
+    codes: [...codes],
+  };
+}
