@@ -116,10 +116,15 @@ export class Conversation {
     return perWrite;
   }
 
-  /** The run's end: `threw`, or for a peer any tool result its framework marked (its documented check). */
+  /**
+   * The run's end: `threw`, or for a peer a write whose last tool result its framework marked (its
+   * documented check, read generously: a failure the model's retry recovered is no alarm).
+   */
   outcome(threw: boolean, status: string, byStatus = false): FrameworkRun {
     const saidDone = this.last?.kind === "text" && this.last.done;
-    const marked = !byStatus && [...this.results.values()].some((r) => r.flagged);
+    const lastPerWrite = new Map<string, string>();
+    for (const c of this.calls) if (this.results.has(c.id)) lastPerWrite.set(c.contactId, c.id);
+    const marked = !byStatus && [...lastPerWrite.values()].some((id) => this.results.get(id)?.flagged === true);
     return { flagged: threw || marked, saidDone, callsPerWrite: this.callsPerWrite(), status };
   }
 }
