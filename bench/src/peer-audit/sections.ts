@@ -1,7 +1,7 @@
 // The audit's extra sections, printed after its tables and before the summary line. Each is one
 // module-level entry of SECTIONS: a harness choice varied on its own (a labelled sensitivity row),
-// so a reader sees what that choice does to the result. Another section (remote tools, say) is one
-// more entry here, in its own file: `SECTIONS.push(remoteToolsSection)` or listed below.
+// so a reader sees what that choice does to the result. A section of another kind lives in its own
+// module (remote/audit.ts: the remote tools section, which main.ts prints after these).
 import {
   FRAMEWORKS,
   type Framework,
