@@ -68,18 +68,23 @@ describe("pnpm peer-audit", () => {
       expect(outcome.saidDone).toBe(false);
       expect(outcome.callsPerWrite.get(first)).toBe(3);
     }
-    // The OpenAI Agents SDK's default error text carries no marker: the flag-only model sees none.
+    // The OpenAI Agents SDK's marker is its default error function's fixed text: the flag-only model
+    // sees it, and the application's check flags the run.
     const agents = await flagOnly(runOpenAIAgents);
-    expect(agents.saidDone).toBe(true);
-    expect(agents.callsPerWrite.get(first)).toBe(1);
+    expect(agents.saidDone).toBe(false);
+    expect(agents.flagged).toBe(true);
+    expect(agents.callsPerWrite.get(first)).toBe(3);
   }, 60_000);
 
-  it("a careful model reads the peers' error texts, and a timeout retried under a new call id writes twice", async () => {
+  it("a timeout retried by the model writes once with argument-derived keys, twice with call-id keys", async () => {
     const plan = planWith({ kind: "landed-timeout" }, "got");
     const crm = new FakeCrm(plan);
     const { value } = await inVirtualTime(2, () => runAiSdk(plan, crm, "careful"));
     expect(value.saidDone).toBe(true);
-    expect(groundTruth(plan, crm)).toEqual({ landed: 5, duplicates: 1, exact: false });
+    expect(groundTruth(plan, crm)).toEqual({ landed: 5, duplicates: 0, exact: true });
+    const byCallId = new FakeCrm(plan);
+    await inVirtualTime(2, () => runAiSdk(plan, byCallId, "careful", "call-id"));
+    expect(groundTruth(plan, byCallId)).toEqual({ landed: 5, duplicates: 1, exact: false });
     // needlework repeats the same call with the same idempotency key: the CRM applies it once.
     const crm2 = new FakeCrm(plan);
     await inVirtualTime(2, () => runNeedlework(plan, crm2, "careful"));
@@ -93,7 +98,19 @@ describe("pnpm peer-audit", () => {
     expect(read("flag", buried).failed).toBe(false);
     expect(read("flag", { text: "{}", flagged: true })).toEqual({ failed: true, retriable: true });
     expect(read("careful", { text: '{"error":null,"errors":[]}', flagged: false }).failed).toBe(false);
+    // No needlework vocabulary: `retriable` decides nothing, needlework's status names are no failure words.
+    expect(read("careful", { text: '{"note":"saved","retriable":true}', flagged: false }).failed).toBe(false);
+    expect(read("careful", { text: '{"status":"partial"}', flagged: false }).failed).toBe(false);
   });
+
+  it("the MDN idiom through fetch: a 503 is retried by needlework and lands", async () => {
+    const plan = planWith({ kind: "http", status: 503, times: 1 }, "fetch");
+    const crm = new FakeCrm(plan);
+    const { value } = await inVirtualTime(3, () => runNeedlework(plan, crm, "flag"));
+    expect(value.saidDone).toBe(true);
+    expect(groundTruth(plan, crm).exact).toBe(true);
+    expect(value.callsPerWrite.get(plan.writes[0]!.contactId)).toBe(1);
+  }, 60_000);
 
   it("needlework's marker is the envelope's status, however the text around it is shaped", () => {
     expect(flaggedEnvelope('{"status":"ok","retriable":false,"data":{"error":"x"}}')).toBe(false);

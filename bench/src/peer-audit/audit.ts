@@ -1,8 +1,17 @@
 import { inVirtualTime } from "./clock.js";
 import { READERS, type Reader } from "./model.js";
 import { runNeedlework } from "./needlework.js";
-import { type FrameworkRun, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
-import { auditPlans, CLIENTS, FakeCrm, groundTruth, type RunPlan, SCENARIOS, type Scenario } from "./world.js";
+import { type FrameworkRun, type PeerKeys, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
+import {
+  auditPlans,
+  CLIENTS,
+  type ClientKind,
+  FakeCrm,
+  groundTruth,
+  type RunPlan,
+  SCENARIOS,
+  type Scenario,
+} from "./world.js";
 
 /** The frameworks, in the order of the last line. */
 export const FRAMEWORKS = ["AI SDK", "OpenAI Agents", "LangChain", "LangChain+retry", "needlework"] as const;
@@ -12,7 +21,12 @@ export type Framework = (typeof FRAMEWORKS)[number];
 /** Totals of one framework with one reader over a set of runs. */
 export interface Tally {
   runs: number;
+  /** Model level (the headline): the model said done while a write is missing or doubled. */
   silentFailures: number;
+  /** The same, and the framework's documented check did not flag the run either. */
+  silentAfterCheck: number;
+  /** The model reported a failure although every write landed exactly once. */
+  modelFalseAlarms: number;
   writes: number;
   landed: number;
   duplicates: number;
@@ -32,8 +46,14 @@ export interface AuditRow {
   readonly run: FrameworkRun;
   readonly landed: number;
   readonly duplicates: number;
+  /** Model level: said done while a write is missing or doubled. */
   readonly silentFailure: boolean;
+  /** Silent, and not flagged by the framework's documented check. */
+  readonly silentAfterCheck: boolean;
+  /** Flagged by the framework's check although every write landed exactly once. */
   readonly falseAlarm: boolean;
+  /** The model said the work failed although every write landed exactly once. */
+  readonly modelFalseAlarm: boolean;
 }
 
 /** The whole audit: every row, from one pass over the plans. */
@@ -43,16 +63,30 @@ export interface PeerAuditReport {
   readonly rows: readonly AuditRow[];
 }
 
-function runFramework(framework: Framework, plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+/** Harness choices a sensitivity row varies; the headline runs with none. */
+export interface AuditOptions {
+  /** Where the peers' tools take their Idempotency-Key (default: the tool and its arguments). */
+  readonly keys?: PeerKeys;
+  /** One client for every run instead of each plan's (`fetch-response`: the returned-`Response` scenario). */
+  readonly client?: ClientKind;
+}
+
+function runFramework(
+  framework: Framework,
+  plan: RunPlan,
+  crm: FakeCrm,
+  reader: Reader,
+  keys: PeerKeys,
+): Promise<FrameworkRun> {
   switch (framework) {
     case "AI SDK":
-      return runAiSdk(plan, crm, reader);
+      return runAiSdk(plan, crm, reader, keys);
     case "OpenAI Agents":
-      return runOpenAIAgents(plan, crm, reader);
+      return runOpenAIAgents(plan, crm, reader, keys);
     case "LangChain":
-      return runLangChain(plan, crm, reader);
+      return runLangChain(plan, crm, reader, false, keys);
     case "LangChain+retry":
-      return runLangChain(plan, crm, reader, true);
+      return runLangChain(plan, crm, reader, true, keys);
     case "needlework":
       return runNeedlework(plan, crm, reader);
   }
@@ -74,14 +108,17 @@ export async function runPeerAudit(
   runs: number,
   seed = 2026,
   frameworks: readonly Framework[] = FRAMEWORKS,
+  options: AuditOptions = {},
 ): Promise<PeerAuditReport> {
   const rows: AuditRow[] = [];
-  for (const plan of auditPlans(runs, seed)) {
+  const keys = options.keys ?? "arguments";
+  for (const drawn of auditPlans(runs, seed)) {
+    const plan = options.client === undefined ? drawn : { ...drawn, client: options.client };
     for (const [f, framework] of frameworks.entries()) {
       for (const [r, reader] of READERS.entries()) {
         const crm = new FakeCrm(plan);
         const { value: run } = await inVirtualTime(seed + plan.run * 97 + f * 7 + r, () =>
-          runFramework(framework, plan, crm, reader),
+          runFramework(framework, plan, crm, reader, keys),
         );
         const truth = groundTruth(plan, crm);
         rows.push({
@@ -91,8 +128,10 @@ export async function runPeerAudit(
           run,
           landed: truth.landed,
           duplicates: truth.duplicates,
-          silentFailure: run.saidDone && !truth.exact && !run.flagged,
+          silentFailure: run.saidDone && !truth.exact,
+          silentAfterCheck: run.saidDone && !truth.exact && !run.flagged,
           falseAlarm: run.flagged && truth.exact,
+          modelFalseAlarm: !run.saidDone && truth.exact,
         });
       }
     }
@@ -105,6 +144,8 @@ export function tally(rows: readonly AuditRow[]): Tally {
   const t: Tally = {
     runs: 0,
     silentFailures: 0,
+    silentAfterCheck: 0,
+    modelFalseAlarms: 0,
     writes: 0,
     landed: 0,
     duplicates: 0,
@@ -116,6 +157,8 @@ export function tally(rows: readonly AuditRow[]): Tally {
   for (const row of rows) {
     t.runs++;
     t.silentFailures += row.silentFailure ? 1 : 0;
+    t.silentAfterCheck += row.silentAfterCheck ? 1 : 0;
+    t.modelFalseAlarms += row.modelFalseAlarm ? 1 : 0;
     t.writes += row.plan.writes.length;
     t.landed += row.landed;
     t.duplicates += row.duplicates;
@@ -134,8 +177,8 @@ export function tally(rows: readonly AuditRow[]): Tally {
   return t;
 }
 
-const pct = (n: number, of: number): string => ((100 * n) / Math.max(1, of)).toFixed(1);
-const select = (report: PeerAuditReport, f: Framework, reader?: Reader, scenario?: Scenario) =>
+export const pct = (n: number, of: number): string => ((100 * n) / Math.max(1, of)).toFixed(1);
+export const select = (report: PeerAuditReport, f: Framework, reader?: Reader, scenario?: Scenario) =>
   report.rows.filter(
     (r) =>
       r.framework === f &&
@@ -151,7 +194,7 @@ export function silentTriple(report: PeerAuditReport, f: Framework, scenario?: S
   }).join("/")}%`;
 }
 
-const frameworksIn = (report: PeerAuditReport): Framework[] =>
+export const frameworksIn = (report: PeerAuditReport): Framework[] =>
   FRAMEWORKS.filter((f) => report.rows.some((r) => r.framework === f));
 
 /**
@@ -207,6 +250,18 @@ export function formatPeerAudit(report: PeerAuditReport): string[] {
       );
     }
   }
+  lines.push(
+    "",
+    "Application level (second table): silent failures left after each framework's documented check (AI SDK `tool-error` parts, LangChain `ToolMessage.status`, the OpenAI Agents SDK's fixed error text, needlework's run status), and runs whose model reported a failure although every write landed once:",
+    "",
+    "| framework | reader | silent after the check | model false alarms |",
+    "| --- | --- | --- | --- |",
+  );
+  for (const f of frameworks)
+    for (const reader of READERS) {
+      const t = tally(select(report, f, reader));
+      lines.push(`| ${f} | ${reader} | ${pct(t.silentAfterCheck, t.runs)}% | ${t.modelFalseAlarms} |`);
+    }
   lines.push(
     "",
     "Per scenario (silent failures careful/hurried/flag; the other columns summed over the three readers):",

@@ -4,8 +4,9 @@
 // undici's "fetch failed"), and an openapi-generator `ApiException` written as the generator emits
 // it (generated code ships in each SDK, not in a package). Each client's code is the one its docs
 // show: axios/got/Stripe throw on an error status; with node-fetch the README's `HTTPResponseError`
-// check; with `fetch` the tool hands back the `Response` when it is not ok (the field report's
-// case); the openapi SDK throws `ApiException`.
+// check; with `fetch` MDN's idiom, `if (!response.ok) throw new Error(`Response status: ...`)`; the
+// openapi SDK throws `ApiException`. `fetch-response` (a tool that hands back the `Response` when it
+// is not ok, the field report's case) is its own labelled scenario, never drawn for the headline.
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from "axios";
 import { HTTPError, RequestError, TimeoutError as GotTimeoutError } from "got";
 import { AbortError, FetchError, Response as NodeFetchResponse } from "node-fetch";
@@ -103,7 +104,7 @@ async function nodeFetchCall(answer: CrmAnswer): Promise<unknown> {
   return response.json();
 }
 
-async function fetchCall(answer: CrmAnswer): Promise<unknown> {
+async function fetchCall(answer: CrmAnswer, returnResponse: boolean): Promise<unknown> {
   if (answer.transport === "reset")
     throw new TypeError("fetch failed", { cause: systemError("other side closed", "UND_ERR_SOCKET") });
   if (answer.transport === "timeout")
@@ -113,7 +114,9 @@ async function fetchCall(answer: CrmAnswer): Promise<unknown> {
     statusText: answer.statusText,
     headers: answer.headers,
   });
-  return response.ok ? response.json() : response;
+  if (response.ok) return response.json();
+  if (returnResponse) return response;
+  throw new Error(`Response status: ${response.status}`);
 }
 
 function openapiCall(answer: CrmAnswer): unknown {
@@ -177,7 +180,9 @@ export async function syncContact(
     case "node-fetch":
       return nodeFetchCall(answer);
     case "fetch":
-      return fetchCall(answer);
+      return fetchCall(answer, false);
+    case "fetch-response":
+      return fetchCall(answer, true);
     case "openapi":
       return openapiCall(answer);
     case "stripe":

@@ -3,7 +3,10 @@
 // framework's prompt) and one of three readers:
 // - careful: the marker and the whole text (failure words or fields anywhere);
 // - hurried: the marker and the first 200 characters;
-// - flag: the marker only (needlework: the envelope's `status`).
+// - flag: the marker only (needlework: the envelope's `status`; the OpenAI Agents SDK: its fixed
+//   error text).
+// The readers use no needlework vocabulary (no `retriable`, no needlework status names): failure
+// words, `ok`/`success: false`, JSend's `status: "error"`/`"fail"` and HTTP statuses, as any model reads.
 // A failure it reads is retried under a new call id when it looks retriable (at most two retries a
 // write), reported when not; when it reads no failure it says the work is done.
 import type { IntendedWrite } from "./world.js";
@@ -44,7 +47,7 @@ export const HURRIED_CHARS = 200;
 const EMPTY_FAILURE_FIELD = /"(?:error|errors|failure|failures)"\s*:\s*(?:null|\[\s*\]|""|false|\{\s*\})/gi;
 const FAILURE_WORDS =
   /\b(?:error|errors|failed|fails|failure|exception|denied|forbidden|unauthori[sz]ed|timed out|timeout|rate[ -]limit(?:ed)?|too many requests|unavailable|rejected|aborted|hang up)\b/i;
-const FAILURE_FIELDS = /"(?:ok|success)"\s*:\s*false|"status"\s*:\s*"(?:error|failed|timeout|partial|cancelled)"/i;
+const FAILURE_FIELDS = /"(?:ok|success)"\s*:\s*false|"status"\s*:\s*"(?:error|fail|failed)"/i;
 const STATUS_NUMBER = /\b(?:status(?:\s*code)?|statusCode|httpStatusCode|HTTP-Code|HTTP)["'\s:=]*([1-5]\d\d)\b/gi;
 
 function statuses(text: string): number[] {
@@ -57,11 +60,10 @@ export function readsAsFailure(text: string): boolean {
   return FAILURE_WORDS.test(t) || FAILURE_FIELDS.test(t) || statuses(t).some((s) => s >= 400);
 }
 
-// `"retriable": false` is read where it qualifies a failure status (an `ok` envelope carries it too).
 const NOT_RETRIABLE =
-  /"status"\s*:\s*"(?!ok")[a-z_]+"[^{}]*"retriable"\s*:\s*false|do not retry|don't retry|do not call it again|forbidden|permission|not permitted|insufficient access|denied|unauthori[sz]ed|invalid|not valid|rejected|not found/i;
+  /do not retry|don't retry|do not call it again|forbidden|permission|not permitted|insufficient access|denied|unauthori[sz]ed|invalid|not valid|rejected|not found/i;
 const RETRIABLE =
-  /"retriable"\s*:\s*true|try again|retry|timed out|timeout|rate[ -]limit|too many requests|unavailable|temporar|busy|locked|reset|hang up|network|fetch failed|connection/i;
+  /try again|retry|timed out|timeout|rate[ -]limit|too many requests|unavailable|temporar|busy|locked|reset|hang up|network|fetch failed|connection/i;
 
 /** Whether a failure looks worth retrying from what the reader read of it. */
 export function looksRetriable(text: string): boolean {

@@ -1,6 +1,6 @@
 // needlework's documented stack, nothing configured for the audit: `usingResilience()
 // .usingToolResultMiddleware()` and an agent with its defaults. The tool passes `ctx.idempotencyKey`
-// to the CRM, as the docs show. The scripted model reads the envelope the loop hands it: its
+// to the CRM and declares `idempotent: true`, as the docs show (reading the key declares nothing). The scripted model reads the envelope the loop hands it: its
 // `status` is the native marker.
 import "reflect-metadata";
 import {
@@ -39,7 +39,7 @@ export class AuditWorld {
 class SyncTools {
   constructor(private readonly world: AuditWorld) {}
 
-  @AgentFunction({ name: TOOL_NAME, description: TOOL_DESCRIPTION, input: SyncInput })
+  @AgentFunction({ name: TOOL_NAME, description: TOOL_DESCRIPTION, input: SyncInput, idempotent: true })
   syncContact(args: z.infer<typeof SyncInput>, ctx: ToolContext) {
     return syncContact(this.world.crm, this.world.plan.client, args, ctx.idempotencyKey);
   }
@@ -106,7 +106,7 @@ export async function runNeedlework(plan: RunPlan, crm: FakeCrm, reader: Reader)
   const agent = factory.createAgent({ name: "crm-sync", instructions: INSTRUCTIONS, chatClient: client });
   try {
     const result = await agent.run(request(plan), { runId: `run-${plan.run}` });
-    return client.seen.outcome(result.status !== "completed", result.status);
+    return client.seen.outcome(result.status !== "completed", result.status, true);
   } catch {
     return client.seen.outcome(true, "threw"); // as for a peer: the application is told
   }

@@ -3,8 +3,10 @@
 // one's scripted model reads the framework's own prompt: the text of a tool result and its native
 // error marker, if the framework has one (the AI SDK's `error-text`/`error-json` output, LangChain's
 // ToolMessage `status: "error"`; the OpenAI Agents SDK has none: its default error function writes
-// a fixed text in the tool's place). Everything else is data. The tool body passes the call id the
-// framework gives it as the Idempotency-Key: it is the only per-call key those frameworks have.
+// a fixed text in the tool's place, which is its marker). Everything else is data. The tool body
+// passes an Idempotency-Key derived from the tool and its arguments, as a careful user of those
+// frameworks would (none gives one); `keys: "call-id"` passes the framework's call id instead (a
+// labelled sensitivity row: a model's retry under a new call id then writes twice).
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -23,14 +25,36 @@ import {
 import { tool as aiTool, ToolLoopAgent } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { createAgent as createLangChainAgent, toolRetryMiddleware } from "langchain";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { syncContact } from "./clients.js";
 import { callArguments, type ModelTurn, nextTurn, type Reader, type SeenResult } from "./model.js";
 import type { FakeCrm, RunPlan } from "./world.js";
 
+/** Where a peer's tool takes its Idempotency-Key: its tool and arguments (the default), or the call id. */
+export type PeerKeys = "arguments" | "call-id";
+
+/** The key a peer's tool sends: a hash of the tool and its arguments, or the framework's call id. */
+export function peerKey(keys: PeerKeys, callId: string, args: Record<string, unknown>): string {
+  if (keys === "call-id") return callId;
+  const canonical = JSON.stringify(
+    Object.keys(args)
+      .sort()
+      .map((k) => [k, args[k]]),
+  );
+  return createHash("sha256").update(`${TOOL_NAME}\u0000${canonical}`).digest("hex").slice(0, 32);
+}
+
+/** The OpenAI Agents SDK's default tool error text (`defaultToolErrorFunction`): its documented marker. */
+export const OPENAI_AGENTS_ERROR_TEXT = "An error occurred while running the tool. Please try again.";
+
 /** How a run ended, as the application sees it. */
 export interface FrameworkRun {
-  /** The application was told something went wrong (a peer: the run threw; needlework: status not `completed`). */
+  /**
+   * The application was told something went wrong, by the framework's documented check: a peer's run
+   * threw or a tool result carried its error marker (AI SDK `tool-error`, LangChain `status: "error"`,
+   * OpenAI Agents' fixed error text); needlework: status not `completed`.
+   */
   readonly flagged: boolean;
   /** The model's final turn said the work is done. */
   readonly saidDone: boolean;
@@ -92,9 +116,16 @@ export class Conversation {
     return perWrite;
   }
 
-  outcome(flagged: boolean, status: string): FrameworkRun {
+  /**
+   * The run's end: `threw`, or for a peer a write whose last tool result its framework marked (its
+   * documented check, read generously: a failure the model's retry recovered is no alarm).
+   */
+  outcome(threw: boolean, status: string, byStatus = false): FrameworkRun {
     const saidDone = this.last?.kind === "text" && this.last.done;
-    return { flagged, saidDone, callsPerWrite: this.callsPerWrite(), status };
+    const lastPerWrite = new Map<string, string>();
+    for (const c of this.calls) if (this.results.has(c.id)) lastPerWrite.set(c.contactId, c.id);
+    const marked = !byStatus && [...lastPerWrite.values()].some((id) => this.results.get(id)?.flagged === true);
+    return { flagged: threw || marked, saidDone, callsPerWrite: this.callsPerWrite(), status };
   }
 }
 
@@ -134,7 +165,12 @@ function readV4Prompt(prompt: readonly V4Message[], seen: Conversation): number 
  * const run = await runAiSdk(plan, crm, "careful");
  * ```
  */
-export async function runAiSdk(plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+export async function runAiSdk(
+  plan: RunPlan,
+  crm: FakeCrm,
+  reader: Reader,
+  keys: PeerKeys = "arguments",
+): Promise<FrameworkRun> {
   const seen = new Conversation();
   const usage = {
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -164,7 +200,7 @@ export async function runAiSdk(plan: RunPlan, crm: FakeCrm, reader: Reader): Pro
       [TOOL_NAME]: aiTool({
         description: TOOL_DESCRIPTION,
         inputSchema: SyncInput,
-        execute: (args, { toolCallId }) => syncContact(crm, plan.client, args, toolCallId),
+        execute: (args, { toolCallId }) => syncContact(crm, plan.client, args, peerKey(keys, toolCallId, args)),
       }),
     },
   });
@@ -205,8 +241,8 @@ class ScriptedAgentsModel implements Model {
       if (item["type"] === "function_call_result") {
         const output = item["output"] as { type?: string; text?: unknown } | string;
         const text = typeof output === "string" ? output : asText(output?.text ?? output);
-        // No error marker: the result item of a failed call is shaped like any other.
-        this.seen.result(String(item["callId"]), { text, flagged: false });
+        // Its marker is the default error function's fixed text (the result item is shaped like any other).
+        this.seen.result(String(item["callId"]), { text, flagged: text.startsWith(OPENAI_AGENTS_ERROR_TEXT) });
       }
     }
     const turn = this.seen.next(this.plan, this.reader, turns);
@@ -247,14 +283,19 @@ class ScriptedAgentsModel implements Model {
  * const run = await runOpenAIAgents(plan, crm, "hurried");
  * ```
  */
-export async function runOpenAIAgents(plan: RunPlan, crm: FakeCrm, reader: Reader): Promise<FrameworkRun> {
+export async function runOpenAIAgents(
+  plan: RunPlan,
+  crm: FakeCrm,
+  reader: Reader,
+  keys: PeerKeys = "arguments",
+): Promise<FrameworkRun> {
   const model = new ScriptedAgentsModel(plan, reader);
   const sync = openaiTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
     parameters: SyncInput,
     execute: (args, _context, details) =>
-      syncContact(crm, plan.client, args, details?.toolCall?.callId ?? "") as Promise<never>,
+      syncContact(crm, plan.client, args, peerKey(keys, details?.toolCall?.callId ?? "", args)) as Promise<never>,
   });
   const agent = new OpenAIAgent({ name: "crm-sync", instructions: INSTRUCTIONS, model, tools: [sync] });
   try {
@@ -322,11 +363,17 @@ class ScriptedLangChainModel extends BaseChatModel {
  * const run = await runLangChain(plan, crm, "flag", true);
  * ```
  */
-export async function runLangChain(plan: RunPlan, crm: FakeCrm, reader: Reader, retry = false): Promise<FrameworkRun> {
+export async function runLangChain(
+  plan: RunPlan,
+  crm: FakeCrm,
+  reader: Reader,
+  retry = false,
+  keys: PeerKeys = "arguments",
+): Promise<FrameworkRun> {
   const model = new ScriptedLangChainModel(plan, reader);
   const sync = langchainTool(
     (args: z.infer<typeof SyncInput>, config: { toolCall?: { id?: string } }) =>
-      syncContact(crm, plan.client, args, config?.toolCall?.id ?? ""),
+      syncContact(crm, plan.client, args, peerKey(keys, config?.toolCall?.id ?? "", args)),
     { name: TOOL_NAME, description: TOOL_DESCRIPTION, schema: SyncInput },
   );
   // Cast: its option types do not meet this repo's exactOptionalPropertyTypes.

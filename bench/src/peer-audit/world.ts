@@ -19,8 +19,11 @@ export function seeded(seed: number): () => number {
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-/** The HTTP client a run's tool uses (one per run, as an application has one). */
-export type ClientKind = "axios" | "got" | "node-fetch" | "fetch" | "openapi" | "stripe";
+/**
+ * The HTTP client a run's tool uses (one per run, as an application has one). `fetch-response` (a
+ * tool returning the failed `Response`) is only run as its own labelled scenario.
+ */
+export type ClientKind = "axios" | "got" | "node-fetch" | "fetch" | "fetch-response" | "openapi" | "stripe";
 /** Every client, in the order runs draw from. */
 export const CLIENTS: readonly ClientKind[] = ["axios", "got", "node-fetch", "fetch", "openapi", "stripe"];
 
@@ -45,7 +48,14 @@ export type Fault =
   /** HTTP 200 composite answer: the contact item landed, the note item failed with `status`. */
   | { readonly kind: "partial"; readonly times: number; readonly status: number }
   /** HTTP 200 composite answer: every item refused with 403. */
-  | { readonly kind: "forbidden-batch" };
+  | { readonly kind: "forbidden-batch" }
+  /**
+   * Held out (written without the detector's list): a `{ code, msg }` body with 200, an HTML error
+   * page with 200, a 207 Multi-Status whose note item failed. The note is not applied.
+   */
+  | { readonly kind: "held-out"; readonly shape: "code-msg" | "html-200" | "multistatus"; readonly times: number }
+  /** A false-alarm probe: everything lands; the body carries failure-looking data (an audit log, error: null...). */
+  | { readonly kind: "false-alarm"; readonly shape: "audit-log" | "log-hits" | "empty-errors" };
 
 /** The field report's scenarios; a run belongs to one. */
 export const SCENARIOS = [
@@ -56,6 +66,8 @@ export const SCENARIOS = [
   "buried error",
   "partial batch",
   "403 batch",
+  "held-out faults",
+  "false-alarm corpus",
   "mix",
 ] as const;
 /** One of {@link SCENARIOS}. */
@@ -120,6 +132,16 @@ function drawFault(scenario: Scenario, random: () => number): Fault {
         : { kind: "partial", times: Infinity, status: 422 };
     case "403 batch":
       return { kind: "forbidden-batch" };
+    case "held-out faults": {
+      const transient = random() < 0.5;
+      return {
+        kind: "held-out",
+        shape: pick(random, ["code-msg", "html-200", "multistatus"] as const),
+        times: transient ? 1 : Infinity,
+      };
+    }
+    case "false-alarm corpus":
+      return { kind: "false-alarm", shape: pick(random, ["audit-log", "log-hits", "empty-errors"] as const) };
     case "mix":
       return drawFault(pick(random, SCENARIOS.slice(0, -1)), random);
   }
@@ -292,6 +314,13 @@ export class FakeCrm {
             },
           ],
         });
+      case "held-out":
+        if (n > fault.times) return ok();
+        this.apply("contact", contactId, key);
+        return heldOut(fault.shape, Number.isFinite(fault.times));
+      case "false-alarm":
+        ok();
+        return answer(200, falseAlarmBody(fault.shape, contactId));
       case "forbidden-batch":
         return answer(200, {
           results: [
@@ -309,6 +338,52 @@ export class FakeCrm {
         });
     }
   }
+}
+
+/** A held-out failure answer: the note was not saved; `transient` says so in the service's words. */
+function heldOut(shape: "code-msg" | "html-200" | "multistatus", transient: boolean): CrmAnswer {
+  if (shape === "code-msg")
+    return answer(
+      200,
+      transient ? { code: 5003, msg: "system busy, retry later" } : { code: 4001, msg: "note body rejected" },
+    );
+  if (shape === "html-200")
+    return {
+      ...answer(200, undefined, { "content-type": "text/html" }),
+      body: `<!DOCTYPE html><html><head><title>${transient ? "503 Service Temporarily Unavailable" : "400 Bad Request"}</title></head><body><h1>${transient ? "Service Temporarily Unavailable" : "Bad Request"}</h1></body></html>`,
+    };
+  return {
+    ...answer(207, {
+      multistatus: [
+        { href: "/contact", status: "HTTP/1.1 200 OK" },
+        { href: "/note", status: transient ? "HTTP/1.1 423 Locked" : "HTTP/1.1 422 Unprocessable Entity" },
+      ],
+    }),
+    statusText: "Multi-Status",
+  };
+}
+
+/** A successful answer whose data looks like failures: the audit's false-alarm probes. */
+function falseAlarmBody(shape: "audit-log" | "log-hits" | "empty-errors", contactId: string): unknown {
+  const results = [
+    { ref: "contact", status: 200, id: contactId },
+    { ref: "note", status: 201, id: `note-${contactId}` },
+  ];
+  if (shape === "audit-log")
+    return {
+      results,
+      recentLogins: [
+        { id: "evt_1", actor: contactId, action: "user.login", success: false, at: "2026-01-04T10:00:00Z" },
+      ],
+    };
+  if (shape === "log-hits")
+    return {
+      results,
+      syncLog: [
+        { timestamp: "2026-01-04T10:00:00Z", level: "error", message: "previous sync bounced", error: "mailbox_full" },
+      ],
+    };
+  return { results, error: null, errors: [], warnings: [] };
 }
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): CrmAnswer {

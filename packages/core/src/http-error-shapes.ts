@@ -1,42 +1,14 @@
+import { mapAws } from "./aws-error-shapes.js";
+import { errorChain, read } from "./error-chain.js";
 import { mapHttpStatus } from "./http-status.js";
-import { IDEMPOTENCY_HINT, type MappedError } from "./mapped-error.js";
+import type { MappedError } from "./mapped-error.js";
 import { retryAfterMsFromHeaders } from "./retry-after.js";
 import { mapSqlState } from "./sqlstate.js";
+import { statusInMessage } from "./status-in-message.js";
+import { mapTransport, transportFailure } from "./transport-failure.js";
 
-/** Reads one property, or `undefined` when `value` is no object or the getter throws. @internal */
-export function read(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
-
-const MAX_LINKS = 16;
-
-/**
- * An error and what it wraps, itself first, breadth first: `cause`, an `AggregateError`'s `errors`
- * (Node's "happy eyeballs" connect), Stripe's `detail` and gaxios's `error`. Bounded (16 values, no
- * value twice), so a cycle or a huge aggregate costs nothing. @internal
- */
-export function errorChain(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && chain.length < MAX_LINKS) {
-    const current = queue.shift();
-    if (current === undefined || current === null || chain.includes(current)) continue;
-    chain.push(current);
-    if (typeof current !== "object") continue;
-    for (const key of ["cause", "detail", "error"]) {
-      const next = read(current, key);
-      if (typeof next === "object" && next !== null) queue.push(next);
-    }
-    const errors = read(current, "errors");
-    if (Array.isArray(errors)) for (const inner of errors.slice(0, MAX_LINKS)) queue.push(inner);
-  }
-  return chain;
-}
+export { errorChain, read } from "./error-chain.js";
+export { TRANSIENT_NETWORK_CODES } from "./transport-failure.js";
 
 function asHttpStatus(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599 ? value : undefined;
@@ -76,158 +48,6 @@ function statedStatus(candidate: unknown): HttpFailure | undefined {
     })();
   if (status === undefined) return undefined;
   return { status, headers: read(candidate, "headers") ?? read(read(candidate, "response"), "headers") };
-}
-
-/** Codes of a failure to connect: nothing was sent, so nothing was applied. */
-const NOT_SENT_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EAI_FAIL",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "EHOSTDOWN",
-  "ENETDOWN",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "ERR_SOCKET_CONNECTION_TIMEOUT",
-]);
-
-/** Codes of a timeout after the request may have been sent (axios `ECONNABORTED`, gaxios `TimeoutError`...). */
-const TIMEOUT_CODES: ReadonlySet<string> = new Set([
-  "ETIMEDOUT",
-  "ESOCKETTIMEDOUT",
-  "ECONNABORTED",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "TimeoutError",
-]);
-
-/** Codes of a connection lost after the request may have been sent. */
-const LOST_CODES: ReadonlySet<string> = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "ENETRESET",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "ERR_NETWORK",
-  "ERR_STREAM_PREMATURE_CLOSE",
-]);
-
-/**
- * Node and client network codes mapped to `NETWORK_ERROR` (or `TIMEOUT`) and treated as transient.
- *
- * @example
- * ```ts
- * TRANSIENT_NETWORK_CODES.has("ECONNRESET"); // true
- * ```
- */
-export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
-  ...NOT_SENT_CODES,
-  ...TIMEOUT_CODES,
-  ...LOST_CODES,
-]);
-
-/** A failure of the transport: no response was received. */
-interface TransportFailure {
-  readonly kind: "not_sent" | "timeout" | "lost";
-  /** The code (`ECONNREFUSED`) or name (`TimeoutError`) that says so. */
-  readonly code: string;
-}
-
-function transportFailure(candidate: unknown): TransportFailure | undefined {
-  const code = read(candidate, "code");
-  if (typeof code === "string") {
-    const connecting = read(candidate, "syscall") === "connect" || read(candidate, "syscall") === "getaddrinfo";
-    if (NOT_SENT_CODES.has(code) || (connecting && TRANSIENT_NETWORK_CODES.has(code)))
-      return { kind: "not_sent", code };
-    if (TIMEOUT_CODES.has(code)) return { kind: "timeout", code };
-    if (LOST_CODES.has(code)) return { kind: "lost", code };
-  }
-  const type = read(candidate, "type"); // node-fetch 2's FetchError
-  if (type === "request-timeout" || type === "body-timeout") return { kind: "timeout", code: "ETIMEDOUT" };
-  // A DOMException from AbortSignal.timeout(), ky's and got's TimeoutError.
-  if (read(candidate, "name") === "TimeoutError") return { kind: "timeout", code: "TimeoutError" };
-  return undefined;
-}
-
-function mapTransport(failure: TransportFailure): MappedError {
-  if (failure.kind === "timeout")
-    return {
-      status: "timeout",
-      code: "TIMEOUT",
-      retriable: true,
-      effect: "unknown",
-      message: "The request to the upstream service timed out.",
-      suggestion: IDEMPOTENCY_HINT,
-    };
-  if (failure.kind === "not_sent")
-    return {
-      status: "error",
-      code: "NETWORK_ERROR",
-      retriable: true,
-      effect: "none",
-      message: `Could not reach the upstream service (${failure.code}); the request was not sent.`,
-      suggestion: "Retry the call; if it keeps failing, report the outage.",
-    };
-  return {
-    status: "error",
-    code: "NETWORK_ERROR",
-    retriable: true,
-    effect: "unknown",
-    message: `A network error occurred reaching the upstream service (${failure.code}).`,
-    suggestion: "Retry the call; if it keeps failing, report the outage.",
-  };
-}
-
-/** AWS error names that mean "throttled" (several services answer them with HTTP 400). */
-const AWS_THROTTLING: ReadonlySet<string> = new Set([
-  "ThrottlingException",
-  "Throttling",
-  "ThrottledException",
-  "TooManyRequestsException",
-  "ProvisionedThroughputExceededException",
-  "RequestLimitExceeded",
-  "RequestThrottled",
-  "RequestThrottledException",
-  "SlowDown",
-  "BandwidthLimitExceeded",
-  "TransactionInProgressException",
-  "EC2ThrottledException",
-  "PriorRequestNotComplete",
-]);
-
-/** AWS error names whose meaning the HTTP status (often 400) does not carry. */
-const AWS_BY_NAME: ReadonlyMap<string, number> = new Map([
-  ["ConditionalCheckFailedException", 409],
-  ["TransactionConflictException", 409],
-  ["ResourceNotFoundException", 404],
-  ["NoSuchKey", 404],
-  ["NoSuchBucket", 404],
-  ["AccessDeniedException", 403],
-  ["AccessDenied", 403],
-  ["UnrecognizedClientException", 401],
-  ["InvalidSignatureException", 401],
-  ["SignatureDoesNotMatch", 401],
-  ["ExpiredTokenException", 401],
-  ["InvalidClientTokenId", 401],
-]);
-
-/** An AWS SDK v3 service error (it carries `$metadata`), by its name, `$retryable` and status. */
-function mapAws(candidate: unknown, now: () => number): MappedError | undefined {
-  if (typeof read(candidate, "$metadata") !== "object") return undefined;
-  const name = read(candidate, "name");
-  const headers = read(read(candidate, "$response"), "headers");
-  const throttling = read(read(candidate, "$retryable"), "throttling") === true;
-  if (throttling || (typeof name === "string" && AWS_THROTTLING.has(name))) {
-    const mapped = mapHttpStatus(429, headers, now)!;
-    const status = read(read(candidate, "$metadata"), "httpStatusCode");
-    // Named by what the service said: its status when that is 429, else the (fixed) throttling name.
-    if (status === 429 || typeof name !== "string" || !AWS_THROTTLING.has(name)) return mapped;
-    return { ...mapped, message: mapped.message.replace("(HTTP 429)", `(${name})`) };
-  }
-  const byName = typeof name === "string" ? AWS_BY_NAME.get(name) : undefined;
-  if (byName !== undefined) return mapHttpStatus(byName, headers, now);
-  return undefined; // status, network codes and `$fault` are read as for any error
 }
 
 /**
@@ -289,7 +109,9 @@ function recognize(chain: readonly unknown[], error: unknown, now: () => number)
   }
   const fault = read(error, "$fault");
   if (fault === "server" && typeof read(error, "$metadata") === "object") return mapHttpStatus(500);
-  return undefined;
+  // The idiom the platform docs teach: `throw new Error(\`Response status: ${response.status}\`)`.
+  const stated = statusInMessage(error);
+  return stated === undefined ? undefined : mapHttpStatus(stated, undefined, now);
 }
 
 /**
@@ -312,7 +134,7 @@ export function httpStatusOf(error: unknown): number | undefined {
     const stated = statedStatus(candidate);
     if (stated) return stated.status;
   }
-  return undefined;
+  return statusInMessage(error);
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { ToolCallContext } from "./agent-function.options.js";
 
 /**
- * Whether a call may be repeated under its key: the tool declares `idempotent: true`, or it left
- * `idempotent` undeclared and its body read `ctx.idempotencyKey` during this call (it passes the key
- * downstream, so the service applies a repeat at most once). Reading the key is the signal a tool
- * gives without configuration; `idempotent: false` overrides it. @internal
+ * Whether a call may be repeated under its key after a failure whose effect may have landed: only
+ * when the tool declares `idempotent: true`. Reading `ctx.idempotencyKey` is no such declaration (a
+ * tool that only logs the key would repeat a landed effect); the build reports a tool that reads the
+ * key without declaring either way (NW014). @internal
  *
  * @example
  * ```ts
@@ -12,6 +12,5 @@ import type { ToolCallContext } from "./agent-function.options.js";
  * ```
  */
 export function keyedIdempotent(call: ToolCallContext): boolean {
-  const declared = call.tool.options.idempotent;
-  return declared === true || (declared === undefined && call.idempotencyKeyRead === true);
+  return call.tool.options.idempotent === true;
 }

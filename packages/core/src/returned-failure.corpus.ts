@@ -2,18 +2,26 @@
  * The corpus of returned values the default failure detector is held to (exported by no package
  * entry; docs/declaring-tools.md "Returned failures" shows the same lists). `legitimate` values are
  * data and must stay `ok`; `failing` values must be caught with the given code; `partial` values
- * are lists some of whose items failed. Each entry says what real tool or API it stands for.
+ * are lists some of whose items failed. Each entry says what real tool or API it stands for; the
+ * payloads of real APIs (GitHub, Stripe, Shopify, JSend, Elasticsearch, ESLint, uptime monitors,
+ * auth audit logs) are in returned-failure.corpus-apis.ts, each with its `source`, and are part of
+ * the lists exported here.
  */
+import { apiFailing, apiLegitimate, apiPartial } from "./returned-failure.corpus-apis.js";
 
 /** A value that is data: the detector must not flag it. */
 export interface LegitimateCase {
   readonly name: string;
+  /** The real API or tool whose shape this is. */
+  readonly source?: string;
   readonly value: unknown;
 }
 
 /** A value that is a failure: the detector must catch it with this code. */
 export interface FailingCase {
   readonly name: string;
+  /** The real API or tool whose shape this is. */
+  readonly source?: string;
   readonly value: unknown;
   readonly code: string;
   readonly retriable: boolean;
@@ -22,6 +30,8 @@ export interface FailingCase {
 /** A list with failed items: `partial`, the items (index and code) listed. */
 export interface PartialCase {
   readonly name: string;
+  /** The real API or tool whose shape this is. */
+  readonly source?: string;
   readonly value: unknown;
   readonly failed: readonly { readonly index: number; readonly code: string; readonly id?: string | number }[];
 }
@@ -32,7 +42,7 @@ const logLines = [
   "2026-11-26T10:00:03Z INFO error budget ok",
 ];
 
-export const legitimate: readonly LegitimateCase[] = [
+const ownLegitimate: readonly LegitimateCase[] = [
   { name: "error: null", value: { id: "c1", error: null } },
   { name: "errors: []", value: { id: "c1", errors: [] } },
   { name: "ok: true with an empty error", value: { ok: true, error: "" } },
@@ -119,7 +129,7 @@ export const legitimate: readonly LegitimateCase[] = [
 
 const retryAfter = new Headers({ "retry-after": "30" });
 
-export const failing: readonly FailingCase[] = [
+const ownFailing: readonly FailingCase[] = [
   { name: "ok: false", value: { ok: false }, code: "TOOL_ERROR", retriable: false },
   {
     name: "success: false, whose message says it is temporary (locked)",
@@ -229,7 +239,7 @@ export const failing: readonly FailingCase[] = [
   },
 ];
 
-export const partial: readonly PartialCase[] = [
+const ownPartial: readonly PartialCase[] = [
   {
     name: "a top-level list with ok: false items",
     value: [
@@ -310,3 +320,10 @@ export const partial: readonly PartialCase[] = [
     failed: [{ index: 199, id: "r199", code: "QUOTA_EXCEEDED" }],
   },
 ];
+
+/** Values that are data: the detector must not flag any. */
+export const legitimate: readonly LegitimateCase[] = [...ownLegitimate, ...apiLegitimate];
+/** Values that are failures, with the code each is caught with. */
+export const failing: readonly FailingCase[] = [...ownFailing, ...apiFailing];
+/** Lists some of whose items failed. */
+export const partial: readonly PartialCase[] = [...ownPartial, ...apiPartial];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectFailure } from "./returned-failure.js";
 import { failing, legitimate, partial } from "./returned-failure.corpus.js";
+import { misses } from "./returned-failure.corpus-apis.js";
 
 describe("detectFailure: the corpus", () => {
   it("holds at least 30 legitimate values", () => {
@@ -94,7 +95,7 @@ describe("detectFailure: what the model reads", () => {
     const list = Array.from({ length: 5000 }, (_, i) => ({ id: `r-${i}`, ok: i !== 4321 }));
     const failure = detectFailure({ results: list });
     expect(failure?.items).toEqual([{ index: 4321, id: "r-4321", code: "TOOL_ERROR", retriable: false }]);
-    expect(failure?.message).toBe("Some items failed: TOOL_ERROR (1 of 5000 in 'results'); the others succeeded.");
+    expect(failure?.message).toBe("1 failed: TOOL_ERROR (of 5000 in 'results'); the others succeeded.");
   });
 
   it("hostile values are data, never a crash", () => {
@@ -108,5 +109,44 @@ describe("detectFailure: what the model reads", () => {
     );
     expect(detectFailure(hostile)).toBeUndefined();
     expect(detectFailure(Object.create({ ok: false, error: "inherited" }))).toBeUndefined();
+  });
+});
+
+describe("detectFailure: precision before reach", () => {
+  it("the corpus labels every real API's payload with its source", () => {
+    const labelled = [...legitimate, ...failing, ...partial].filter((c) => c.source !== undefined);
+    expect(labelled.length).toBeGreaterThanOrEqual(35);
+    for (const api of ["GitHub", "Stripe", "Shopify", "JSend", "Elasticsearch", "ESLint", "uptime", "audit"])
+      expect(labelled.some((c) => c.source?.includes(api) || c.name.includes(api))).toBe(true);
+  });
+
+  it.each(misses.map((c) => [c.name, c] as const))("a miss stays data: %s", (_name, c) => {
+    expect(detectFailure(c.value)).toBeUndefined();
+    expect(JSON.stringify(c.value)).toContain(c.visible);
+  });
+
+  it("many failed items: the count and every code, most frequent first, at the start of the message", () => {
+    const codes = ["FORBIDDEN", "FORBIDDEN", "TIMEOUT", "NOT_FOUND", "FORBIDDEN", "TIMEOUT", "CONFLICT"];
+    const results = [{ id: "ok", ok: true }, ...codes.map((code, i) => ({ id: `r${i}`, ok: false, code }))];
+    expect(detectFailure({ results })?.message).toBe(
+      "7 failed: FORBIDDEN×3, TIMEOUT×2, NOT_FOUND, CONFLICT (of 8 in 'results'); the others succeeded.",
+    );
+  });
+
+  it("more codes than fit are counted, never dropped silently", () => {
+    const codes = Array.from({ length: 14 }, (_, i) => `A_RATHER_LONG_FAILURE_CODE_${String.fromCharCode(65 + i)}`);
+    const message = detectFailure(codes.map((code, i) => ({ id: i, ok: false, code })))?.message ?? "";
+    expect(message).toMatch(/^14 failed: A_RATHER_LONG_FAILURE_CODE_A, .*, \+\d+ more codes \(all 14 in the list\)\.$/);
+    expect(message.length).toBeLessThan(130);
+  });
+
+  it("a sparse array of length 2^32-1 is read in bounded time", () => {
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
+    sparse[3] = { id: "x", ok: false };
+    const started = performance.now();
+    expect(detectFailure({ results: sparse })?.items).toEqual([{ index: 3, id: "x", code: "TOOL_ERROR", retriable: false }]);
+    expect(detectFailure(sparse)?.code).toBe("PARTIAL_FAILURE");
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

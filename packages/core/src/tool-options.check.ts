@@ -1,5 +1,7 @@
 import type { z } from "zod";
 
+const FAILURE_FORMATS: ReadonlySet<string> = new Set(["detect", "off", "jsend", "graphql"]);
+
 /** Whether `value` is a zod v4 schema. @internal */
 export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === "object" && value !== null && "_zod" in value;
@@ -78,6 +80,6 @@ export function checkToolOptions(o: Record<string, unknown>, fail: (problem: str
   ) {
     fail("`errors` must be an array of `{ match, code, message }` rules.");
   }
-  if (o.failures !== undefined && o.failures !== "detect" && o.failures !== "off" && typeof o.failures !== "function")
-    fail('`failures` must be "detect", "off" or a function (value) => failure | undefined.');
+  if (o.failures !== undefined && !FAILURE_FORMATS.has(o.failures as string) && typeof o.failures !== "function")
+    fail('`failures` must be "detect", "off", "jsend", "graphql" or a function (value) => failure | undefined.');
 }

@@ -15,7 +15,8 @@ function asFailure(raw: unknown): ReturnedFailure | undefined {
 /** The tool's `failures` option applied to `value`: the detection, or `undefined` for data. */
 function detect(value: unknown, tool: AgentFunctionDescriptor, lists = true): Detection | undefined {
   const option = tool.options.failures ?? "detect";
-  if (option === "detect") return detectReturnedFailure(value, lists);
+  if (option === "detect" || option === "jsend" || option === "graphql")
+    return detectReturnedFailure(value, lists, option);
   if (option === "off" || typeof option !== "function") return undefined;
   let failure: ReturnedFailure | undefined;
   try {

@@ -1,5 +1,7 @@
-// A tool that reads ctx.idempotencyKey passes it downstream: its landed timeout is retried under the same
-// key (the service applies it once) instead of reading OUTCOME_UNKNOWN, with nothing configured.
+// Idempotent only when declared (DESIGN "Idempotent only when declared"): a tool that passes
+// ctx.idempotencyKey downstream and declares `idempotent: true` has its landed timeout retried under the
+// same key (the service applies it once); reading the key is no declaration, so a tool that only logs
+// it is never repeated, and the build says so (NW014).
 import { AgentFunction, AgentFunctionGroup, type ToolContext } from "@needlework/core";
 import { container } from "tsyringe";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -24,7 +26,7 @@ const input = z.object({ note: z.string().describe("The note.") });
 
 @AgentFunctionGroup()
 class NoteTools {
-  @AgentFunction({ description: "Posts a note with the call's key.", input })
+  @AgentFunction({ description: "Posts a note with the call's key.", input, idempotent: true })
   keyed({ note }: { note: string }, ctx: ToolContext) {
     return crm.write(note, ctx.idempotencyKey);
   }
@@ -35,7 +37,11 @@ class NoteTools {
   }
 
   ownTimeoutAttempts = 0;
-  @AgentFunction({ description: "Times out by its own AbortController after the write landed.", input })
+  @AgentFunction({
+    description: "Times out by its own AbortController after the write landed.",
+    input,
+    idempotent: true,
+  })
   async ownTimeout({ note }: { note: string }, ctx: ToolContext) {
     this.ownTimeoutAttempts += 1;
     crm.applied.set(ctx.idempotencyKey, note); // applied once per key, whatever the attempt
@@ -53,7 +59,15 @@ class NoteTools {
   logsKey({ note }: { note: string }, ctx: ToolContext) {
     return crm.write(`${note} ${ctx.idempotencyKey.length}`, undefined);
   }
+
+  @AgentFunction({ description: "Logs the key, declares nothing.", input })
+  logsKeyUndeclared({ note }: { note: string }, ctx: ToolContext) {
+    log.push(ctx.idempotencyKey);
+    return crm.write(note, undefined);
+  }
 }
+
+const log: string[] = [];
 
 /** A fresh stack per test: its circuit breaker counts no other test's failures. */
 const build = () =>
@@ -61,7 +75,7 @@ const build = () =>
     .addAgentFunctions(NoteTools)
     .usingResilience({ retry: { baseDelayMs: 1 } })
     .usingToolResultMiddleware()
-    .buildAgentFactory();
+    .buildAgentFactory({ printDiagnostics: false });
 let factory = build();
 beforeEach(() => {
   factory = build();
@@ -72,8 +86,8 @@ function fresh(): void {
   crm.calls = 0;
 }
 
-describe("a tool that reads its idempotency key", () => {
-  it("is retried under the same key after a timeout whose write landed: one write, status ok", async () => {
+describe("idempotent only when declared", () => {
+  it("a tool that declares idempotent: true is retried under the same key after a timeout whose write landed: one write, status ok", async () => {
     fresh();
     const outcome = await factory.tools.invoke({ name: "keyed", arguments: { note: "hello" }, callId: "c1" });
     expect(outcome.status).toBe("ok");
@@ -87,6 +101,20 @@ describe("a tool that reads its idempotency key", () => {
     expect(outcome.errorCode).toBe("OUTCOME_UNKNOWN");
     expect(outcome.retriable).toBe(false);
     expect(crm.calls).toBe(1);
+  });
+
+  it("a tool that only logs its key, undeclared, is not retried: its landed effect runs once", async () => {
+    fresh();
+    const outcome = await factory.tools.invoke({ name: "logsKeyUndeclared", arguments: { note: "hello" } });
+    expect(outcome.errorCode).toBe("OUTCOME_UNKNOWN");
+    expect(crm.calls).toBe(1);
+    expect(crm.applied.size).toBe(1);
+  });
+
+  it("the build reports a tool that reads its key without declaring idempotent (NW014), and no other", () => {
+    const ids = factory.diagnostics.filter((d) => d.id === "NW014").map((d) => d.tool);
+    expect(ids).toEqual(["logsKeyUndeclared"]);
+    expect(factory.diagnostics.find((d) => d.id === "NW014")?.message).toContain("declare `idempotent: true`");
   });
 
   it("`idempotent: false` keeps a tool that reads its key from being retried", async () => {

@@ -23,6 +23,7 @@ import { type AgentFactory, createAgentFactory } from "./agent-factory.js";
 import { declaredAgents, diagnoseAgents } from "./agent-diagnostics.js";
 import { composeInvoker, createLayers, type PipelineParts } from "./compose-pipeline.js";
 import { diagnoseComposition } from "./build-diagnostics.js";
+import { diagnoseKeyReads } from "./key-read-diagnostics.js";
 import { diagnoseNameCollisions, remoteTools } from "./tool-name-collisions.js";
 import { diagnoseInjection } from "../injection/injection-diagnostics.js";
 import { type InjectionPolicyOptions, injectionPolicyPlugin } from "../injection/injection-policy.plugin.js";
@@ -242,6 +243,7 @@ export class AgentFrameworkBuilder {
       ...diagnoseComposition(tools.map(toolDefinitionOf), contexts, remoteTools(tools)),
       ...diagnoseAgents(agents, tools),
       ...diagnoseInjection(tools, agents, plugins),
+      ...diagnoseKeyReads(tools),
     ];
     const failing = diagnostics.filter(
       (d) => d.severity === "error" || (options.strict === true && d.severity === "warning"),

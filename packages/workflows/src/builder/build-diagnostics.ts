@@ -23,6 +23,7 @@ export const BUILD_DIAGNOSTIC_IDS = {
   NW012: "two tools published under one name, one of them added with addTools (defineTool, a connected MCP server)",
   NW013:
     "usingArtifacts() registered inside redaction or the tool-result middleware: it would store what they have not shaped",
+  NW014: "a tool reads ctx.idempotencyKey without declaring idempotent: reading the key does not make it idempotent",
 } as const;
 
 /** A diagnostic id. */

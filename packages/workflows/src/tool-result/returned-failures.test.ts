@@ -9,6 +9,7 @@ import { container } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { failing, legitimate, partial } from "../../../core/src/returned-failure.corpus.js";
+import { misses } from "../../../core/src/returned-failure.corpus-apis.js";
 import { heldTimers, useFakeTimers } from "../../test/support/fake-timers.js";
 import { ScriptedChatClient } from "@needlework/core";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
@@ -51,6 +52,15 @@ class CrmTools {
         : undefined,
   })
   readOrder(): unknown {
+    return next({}, 1);
+  }
+
+  @AgentFunction({
+    description: "Searches the logs.",
+    input: z.object({ query: z.string().describe("What to look for.") }),
+    effects: "none",
+  })
+  searchLogs(): unknown {
     return next({}, 1);
   }
 
@@ -416,5 +426,77 @@ describe("an agent run over returned failures", () => {
     );
     expect(result.status).toBe("completed");
     expect(result.health).toEqual({ tools_ok: 3, tools_failed: 0, tools_not_called: 0, blocking_failure: false });
+  });
+});
+
+describe("precision before reach, end to end", () => {
+  it.each(misses.map((c) => [c.name, c] as const))(
+    "a miss the detector leaves is in what the model reads: %s",
+    async (_name, c) => {
+      const { outcome, text } = await invokeWith(documentedStack(), c.value);
+      expect(outcome.status).toBe("ok");
+      expect(text).toContain(c.visible);
+    },
+  );
+
+  it("a read-only log search whose hits carry errors ends its run completed", async () => {
+    const hits = legitimate.find((c) => c.name.startsWith("a log search tool's hits"))!.value;
+    next = () => hits;
+    const model = new ScriptedChatClient([
+      { toolCalls: [{ name: "searchLogs", arguments: { query: "billing errors" } }] },
+      { text: "Two billing errors in the last hour: a declined card and an upstream timeout." },
+    ]);
+    const result = await settle(
+      documentedStack()
+        .createAgent({ name: "ops", instructions: "Answer from the logs.", chatClient: model })
+        .run("errors?"),
+    );
+    expect(result.status).toBe("completed");
+    expect(result.calls[0]?.status).toBe("ok");
+  });
+
+  it("twelve failure codes in one result: the first 200 characters state the count of each", async () => {
+    const codes = ["FORBIDDEN", "TIMEOUT", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"];
+    const counts = [5, 4, 1, 1, 1];
+    const results = [{ id: "ok-1", ok: true }];
+    codes.forEach((code, c) => {
+      for (let i = 0; i < counts[c]!; i++) results.push({ id: `${code}-${i}`, ok: false, code } as never);
+    });
+    const { outcome, text } = await invokeWith(documentedStack(), { results });
+    expect(outcome.status).toBe("partial");
+    const head = text.slice(0, 200);
+    expect(head).toContain("12 failed: FORBIDDEN×5, TIMEOUT×4, NOT_FOUND, CONFLICT, RATE_LIMITED");
+  });
+
+  it("twelve errors in a top-level errors list: every code counted in the first 200 characters", async () => {
+    const value = failing.find((c) => c.name === "twelve errors with codes in one result")!.value;
+    const { text } = await invokeWith(documentedStack(), value);
+    expect(text.slice(0, 200)).toContain("12 errors: FORBIDDEN×5, TIMEOUT×4, NOT_FOUND, CONFLICT, RATE_LIMITED");
+  });
+
+  it('failures: "jsend" and "graphql" read those formats whatever else the value holds', async () => {
+    @AgentFunctionGroup()
+    class Formats {
+      @AgentFunction({ description: "JSend.", input: z.object({}), failures: "jsend" })
+      jsend(): unknown {
+        return { status: "error", message: "Database down", requestId: "r-1", region: "eu" };
+      }
+      @AgentFunction({ description: "GraphQL.", input: z.object({}), failures: "graphql" })
+      graphql(): unknown {
+        return { data: { contact: null }, errors: [{ path: ["contact"], extensions: { code: "THROTTLED" } }] };
+      }
+      @AgentFunction({ description: "Default.", input: z.object({}) })
+      plain(): unknown {
+        return { status: "error", message: "Database down", requestId: "r-1", region: "eu" };
+      }
+    }
+    const factory = usingAgentFramework(container.createChildContainer())
+      .addAgentFunctions(Formats)
+      .usingResilience()
+      .usingToolResultMiddleware()
+      .buildAgentFactory({ printDiagnostics: false });
+    expect((await settle(factory.tools.invoke({ name: "jsend", arguments: {} }))).status).toBe("error");
+    expect((await settle(factory.tools.invoke({ name: "graphql", arguments: {} }))).status).toBe("error");
+    expect((await settle(factory.tools.invoke({ name: "plain", arguments: {} }))).status).toBe("ok");
   });
 });
