@@ -62,10 +62,10 @@ export function journalExecution(options: JournalExecutionOptions): DurableExecu
   const settled = new Set<string>();
 
   /** An outcome settled: kept in the run's record (by reference) and written to the store. */
-  const settle = (callId: string, outcome: ToolOutcome): ToolOutcome => {
+  const settle = (callId: string, key: string, outcome: ToolOutcome): ToolOutcome => {
     settled.add(callId);
-    record.outcome(callId, outcome);
-    writer?.outcome(journaledOutcome(outcome, formatOutcome(outcome), callId));
+    record.outcome(callId, outcome, key);
+    writer?.outcome(journaledOutcome(outcome, formatOutcome(outcome), callId, key));
     return outcome;
   };
 
@@ -126,11 +126,11 @@ export function journalExecution(options: JournalExecutionOptions): DurableExecu
         return page;
       }
       // Answered by the loop (denied, over a budget, refused): only the outcome is recorded, once.
-      if (!call.runs) return settled.has(callId) ? fn() : settle(callId, await fn());
+      if (!call.runs) return settled.has(callId) ? fn() : settle(callId, key, await fn());
       if (recorded !== undefined) {
         // The original run went on past this round: the loop itself cancelled the call then.
         if (replaying()) return untilAborted(call.signal);
-        if (!call.idempotent) return settle(callId, outcomeUnknown(call.tool, callId, key));
+        if (!call.idempotent) return settle(callId, key, outcomeUnknown(call.tool, callId, key));
         // Runs again: its start is written again first, so the write is fenced by the lease before
         // the body runs (two processes that both took a free lease: the one not on it stops here).
         const { outcome: _none, approval: recordedApproval, ...begun } = recorded;
@@ -138,7 +138,7 @@ export function journalExecution(options: JournalExecutionOptions): DurableExecu
         record.callStarted(callId, { ...begun, ...(kept === undefined ? {} : { approval: kept }) });
         await writer?.callStarted(kept === undefined ? begun : { ...begun, approval: kept });
       } else if (writer !== undefined || call.approval !== undefined) await start(key, call);
-      return settle(callId, await fn());
+      return settle(callId, key, await fn());
     },
     async waitForDecision(callId) {
       return evidenceOf(callId);

@@ -1,5 +1,5 @@
 import type { ChatClient, ChatResponse, ChatStreamPart, ToolInvoker, ToolOutcome } from "@needlework/core";
-import { callIdempotencyKey, ChatResponseAssembler } from "@needlework/core/internal";
+import { ChatResponseAssembler } from "@needlework/core/internal";
 import {
   type ApprovalRecord,
   type DurableExecution,
@@ -119,8 +119,10 @@ export function journaledRuntime(
     get: (name) => invoker.get(name),
     async invoke(call, options = {}) {
       const callId = call.callId ?? "";
-      // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it.
-      const idempotencyKey = options.idempotencyKey ?? callIdempotencyKey(runId, callId);
+      // The key the loop assigned to the call (see prepareRound), recorded as the tool saw it: read, never made here.
+      const { idempotencyKey } = options;
+      if (idempotencyKey === undefined)
+        throw new TypeError(`The run's call '${callId}' reached the journal without the key its round assigned.`);
       const tool = invoker.get(call.name)?.options;
       const approval = approvals.get(callId);
       const durable: DurableToolCall = {

@@ -30,7 +30,7 @@ export function recordingExecution(execution: DurableExecution, record: RunRecor
           ...(approval === undefined ? {} : { approval }),
         });
       const outcome = await execution.call(key, fn, call);
-      record.outcome(callId, outcome);
+      record.outcome(callId, outcome, key);
       return outcome;
     },
   };

@@ -1,6 +1,6 @@
 import { abortReason, createToolOutcome, isFailedOutcome, type ToolOutcome } from "@needlework/core";
-import { callIdempotencyKey } from "@needlework/core/internal";
 import { raceAbort } from "@needlework/core/internal";
+import { undoIdentity } from "../loop/round-call.js";
 import type { RoundContext, SettledCall } from "../loop/run-round.js";
 
 /** A compensate call the runtime made, for the run's call records. @internal */
@@ -39,8 +39,7 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
     return { error: "COMPENSATION_ARGUMENTS_FAILED" };
   }
   if (!undo) return { error: "NO_COMPENSATE_TOOL" };
-  const callId = `${committed.call.callId}_undo`;
-  const idempotencyKey = callIdempotencyKey(context.runId, callId);
+  const { callId, idempotencyKey } = undoIdentity(context.runId, committed.call.callId);
   try {
     const invoker = context.compensationInvoker ?? context.invoker;
     // Raced: an undo tool that ignores its signal must not hold a cancelled run open.
