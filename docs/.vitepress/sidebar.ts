@@ -42,6 +42,7 @@ export const SECTIONS: readonly SidebarSection[] = [
       "prompt-injection.md",
       "dead-letters.md",
       "durable-runs.md",
+      "durable-execution.md",
       "run-stores.md",
       "inspector.md",
       "diagnostics-and-tracing.md",

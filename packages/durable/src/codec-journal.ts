@@ -139,9 +139,13 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
       callId: name,
       idempotencyKey: clearKey(runId, name),
     };
-    const sealed = await seal.value({ ...payload, metadata, callId: o.callId }, at(runId, "outcome", name));
+    const sealed = await seal.value(
+      { ...payload, metadata, callId: o.callId, idempotencyKey: o.idempotencyKey },
+      at(runId, "outcome", name),
+    );
     return {
       callId: name,
+      idempotencyKey: clearKey(runId, name),
       outcome: {
         status,
         retriable,
@@ -154,12 +158,22 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
   /** An outcome as sealOutcome was given it; `callId` is the call's own id when its payload names it. */
   const openOutcome = async (runId: string, o: JournaledOutcome, callId: string): Promise<JournaledOutcome> => {
     const { status, retriable, errorCode } = o.outcome;
-    const { callId: own, ...payload } = await seal.openValue<
-      Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode"> & { callId?: string }
+    const {
+      callId: own,
+      idempotencyKey: key,
+      ...payload
+    } = await seal.openValue<
+      Omit<JournaledOutcome["outcome"], "status" | "retriable" | "errorCode"> & {
+        callId?: string;
+        idempotencyKey?: string;
+      }
     >(Object.hasOwn(o.outcome.metadata, MARK) ? o.outcome.metadata[MARK] : undefined, at(runId, "outcome", o.callId));
+    const outcome = { status, retriable, ...(errorCode === undefined ? {} : { errorCode }), ...payload };
     return {
       callId: typeof own === "string" ? own : callId,
-      outcome: { status, retriable, ...(errorCode === undefined ? {} : { errorCode }), ...payload },
+      // Sealed with the outcome; an outcome sealed before the key was kept has it in its metadata.
+      idempotencyKey: key ?? String(payload.metadata["idempotencyKey"] ?? ""),
+      outcome,
       formatted: await seal.openText(o.formatted, at(runId, "formatted", o.callId)),
     };
   };
@@ -176,12 +190,24 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     )) as unknown as JournaledTurn["message"];
     return { ...turn, message };
   };
+  /**
+   * A call's key as its start sealed it. A start sealed before keys were (its key its pseudonym's)
+   * reads the key its outcome recorded; one in flight then had the key of its own id (repeats kept
+   * no key of their own in that format).
+   */
+  const openKey = async (runId: string, c: JournaledCall, outcome: JournaledOutcome | undefined, callId: string) => {
+    if (c.idempotencyKey.startsWith(`{"${MARK}":`)) return seal.openText(c.idempotencyKey, at(runId, "key", c.callId));
+    if (c.idempotencyKey !== clearKey(runId, c.callId)) return c.idempotencyKey;
+    return outcome?.idempotencyKey || callIdempotencyKey(runId, callId);
+  };
   const sealCalls = (runId: string, calls: readonly JournaledCallStart[]): Promise<JournaledCallStart[]> =>
     Promise.all(
       calls.map(async (c) => {
         const name = pseudonym(runId, c.callId);
         const args = await seal.value(c.arguments, at(runId, "arguments", name));
-        return { ...c, callId: name, idempotencyKey: clearKey(runId, name), arguments: args };
+        // The key is the call's own (a repeat keeps its first call's): sealed, so it names no call id.
+        const idempotencyKey = await seal.text(c.idempotencyKey, at(runId, "key", name));
+        return { ...c, callId: name, idempotencyKey, arguments: args };
       }),
     );
   return {
@@ -271,10 +297,7 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
           const outcome = c.outcome === undefined ? undefined : await openOutcome(runId, c.outcome, c.callId);
           const callId = ownIds.get(c.callId) ?? outcome?.callId ?? c.callId;
           if (callId !== c.callId) namesOf(runId).set(callId, c.callId);
-          const idempotencyKey =
-            c.idempotencyKey === clearKey(runId, c.callId)
-              ? String(outcome?.outcome.metadata["idempotencyKey"] ?? callIdempotencyKey(runId, callId))
-              : c.idempotencyKey;
+          const idempotencyKey = await openKey(runId, c, outcome, callId);
           return {
             ...c,
             callId,

@@ -101,7 +101,7 @@ export function foldJournal(records: readonly JournalRecord[]): JournaledRun | u
             callId,
             tool: String(meta["tool"] ?? ""),
             arguments: null,
-            idempotencyKey: String(meta["idempotencyKey"] ?? ""),
+            idempotencyKey: record.outcome.idempotencyKey ?? String(meta["idempotencyKey"] ?? ""),
           }),
           outcome: record.outcome,
         });

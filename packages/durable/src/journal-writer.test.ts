@@ -27,6 +27,7 @@ const call = (callId: string): JournaledCallStart => ({
 });
 const outcome = (callId: string): JournaledOutcome => ({
   callId,
+  idempotencyKey: callId,
   outcome: { status: "ok", retriable: false, metadata: {} },
   formatted: "ok",
 });

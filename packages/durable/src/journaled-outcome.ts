@@ -26,7 +26,12 @@ export function isArtifactPageRecord(recorded: JournaledOutcome): boolean {
  * An outcome as the journal keeps it: JSON-safe, with the text the model read.
  * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
  */
-export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId: string): JournaledOutcome {
+export function journaledOutcome(
+  outcome: ToolOutcome,
+  formatted: string,
+  callId: string,
+  idempotencyKey: string,
+): JournaledOutcome {
   const { status, retriable, errorCode, message, suggestion, failures, artifact, metadata } = outcome;
   // References, never the bytes: a page read from an artifact keeps no data (a replay reads it
   // again), a stored result keeps its preview and reference, and neither keeps its text as well
@@ -36,6 +41,7 @@ export function journaledOutcome(outcome: ToolOutcome, formatted: string, callId
   const refers = page || artifact !== undefined || flagged(outcome, ARTIFACT_STORED_FLAG);
   return {
     callId,
+    idempotencyKey,
     outcome: {
       status,
       retriable,

@@ -108,7 +108,9 @@ export async function startFromCheckpoint(
   for (const turn of turns) await writer.turn(turn);
   for (const { outcome, ...call } of calls) {
     if (call.arguments !== null) void writer.callStarted(call);
-    if (outcome !== undefined) writer.outcome(outcome);
+    // The key as the call's record has it (an outcome of a format-2 checkpoint does not carry it).
+    if (outcome !== undefined)
+      writer.outcome({ ...outcome, idempotencyKey: outcome.idempotencyKey ?? call.idempotencyKey });
   }
   return writer;
 }

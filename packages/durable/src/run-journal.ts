@@ -83,6 +83,13 @@ export interface JournaledCallStart {
  */
 export interface JournaledOutcome {
   readonly callId: string;
+  /**
+   * The key the call was given when its round was formed (a repeated call keeps its first call's):
+   * recorded with the outcome, never derived from the call id again. needlework always writes it
+   * (`journaledOutcome` requires it); optional here only so records written before it was kept
+   * (which have it in `outcome.metadata.idempotencyKey`) still read.
+   */
+  readonly idempotencyKey?: string;
   readonly outcome: {
     readonly status: ToolOutcomeStatus;
     readonly retriable: boolean;

@@ -21,6 +21,8 @@ interface HeldCall {
   };
   recorded?: JournaledCall;
   outcome?: ToolOutcome;
+  /** The key the outcome was recorded with. */
+  key?: string;
 }
 
 /**
@@ -70,11 +72,14 @@ export class RunRecord {
     else held.start = start;
   }
 
-  /** A call's outcome as it settled. */
-  outcome(callId: string, outcome: ToolOutcome): void {
+  /** A call's outcome as it settled, with the key its round gave the call. */
+  outcome(callId: string, outcome: ToolOutcome, key: string): void {
     const held = this.calls.get(callId);
-    if (held === undefined) this.calls.set(callId, { outcome });
-    else held.outcome = outcome;
+    if (held === undefined) this.calls.set(callId, { outcome, key });
+    else {
+      held.outcome = outcome;
+      held.key = key;
+    }
   }
 
   /** The record as JSON: the journal a checkpoint carries (signed with it). */
@@ -82,14 +87,14 @@ export class RunRecord {
     const turns: JournaledTurn[] = this.turns.map((t) => ("response" in t ? journaledTurn(t.index, t.response) : t));
     const calls: JournaledCall[] = [];
     for (const [callId, held] of this.calls) {
-      const { start, recorded, outcome } = held;
+      const { start, recorded, outcome, key = "" } = held;
       const base: JournaledCallStart =
         start === undefined
           ? (recorded ?? {
               callId,
               tool: String(outcome?.metadata.tool ?? ""),
               arguments: null,
-              idempotencyKey: String(outcome?.metadata.idempotencyKey ?? ""),
+              idempotencyKey: key,
             })
           : {
               callId,
@@ -100,7 +105,7 @@ export class RunRecord {
             };
       const { outcome: _recorded, ...plain } = base as JournaledCall;
       const settled =
-        outcome === undefined ? recorded?.outcome : journaledOutcome(outcome, formatOutcome(outcome), callId);
+        outcome === undefined ? recorded?.outcome : journaledOutcome(outcome, formatOutcome(outcome), callId, key);
       calls.push(settled === undefined ? plain : { ...plain, outcome: settled });
     }
     const { startedAt } = this.start;

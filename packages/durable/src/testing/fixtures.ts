@@ -70,10 +70,11 @@ export function callOf(runId: string, callId: string): JournaledCallStart {
   };
 }
 
-/** A settled outcome of a call. */
-export function outcomeOf(callId: string): JournaledOutcome {
+/** A settled outcome of a call, with the key {@link callOf} gives it. */
+export function outcomeOf(runId: string, callId: string): JournaledOutcome {
   return {
     callId,
+    idempotencyKey: callIdempotencyKey(runId, callId),
     outcome: {
       status: "ok",
       retriable: false,

@@ -7,8 +7,8 @@ async function writeRun(journal: RunJournal, runId: string, owner: string, agent
   expect(await journal.runStarted(startOf(runId, agent, minutesAgo), owner)).toBe(true);
   await journal.turn(runId, turnOf(0, ["c1", "c2"]), owner);
   await journal.callsStarted(runId, [callOf(runId, "c1"), callOf(runId, "c2")], owner);
-  await journal.outcomes(runId, [outcomeOf("c2")], owner);
-  await journal.outcomes(runId, [outcomeOf("c1")], owner);
+  await journal.outcomes(runId, [outcomeOf(runId, "c2")], owner);
+  await journal.outcomes(runId, [outcomeOf(runId, "c1")], owner);
   await journal.turn(runId, turnOf(1, [], "Synced c1."), owner);
 }
 
@@ -33,8 +33,8 @@ export function journalRecordsContract(open: OpenStores): void {
       expect(run?.turns).toEqual([turnOf(0, ["c1", "c2"]), turnOf(1, [], "Synced c1.")]);
       // Calls in the order they started, each with the outcome that settled for it.
       expect(run?.calls).toEqual([
-        { ...callOf(runId, "c1"), outcome: outcomeOf("c1") },
-        { ...callOf(runId, "c2"), outcome: outcomeOf("c2") },
+        { ...callOf(runId, "c1"), outcome: outcomeOf(runId, "c1") },
+        { ...callOf(runId, "c2"), outcome: outcomeOf(runId, "c2") },
       ]);
     });
 
@@ -103,12 +103,12 @@ export function journalRecordsContract(open: OpenStores): void {
       const end = { status: "completed", endedAt: "2026-01-01T12:01:00.000Z", result: { runId } };
       await commit(
         runId,
-        { outcomes: [outcomeOf("c1")], turns: [turnOf(1, [], "Done.")], end, release: true },
+        { outcomes: [outcomeOf(runId, "c1")], turns: [turnOf(1, [], "Done.")], end, release: true },
         "owner-a",
       );
       const run = await second.journal.read(runId);
       expect(run?.turns).toEqual([turnOf(0, ["c1"]), turnOf(1, [], "Done.")]);
-      expect(run?.calls).toEqual([{ ...callOf(runId, "c1"), outcome: outcomeOf("c1") }]);
+      expect(run?.calls).toEqual([{ ...callOf(runId, "c1"), outcome: outcomeOf(runId, "c1") }]);
       expect(run?.end).toEqual(end);
     });
 

@@ -19,7 +19,7 @@ function writesOf(journal: RunJournal, runId: string, owner: string): readonly (
   return [
     () => journal.turn(runId, turnOf(5, ["late"]), owner),
     () => journal.callsStarted(runId, [callOf(runId, "late")], owner),
-    () => journal.outcomes(runId, [outcomeOf("late")], owner),
+    () => journal.outcomes(runId, [outcomeOf(runId, "late")], owner),
     () => journal.runEnded(runId, END, owner),
   ];
 }

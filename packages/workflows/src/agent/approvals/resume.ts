@@ -1,6 +1,8 @@
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import { prepareRound } from "../loop/round-call.js";
+import { callKey } from "../canonical-json.js";
+import type { JournaledRun } from "@needlework/durable";
 import type { ApprovalDecisions } from "./approval-options.js";
 import { type AgentCheckpoint, checkCheckpointScope, verifyCheckpoint } from "./checkpoint.js";
 import { type DecisionEntry, signDecision } from "@needlework/durable/internal";
@@ -38,10 +40,12 @@ export async function approvePause(
     name: p.tool,
     arguments: p.arguments,
   }));
-  const identities = { runId, turn: 0, taken: new Set<string>(), keys: {} };
+  const recorded = recordedKeys(checkpoint.journal);
+  const identities = { runId, turn: 0, taken: new Set<string>(), keys: { ...recorded } };
   const calls = prepareRound(toolCalls, runtime.invoker, options.roundPolicy, identities).map((c, i) => {
     const callId = pending[i]!.callId;
-    return c.callId === callId ? c : { ...c, callId, idempotencyKey: callIdempotencyKey(runId, callId) };
+    if (c.callId === callId || Object.hasOwn(recorded, c.key)) return c;
+    return { ...c, callId, idempotencyKey: callIdempotencyKey(runId, callId) };
   });
   // Never trust the checkpoint's own flags alone: the tool's `requiresApproval` and the current
   // approval policy apply again, so a call they gate needs a decision whatever the checkpoint says.
@@ -73,4 +77,22 @@ export async function approvePause(
     records.set(c.callId, { tool: c.name, arguments: c.arguments, idempotencyKey: c.idempotencyKey, approval });
   }
   return { checkpoint, decided: records };
+}
+
+/**
+ * The keys the run's earlier rounds gave, as their records hold them, per "same tool, same
+ * arguments": a call of the paused round that repeats one keeps the key recorded for it (read,
+ * never derived from its own id).
+ */
+function recordedKeys(journal: Omit<JournaledRun, "end">): Record<string, string> {
+  const byId = new Map(journal.calls.map((c) => [c.callId, c]));
+  const keys: Record<string, string> = {};
+  for (const turn of journal.turns.slice(0, -1))
+    for (const toolCall of turn.message.toolCalls ?? []) {
+      const call = byId.get(toolCall.id);
+      const key = call?.outcome?.idempotencyKey || call?.idempotencyKey;
+      const same = callKey(toolCall.name, toolCall.arguments as string | Record<string, unknown>);
+      if (key && !Object.hasOwn(keys, same)) keys[same] = key;
+    }
+  return keys;
 }

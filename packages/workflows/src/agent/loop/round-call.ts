@@ -70,6 +70,15 @@ function identify(messageId: string, key: string, ids: CallIdentities, used: Set
 }
 
 /**
+ * The identity of the compensate call that undoes `callId` (an all-or-nothing round rolled back):
+ * its own id and key, assigned here with every other call's. @internal
+ */
+export function undoIdentity(runId: string, callId: string): { callId: string; idempotencyKey: string } {
+  const undo = `${callId}_undo`;
+  return { callId: undo, idempotencyKey: callIdempotencyKey(runId, undo) };
+}
+
+/**
  * Resolves a round's tool calls against the invoker: identity (see {@link CallIdentities}), round
  * policy (the tool group's `roundPolicy`, else the agent's), scope and dependencies. Missing ids,
  * or ids repeated within the turn, are replaced in the messages too.
