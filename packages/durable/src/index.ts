@@ -86,3 +86,13 @@ export {
 export { InMemoryArtifactStore } from "./in-memory-artifact-store.js";
 export { FileArtifactStore, type FileArtifactStoreOptions } from "./file-artifact-store.js";
 export type { RunDeletion } from "./run-deletion.js";
+export {
+  type DecisionEvidence,
+  type DurableExecution,
+  type DurableExecutionFactory,
+  type DurableRunInfo,
+  type DurableToolCall,
+  type RoundStart,
+  roundStep,
+  turnStep,
+} from "./durable-execution.js";

@@ -31,3 +31,4 @@ export {
 export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
 export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
+export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";

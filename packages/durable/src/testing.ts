@@ -24,6 +24,12 @@ import { leaseContract } from "./testing/lease-contract.js";
 
 export { artifactStoreContract, type OpenArtifactStore } from "./testing/artifact-contract.js";
 export { deadLetterContract } from "./testing/dead-letter-contract.js";
+export { durableExecutionContract } from "./testing/execution-contract.js";
+export {
+  type DurableExecutionHarness,
+  journalExecutionHarness,
+  type OpenDurableExecution,
+} from "./testing/execution-harness.js";
 export { LONG_LEASE_MS, type OpenStores, SHORT_LEASE_MS } from "./testing/fixtures.js";
 export { journalRecordsContract, runListContract } from "./testing/journal-contract.js";
 export { leaseContract } from "./testing/lease-contract.js";

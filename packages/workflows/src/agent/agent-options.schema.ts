@@ -6,7 +6,7 @@ import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import { resilienceOptionsSchema } from "../resilience/resilience.options.js";
 import { AGENT_DEFAULTS } from "./agent-defaults.js";
 import type { AgentDefinition, CreateAgentOptions } from "./agent.options.js";
-import type { AgentStore } from "@needlework/durable";
+import type { AgentStore, DurableExecutionFactory } from "@needlework/durable";
 import type { AgentHooks } from "./hooks.js";
 import { MIN_CHECKPOINT_SECRET_BYTES } from "./approvals/checkpoint.js";
 import type { DeadLetterQueue } from "@needlework/durable";
@@ -115,6 +115,7 @@ const agentDefinitionShape = {
     }, "must be an AgentStore { journal, deadLetters } " +
       "(new InMemoryRunStore(), new FileRunStore(dir) or a PostgresStore)")
     .optional(),
+  execution: functionOption<DurableExecutionFactory>().optional(),
   clock: functionOption<() => number>().optional(),
   onIterationStart: functionOption<NonNullable<AgentHooks["onIterationStart"]>>(HOOK).optional(),
   onToolCall: functionOption<NonNullable<AgentHooks["onToolCall"]>>(HOOK).optional(),

@@ -4,7 +4,7 @@ import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
 import type { RunListener } from "./events/run-events.js";
-import type { AgentStore } from "@needlework/durable";
+import type { AgentStore, DurableExecutionFactory } from "@needlework/durable";
 import type { AgentHooks } from "./hooks.js";
 import type { DeadLetterQueue } from "@needlework/durable";
 import type { ResumedCheckpointStore } from "./approvals/claims.js";
@@ -132,6 +132,15 @@ export interface AgentDefinition extends AgentHooks {
    * memory, dropped when the run ends).
    */
   readonly store?: AgentStore;
+  /**
+   * Runs every run inside a durable execution engine the user already runs (`@needlework/dbos`,
+   * `@needlework/restate`): called once per run for the run's `DurableExecution`, the port the loop
+   * journals through (model turns and round starts as steps, tool calls keyed by their idempotency
+   * key, approvals as the engine's wait). The engine owns replay and recovery: a run is resumed by
+   * the engine re-running its workflow, not by `resumeRun`. Default: none (the built-in journal:
+   * `store`'s, or the run's own in memory).
+   */
+  readonly execution?: DurableExecutionFactory;
   /** Epoch milliseconds, for dead-letter and checkpoint times. Default `Date.now`. */
   readonly clock?: () => number;
 }

@@ -180,7 +180,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     const info: RunInfo = { agent: resolved.name, resumed: start.kind !== "input", chatClient: resolved.chatClient };
     return wrapRun(info, async () => {
       const begun = start.kind === "approval" ? await approved(start, signal) : loopStart(start);
-      return runJournaled(runtime, journal, begun, signal, sink);
+      return runJournaled(runtime, journal, begun, signal, sink, resolved.execution);
     });
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { CallVerdict } from "../loop/call-gate.types.js";
 import type { RoundCall } from "../loop/round-call.js";
-import type { AgentRuntime, RunEnd, RunState } from "../loop/run-state.js";
+import type { JournaledRuntime, RunEnd, RunState } from "../loop/run-state.js";
 import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./checkpoint.js";
 
 /**
@@ -10,7 +10,7 @@ import { type AgentCheckpoint, type PendingApproval, signCheckpoint } from "./ch
  * @internal
  */
 export function pauseForApproval(
-  runtime: AgentRuntime,
+  runtime: JournaledRuntime,
   state: RunState,
   calls: readonly RoundCall[],
   gated: readonly boolean[],
@@ -31,9 +31,7 @@ export function pauseForApproval(
     };
   });
   const { runId } = state;
-  const journal = runtime.journal?.();
-  if (journal === undefined) throw new TypeError("pauseForApproval: the run has no journal.");
-  const { end: _end, ...recorded } = journal;
+  const { end: _end, ...recorded } = runtime.journal();
   const checkpoint: AgentCheckpoint = signCheckpoint(
     {
       version: 2,

@@ -9,8 +9,22 @@ import { type AgentRuntime, AgentRun, type RunState } from "../loop/agent-loop.j
 import { newRunState } from "../run-start.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { journaledRuntime } from "./journaled-runtime.js";
-import type { JournaledRun, JournaledRunStart, RunJournal } from "@needlework/durable";
-import { holdPausedRun, holdRecordedRun, JournalWriter, RunRecord, runExists } from "@needlework/durable/internal";
+import {
+  type DurableExecution,
+  type DurableExecutionFactory,
+  type JournaledRun,
+  type JournaledRunStart,
+  type RunJournal,
+} from "@needlework/durable";
+import {
+  holdPausedRun,
+  holdRecordedRun,
+  JournalWriter,
+  journalExecution,
+  RunRecord,
+  runExists,
+} from "@needlework/durable/internal";
+import { recordingExecution } from "./recording-execution.js";
 import { storedResult } from "./stored-result.js";
 
 /**
@@ -50,18 +64,19 @@ export async function runJournaled(
   start: LoopStart,
   signal: AbortSignal | undefined,
   sink?: RunEventSink,
+  engine?: DurableExecutionFactory,
 ): Promise<AgentRunResult> {
+  const streamed = sink !== undefined;
+  if (engine !== undefined) return runOnEngine(runtime, engine, start, signal, sink);
   if (journal === undefined) {
-    const { record, state, history } = inMemory(runtime, start);
-    const decided = start.kind === "approval" ? start.approved.decided : undefined;
-    const live = journaledRuntime(runtime, record, undefined, state.runId, history, decided, sink !== undefined);
-    return new AgentRun(live, state, signal, sink).loop();
+    const held = inMemory(runtime, start);
+    const live = journaledRuntime(runtime, builtIn(runtime, held, start), held.record, streamed);
+    return new AgentRun(live, held.state, signal, sink).loop();
   }
   const held = await hold(runtime, journal, start, randomUUID());
   if (!("state" in held)) return held.result;
-  const { writer, record, state, history } = held;
-  const decided = start.kind === "approval" ? start.approved.decided : undefined;
-  const live = journaledRuntime(runtime, record, writer, state.runId, history, decided, sink !== undefined);
+  const { writer, record, state } = held;
+  const live = journaledRuntime(runtime, builtIn(runtime, held, start), record, streamed);
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
   // run can be resumed at once, not after `leaseMs`).
   writer!.startRenewing();
@@ -76,6 +91,42 @@ export async function runJournaled(
   } finally {
     await writer!.stop();
   }
+}
+
+/** The built-in journal as the run's execution: its record, its store's writer, its history. */
+function builtIn(runtime: AgentRuntime, held: Held, start: LoopStart): DurableExecution {
+  return journalExecution({
+    runId: held.state.runId,
+    record: held.record,
+    writer: held.writer,
+    history: held.history,
+    decided: start.kind === "approval" ? start.approved.decided : undefined,
+    formatOutcome: runtime.formatOutcome,
+    clock: runtime.options.clock,
+  });
+}
+
+/**
+ * A run inside a durable execution engine (`createAgent({ execution })`): the engine owns replay,
+ * ownership and recovery, so no lease is taken and no store journal is written; the run's own record
+ * is kept in memory beside it (what a pause's checkpoint carries).
+ */
+async function runOnEngine(
+  runtime: AgentRuntime,
+  engine: DurableExecutionFactory,
+  start: LoopStart,
+  signal: AbortSignal | undefined,
+  sink: RunEventSink | undefined,
+): Promise<AgentRunResult> {
+  if (start.kind === "journal")
+    throw new TypeError(
+      "agent.resumeRun: a run of an agent with `execution` is resumed by its engine (it re-runs the workflow).",
+    );
+  const held = inMemory(runtime, start);
+  const execution = await engine({ runId: held.state.runId, agent: runtime.options.name });
+  const recorded = recordingExecution(execution, held.record);
+  const live = journaledRuntime(runtime, recorded, held.record, sink !== undefined);
+  return new AgentRun(live, held.state, signal, sink).loop();
 }
 
 /** A run without a `store`: its journal is its own record, in memory (a resumed pause's from its checkpoint). */

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../stream/agent-event.js";
 import type { AgentHooks } from "../hooks.js";
 import { callHook } from "../hooks.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
-import type { AgentRuntime } from "../loop/run-state.js";
+import type { JournaledRuntime } from "../loop/run-state.js";
 import { type RunEvent, RunEvents, type RunListener, type RunMoment } from "./run-events.js";
 
 /** The moments only the hooks hear: the stream never shows them. */
@@ -64,7 +64,7 @@ export function streamSubscriber(sink: RunEventSink): RunListener {
  * the plugins' run observers, in that order. Replayed events are marked from the runtime's replay.
  * @internal
  */
-export function openRunEvents(runtime: AgentRuntime, runId: string, sink: RunEventSink | undefined): RunEvents {
+export function openRunEvents(runtime: JournaledRuntime, runId: string, sink: RunEventSink | undefined): RunEvents {
   const { options } = runtime;
   const listeners: RunListener[] = [];
   const hooks = hookSubscriber(options, options.name, runId);

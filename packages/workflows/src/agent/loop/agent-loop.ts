@@ -21,16 +21,11 @@ import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
 import { bookRound } from "./run-ledger.js";
 import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
-import {
-  type AgentRuntime,
-  type ApprovalEvidence,
-  callIdentities,
-  type RoundGate,
-  type RunEnd,
-  type RunState,
-} from "./run-state.js";
+import { roundStep } from "@needlework/durable";
+import { callIdentities, type JournaledRuntime, type RoundGate, type RunEnd, type RunState } from "./run-state.js";
+import { decisionsOf, roundStart } from "./round-journal.js";
 
-export { type AgentRuntime, callIdentities, type RunState } from "./run-state.js";
+export { type AgentRuntime, callIdentities, type JournaledRuntime, type RunState } from "./run-state.js";
 
 /** What a model turn leads to: the run's end, or (undefined) the next turn; and what the turn cost. */
 interface TurnResult {
@@ -58,7 +53,7 @@ export class AgentRun {
   private readonly streamed: boolean;
 
   constructor(
-    private readonly runtime: AgentRuntime,
+    private readonly runtime: JournaledRuntime,
     private readonly state: RunState,
     private readonly signal: AbortSignal | undefined,
     sink?: RunEventSink,
@@ -192,7 +187,7 @@ export class AgentRun {
       refused,
     );
     // What the run's record holds of decisions on these calls (a denied one never runs, gated or not).
-    const gate = { gated, evidence: this.runtime.recordedDecisions?.(calls) ?? new Map<string, ApprovalEvidence>() };
+    const gate = { gated, evidence: await decisionsOf(this.runtime.execution, calls, gated) };
     if (!gated.some(Boolean)) return this.round(calls, refused, gate);
     // A gated round runs only when the run's record proves every gated call's decision (a signed
     // record, or a recorded outcome); otherwise the run pauses and a person is asked.
@@ -218,12 +213,14 @@ export class AgentRun {
       const emitted = this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
       if (emitted) await emitted;
       const record = recordCall(this.state, { tool: call.name, callId: call.callId, outcome, round: turn });
-      this.runtime.recordOutcome?.(call.callId, outcome);
+      const answered = this.runtime.answer({ ...call, tool: call.name }, outcome);
+      if (answered) await answered;
       reported.push({ record, arguments: call.arguments, outcome });
     }
     for (const undo of compensations) {
       const { tool, callId, outcome, forCallId: compensationFor } = undo;
-      this.runtime.recordOutcome?.(callId, outcome);
+      const answered = this.runtime.answer(undo, outcome);
+      if (answered) await answered;
       reported.push({
         record: recordCall(this.state, { tool, callId, outcome, round: turn, compensationFor }),
         arguments: undo.arguments,
@@ -261,9 +258,12 @@ export class AgentRun {
     // The one gate every way of running a round passes: a gated call runs only with a decision
     // record that verifies as approved for this run, call, tool and arguments.
     const approved = enforceGate(this.runtime.key, state.runId, calls, gate, presets);
-    if (approved.size > 0) this.runtime.recordApprovals?.(approved);
-    const { recordOutcome } = this.runtime;
-    if (recordOutcome) for (const [callId, outcome] of presets) recordOutcome(callId, outcome);
+    if (approved.size > 0) this.runtime.recordApprovals(approved);
+    for (const call of calls) {
+      const preset = presets.get(call.callId);
+      const answered = preset && this.runtime.answer({ ...call, tool: call.name }, preset);
+      if (answered) await answered;
+    }
     state.budget.toolCalls += calls.length - over.size;
     state.budget.roundsInIteration++;
     const context: RoundContext = {
@@ -277,6 +277,7 @@ export class AgentRun {
     };
     const announced = this.announce(calls);
     if (announced) await announced;
+    await this.runtime.execution.step(roundStep(turn), () => roundStart(calls));
     const settled = await runRound(context, calls, presets);
     const compensations = await rollBackFailedScopes(context, settled);
     await this.book(settled, compensations);

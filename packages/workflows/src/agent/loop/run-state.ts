@@ -6,12 +6,12 @@ import type {
   ToolCallRecord,
 } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
-import type { ApprovalRecord, DeadLetterQueue, JournaledRun } from "@needlework/durable";
+import type { ApprovalRecord, DeadLetterQueue, DurableExecution, JournaledRun } from "@needlework/durable";
 import type { BudgetState } from "../policies/budgets.js";
 import type { StallState } from "../policies/stall.js";
 import type { RunListener } from "../events/run-events.js";
 import type { CallGate } from "./call-gate.types.js";
-import type { CallIdentities, RoundCall } from "./round-call.js";
+import type { CallIdentities } from "./round-call.js";
 import type { LedgerState } from "./run-ledger.js";
 
 /** Everything a run needs from its agent. @internal */
@@ -25,34 +25,42 @@ export interface AgentRuntime {
   readonly formatOutcome: (outcome: ToolOutcome) => string;
   readonly deadLetters: DeadLetterQueue;
   readonly key: Uint8Array;
-  /** True while a resumed run replays its journal: its events are marked `replayed` (the loop never reads it). */
-  readonly replaying?: () => boolean;
-  /**
-   * The evidence of a decision the run's record holds for a gated round's calls: a call's decision
-   * record (checked by the loop with the key before anything runs), or `"settled"` when its outcome
-   * is recorded (the runtime answers the call from it). A recorded call start alone proves nothing.
-   * A runtime without a record has none (the round pauses). The loop asks the same question of
-   * every run: whether the answer comes from a replay is the runtime's business, not the loop's.
-   */
-  readonly recordedDecisions?: (round: readonly RoundCall[]) => ReadonlyMap<string, ApprovalEvidence>;
-  /**
-   * The run's journal as it stands, serialized: what a pause's checkpoint carries (signed). Every run
-   * has one (the agent runs every run over its journal).
-   */
-  readonly journal?: () => JournaledRun;
-  /** Hands a round's verified decision records to the run's record, kept with each call's start. */
-  readonly recordApprovals?: (records: ReadonlyMap<string, ApprovalRecord>) => void;
-  /**
-   * Hands an outcome to the run's record: before a round runs, each of its calls that do not run
-   * (denied, over a budget, refused by a gate); as the round is booked, every outcome of the round
-   * and its compensations. The record keeps each once: the journal, a checkpoint and the inspector
-   * show them.
-   */
-  readonly recordOutcome?: (callId: string, outcome: ToolOutcome) => void;
   /** The plugins' observers of runs (`observeRun`): each run asks each for a subscriber of its events. */
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
   readonly callGates?: readonly CallGate[];
+}
+
+/**
+ * A runtime bound to a run's journal: what the loop runs over. Every run has one (the built-in
+ * journal in memory by default, a store's, or an engine's), so these members are required.
+ * @internal
+ */
+export interface JournaledRuntime extends AgentRuntime {
+  /** The port every journaled step of the run goes through: model turns, round starts, tool calls, decisions. */
+  readonly execution: DurableExecution;
+  /** True while the run re-walks what its journal holds: its events are marked `replayed` (the loop never reads it). */
+  readonly replaying: () => boolean;
+  /**
+   * The run's journal as it stands, serialized: what a pause's checkpoint carries (signed).
+   */
+  readonly journal: () => JournaledRun;
+  /** Hands a round's verified decision records to the run's record, kept with each call's start. */
+  readonly recordApprovals: (records: ReadonlyMap<string, ApprovalRecord>) => void;
+  /**
+   * Records the outcome of a call the loop answered without running it (denied, over a budget,
+   * refused, skipped) through the execution's `call`, the one path outcomes are recorded on;
+   * nothing when the execution recorded that outcome already.
+   */
+  readonly answer: (call: AnsweredCall, outcome: ToolOutcome) => Promise<void> | undefined;
+}
+
+/** A call the loop answers itself: who it is and the key its round assigned. @internal */
+export interface AnsweredCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly idempotencyKey: string;
 }
 
 /** A call's evidence of a decision: a signed record, or "settled" (its outcome is journaled). @internal */

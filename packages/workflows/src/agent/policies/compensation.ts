@@ -9,6 +9,8 @@ export interface CompensationRun {
   readonly tool: string;
   readonly callId: string;
   readonly arguments: unknown;
+  /** The key the compensate call was given (recorded with its outcome). */
+  readonly idempotencyKey: string;
   readonly outcome: ToolOutcome;
 }
 
@@ -38,6 +40,7 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
   }
   if (!undo) return { error: "NO_COMPENSATE_TOOL" };
   const callId = `${committed.call.callId}_undo`;
+  const idempotencyKey = callIdempotencyKey(context.runId, callId);
   try {
     const invoker = context.compensationInvoker ?? context.invoker;
     // Raced: an undo tool that ignores its signal must not hold a cancelled run open.
@@ -47,12 +50,19 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
         {
           ...(context.signal ? { signal: context.signal } : {}),
           runId: context.runId,
-          idempotencyKey: callIdempotencyKey(context.runId, callId),
+          idempotencyKey,
         },
       ),
       context.signal,
     );
-    return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
+    return {
+      forCallId: committed.call.callId,
+      tool: undo.tool,
+      callId,
+      arguments: undo.arguments,
+      idempotencyKey,
+      outcome,
+    };
   } catch (error) {
     if (context.signal?.aborted) throw abortReason(context.signal);
     // Without the tool-result middleware the undo tool's exception surfaces here; it must not
@@ -63,7 +73,14 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
       exception: error,
       metadata: { tool: undo.tool, callId },
     });
-    return { forCallId: committed.call.callId, tool: undo.tool, callId, arguments: undo.arguments, outcome };
+    return {
+      forCallId: committed.call.callId,
+      tool: undo.tool,
+      callId,
+      arguments: undo.arguments,
+      idempotencyKey,
+      outcome,
+    };
   }
 }
 
