@@ -57,7 +57,7 @@ interface Worker {
 /** Forks a worker of `engine` (this folder's cli.ts with `worker <engine>`, on the sources through tsx). */
 export function forkWorker(engine: string, config: EngineWorkerConfig): Worker {
   const child = fork(ENTRY, ["worker", engine], {
-    execArgv: ["--conditions=@needlework/source", "--import", "tsx"],
+    execArgv: ["--conditions=@needlework/source", "--import", "tsx", "--no-deprecation"],
     env: { ...process.env, NEEDLEWORK_ENGINE_WORKER: JSON.stringify(config) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

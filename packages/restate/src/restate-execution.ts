@@ -7,6 +7,7 @@ import {
   type DurableExecutionFactory,
   type DurableRunInfo,
   type DurableToolCall,
+  callStep,
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
@@ -26,6 +27,12 @@ export interface RestateExecutionOptions extends EngineExecutionOptions {
    * of the worker and of the server; past it the run pauses with a checkpoint, as without an engine.
    */
   readonly decisionTimeoutMs?: number;
+  /**
+   * The server's admin API (`http://host:9070`): lets a replay tell that a call's outcome is journaled
+   * by an attempt that did not wait for its decision (read from `sys_journal`, outside the journal).
+   * Without it, a gated call always waits on its promise.
+   */
+  readonly adminUrl?: string;
 }
 
 /** The name of the workflow promise a call's decision record resolves: `needlework:decision:<callId>`. */
@@ -38,10 +45,26 @@ export const RESTATE_RUN_STATE = "needlework:run";
 
 const contexts = new AsyncLocalStorage<WorkflowContext>();
 
+/** Whether invocation `id`'s journal holds call `callId`'s step and no wait on its decision promise. */
+async function journaledWithoutWait(adminUrl: string, id: string, callId: string): Promise<boolean> {
+  const response = await fetch(`${adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({
+      query: `SELECT name FROM sys_journal WHERE id = '${id.replaceAll("'", "''")}'`,
+    }),
+  });
+  if (!response.ok) return false;
+  const { rows } = (await response.json()) as { rows: { name: string | null }[] };
+  const names = new Set(rows.map((row) => row.name));
+  return names.has(callStep(callId)) && !names.has(restateDecisionPromise(callId));
+}
+
 /**
  * The run loop over Restate, inside a workflow's `run` handler whose key is the run's id: a model
  * turn and a round's start are journaled `ctx.run` steps, each tool call one `ctx.run` (one attempt:
- * needlework's own resilience runs inside it), keyed `<runId>:<callId>`; an approval waits on the
+ * needlework's own resilience runs inside it; a round's calls run one after another, as Restate's SDK
+ * awaits one operation at a time), keyed `<runId>:<callId>`; an approval waits on the
  * workflow's durable promise for the signed decision record, which the loop verifies again before
  * anything runs. Restate retries the invocation after a crash of the worker or the server and
  * replays its journal; a call in flight runs again only when its tool is idempotent, and is otherwise
@@ -64,6 +87,17 @@ export class RestateExecution implements DurableExecution {
   /** The run's id: the workflow's key. */
   readonly runId: string;
   private readonly inner: DurableExecution;
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Runs `operation` after the operations asked for before it have settled. */
+  private inTurn<T>(operation: () => PromiseLike<T>): Promise<T> {
+    const next = this.turn.then(operation, operation);
+    this.turn = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
 
   /**
    * A factory for `createAgent({ execution })`: one `RestateExecution` per run, over the workflow
@@ -103,17 +137,23 @@ export class RestateExecution implements DurableExecution {
     this.inner = engineExecution(
       {
         runId: ctx.key,
-        step: (name, fn) => ctx.run(name, fn, { maxRetryAttempts: 1 }),
+        // Restate's SDK awaits one context operation at a time ("awaitNext already pending" otherwise):
+        // the steps of a round's calls are taken in turn, in the order the loop asked for them.
+        step: (name, fn) => this.inTurn(() => ctx.run(name, fn, { maxRetryAttempts: 1 })),
         waitForDecision: async (callId) => {
           try {
-            const record = await ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout);
-            return record;
+            return await this.inTurn(() =>
+              ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout),
+            );
           } catch (error) {
             if (error instanceof TimeoutError) return undefined;
             throw error;
           }
         },
         random: () => ctx.rand.random(),
+        ...(options.adminUrl === undefined
+          ? {}
+          : { settled: (callId: string) => journaledWithoutWait(options.adminUrl!, ctx.request().id, callId) }),
       },
       options,
     );
