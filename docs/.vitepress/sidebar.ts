@@ -55,6 +55,10 @@ export const SECTIONS: readonly SidebarSection[] = [
     pages: ["adapters/openai.md", "adapters/ai-sdk.md", "adapters/mcp.md"],
   },
   {
+    text: "Durable engines",
+    pages: ["dbos.md", "restate.md", "temporal.md"],
+  },
+  {
     text: "Reference",
     pages: [
       "reference/index.md",
