@@ -52,11 +52,7 @@ export const SECTIONS: readonly SidebarSection[] = [
   },
   {
     text: "Adapters",
-    pages: ["adapters/openai.md", "adapters/ai-sdk.md", "adapters/mcp.md"],
-  },
-  {
-    text: "Durable engines",
-    pages: ["dbos.md", "restate.md", "temporal.md"],
+    pages: ["adapters/openai.md", "adapters/ai-sdk.md", "adapters/mcp.md", "dbos.md", "restate.md", "temporal.md"],
   },
   {
     text: "Reference",
