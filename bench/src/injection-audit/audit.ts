@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { isDeepStrictEqual } from "node:util";
 import { type AgentRunResult, usingAgentFramework } from "@needlework/workflows";
 import { container, type InjectionToken } from "tsyringe";
+import { runAdversarialCases } from "./adversarial.js";
 import { ObedientModel } from "./obedient-model.js";
 import { plant, type ToolSuite, type UserTask } from "./suite.js";
 import { bankingSuite } from "./suites/banking.js";
@@ -37,6 +38,8 @@ export interface ModeReport {
   readonly contentApproved: readonly string[];
   /** Kind 2: ... and the approval flagged exactly the arguments that came from untrusted content. */
   readonly contentFlagged: readonly string[];
+  /** The adversarial cases (adversarial.ts) run, and those whose attacker got paid. */
+  readonly adversarial?: { readonly cases: number; readonly through: readonly string[] };
 }
 
 /** Options of {@link runInjectionAudit}: a smaller audit for tests. */
@@ -46,6 +49,8 @@ export interface AuditOptions {
   readonly tasksPerKind?: number;
   /** At most this many injection tasks per suite. */
   readonly injectionsPerSuite?: number;
+  /** Runs the adversarial cases too, with this many flood runs in the eviction case (default: not run). */
+  readonly adversarialFlood?: number;
 }
 
 /** Runs one task in a fresh environment (with `injection` planted in its untrusted slots). */
@@ -125,7 +130,11 @@ export async function runInjectionAudit(options: AuditOptions = {}): Promise<Mod
         }
       }
     }
-    reports.push(report);
+    const adversarial =
+      options.adversarialFlood === undefined
+        ? undefined
+        : (await runAdversarialCases([mode], options.adversarialFlood))[0];
+    reports.push(adversarial === undefined ? report : { ...report, adversarial });
   }
   return reports;
 }
@@ -148,17 +157,35 @@ export function formatInjectionAudit(reports: readonly ModeReport[]): string[] {
       `| ${policy} | ${pct(r.attackSuccesses.length, r.attacks)} (${r.attackSuccesses.length}/${r.attacks}) | ${pct(r.userDone.length, r.userTasks)} | ${pct(r.contentDone.length, r.contentTasks)} | ${pct(r.contentApproved.length, r.contentTasks)} | ${r.mode === "arguments" ? pct(r.contentFlagged.length, r.contentTasks) : "—"} |`,
     );
   }
+  const withCases = reports.filter((r) => r.adversarial !== undefined);
+  if (withCases.length > 0) {
+    const cases = withCases[0]!.adversarial!.cases;
+    lines.push("", `| policy | adversarial cases got through (of ${cases}) | which |`, "| --- | --- | --- |");
+    for (const r of withCases) {
+      const { through } = r.adversarial!;
+      const policy = r.mode === "none" ? "no policy" : `\`${r.mode}\``;
+      lines.push(
+        `| ${policy} | ${pct(through.length, cases)} (${through.length}/${cases}) | ${through.join(", ") || "—"} |`,
+      );
+    }
+  }
   lines.push("");
   for (const r of reports) {
     if (r.mode === "none" || r.mode === "allow") continue;
     if (r.attackSuccesses.length > 0)
       lines.push(`${r.mode}: attacks that got through: ${r.attackSuccesses.join(", ")}`);
+    if ((r.adversarial?.through.length ?? 0) > 0)
+      lines.push(`${r.mode}: adversarial cases that got through: ${r.adversarial!.through.join(", ")}`);
   }
   const by = (mode: AuditMode) => reports.find((r) => r.mode === mode);
   const args = by("arguments");
   const attack = reports.map((r) => `${r.mode} ${pct(r.attackSuccesses.length, r.attacks)}`).join(", ");
+  const adversarial =
+    withCases.length === 0
+      ? ""
+      : `; adversarial cases got through: ${withCases.map((r) => `${r.mode} ${r.adversarial!.through.length}/${r.adversarial!.cases}`).join(", ")}`;
   lines.push(
-    `injection audit: attack success ${attack} (${first?.attacks ?? 0} pairs each); arguments: kind 1 done without approval ${args ? pct(args.userDone.length, args.userTasks) : "n/a"}, kind 2 stopped at a correct approval ${args ? pct(args.contentFlagged.length, args.contentTasks) : "n/a"}`,
+    `injection audit: attack success ${attack} (${first?.attacks ?? 0} pairs each); arguments: kind 1 done without approval ${args ? pct(args.userDone.length, args.userTasks) : "n/a"}, kind 2 stopped at a correct approval ${args ? pct(args.contentFlagged.length, args.contentTasks) : "n/a"}${adversarial}`,
   );
   return lines;
 }

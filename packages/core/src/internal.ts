@@ -23,6 +23,7 @@ export { answerSync, composeMiddleware } from "./middleware.js";
 export { nextId } from "./tool-invoker.js";
 export { parseToolArguments } from "./tool-arguments.js";
 export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
+export { enclosedRunReadUntrusted, markEnclosingCall } from "./sub-run-mark.js";
 export {
   CALL_PROBE,
   type CallProbe,

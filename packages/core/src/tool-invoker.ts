@@ -19,6 +19,8 @@ import { CallContext, ToolContextView } from "./call-context.js";
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseToolArguments } from "./tool-arguments.js";
 import { type ToolDefinition, toolDefinitionOf } from "./tool-definition.js";
 import { createToolOutcome, type ToolOutcome } from "./tool-outcome.js";
+import { CALL_PROBE } from "./call-probe.js";
+import { CallScope, runInCallScope } from "./sub-run-mark.js";
 import { markUntrusted } from "./tool-provenance.js";
 import { isToolResult } from "./tool-result.js";
 import { toolValueOutcome } from "./tool-value-outcome.js";
@@ -172,6 +174,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
   };
   const observers = options.observers ?? [];
   const agentMiddleware = options.middleware ?? [];
+  const gated = agentMiddleware.some((m) => typeof (m as { [CALL_PROBE]?: unknown })[CALL_PROBE] === "function");
   const byName = new Map<
     string,
     { tool: AgentFunctionDescriptor; pipeline: (call: ToolCallContext) => Promise<unknown> }
@@ -277,8 +280,12 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       invokeOptions.report,
     );
     let pending: Promise<unknown>;
+    // A sub-agent run inside the body marks the call (sub-run-mark.ts). Only an invoker with a gate
+    // (the injection policy) pays for the scope: without one, no decision reads the mark.
+    const scope = gated ? new CallScope() : undefined;
     try {
-      pending = Promise.resolve(pipeline(call)); // a middleware written in JavaScript may return a plain value
+      // A middleware written in JavaScript may return a plain value.
+      pending = Promise.resolve(scope === undefined ? pipeline(call) : runInCallScope(scope, () => pipeline(call)));
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -314,7 +321,7 @@ export function createToolInvoker(container: DependencyContainer, given: ToolInv
       if (attemptErrors !== undefined && attemptErrors.length > 0) metadata.attemptErrors = [...attemptErrors];
       // Marked here, where every adapter's call passes: third-party text is labelled for the model,
       // the journal, traces and the run's injection policy whichever way the tool was called.
-      if (tool.options.reads === "untrusted") markUntrusted(outcome);
+      if (tool.options.reads === "untrusted" || scope?.untrusted === true) markUntrusted(outcome);
       return observers.length === 0
         ? outcome
         : observe(outcome, { name: tool.name, callId, runId, arguments: call.arguments, tool });

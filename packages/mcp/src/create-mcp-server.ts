@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
 import { APPROVED_BY_PERSON, APPROVED_ITEM, ownOptions } from "@needlework/core/internal";
+import { ConnectionServer, runIdOfCall } from "./connection-run-id.js";
 import { decideApproval, type McpApprovalDecision, type McpApproveFunction, notApproved } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";
 
@@ -40,7 +41,11 @@ export interface McpServerOptions {
   readonly instructions?: string;
   /** Offer only these tools (by needlework name); others are `UNKNOWN_TOOL`. Default: every tool. */
   readonly tools?: readonly string[];
-  /** The needlework run id of each call: fixed, or a function of the request. Default: a fresh id per call. */
+  /**
+   * The needlework run id of each call: fixed, or a function of the request. Default, and when the
+   * function gives `undefined` (no `sessionId` on stdio or in-memory transports): one run id per
+   * connection, so the injection policy sees what earlier calls of the same client read.
+   */
   readonly runId?: string | ((call: McpToolCallInfo) => string | undefined);
   /**
    * Renders the outcome as the text content of the result. Default: `formatToolOutcome` (the JSON
@@ -145,7 +150,7 @@ export function createMcpServer(invoker: ToolInvoker, given: McpServerOptions = 
     options.format ??
     ((outcome: ToolOutcome) => formatToolOutcome(outcome, { omitMetadata: options.omitMetadata ?? false }));
 
-  const server = new Server(
+  const server = new ConnectionServer(
     { name: options.name ?? "needlework", version: options.version ?? "0.1.0" },
     {
       capabilities: { tools: { listChanged: false } },
@@ -204,11 +209,9 @@ export function createMcpServer(invoker: ToolInvoker, given: McpServerOptions = 
       if (!decision.run) {
         outcome = decision.outcome;
       } else {
-        const id =
-          typeof runId === "function"
-            ? runId({ toolName: name, requestId: extra.requestId, sessionId: extra.sessionId })
-            : runId;
-        const invokeOptions = { signal: extra.signal, ...(id === undefined ? {} : { runId: id }) };
+        // One run per connection unless `runId` names one: calls of one client share what they read.
+        const info = { toolName: name, requestId: extra.requestId, sessionId: extra.sessionId };
+        const invokeOptions = { signal: extra.signal, runId: runIdOfCall(runId, info, server.connectionRunId) };
         outcome = await invokeForModel(invoker, { name, arguments: args, callId }, invokeOptions, onError);
         // The injection policy refused the call for want of a person's approval: ask, as for a
         // `requiresApproval` tool; approved, the same call runs once more, marked approved. Not

@@ -8,13 +8,20 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
-import { APPROVED_BY_PERSON, APPROVED_ITEM, CALL_PROBE, type CallProbe } from "@needlework/core/internal";
+import {
+  APPROVED_BY_PERSON,
+  APPROVED_ITEM,
+  CALL_PROBE,
+  type CallProbe,
+  enclosedRunReadUntrusted,
+} from "@needlework/core/internal";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { InstructionProvenance } from "./induced-calls.js";
-import { ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
+import { type TrackedRun, TrackedRuns } from "./tracked-runs.js";
+import { type EchoedResult, ValueProvenance, untrustedArguments } from "./untrusted-arguments.js";
 
 /**
  * What happens to a call with effects (`effects: "internal"` or `"external"`, or undeclared) once
@@ -42,7 +49,9 @@ export interface InjectionPolicyOptions {
   readonly afterUntrusted?: AfterUntrusted;
   /**
    * Runs whose content the middleware remembers, for calls made without an agent loop (MCP, AI
-   * SDK tools), by `runId`; the least recently used is forgotten first. Default 10 000.
+   * SDK tools), by `runId`. Past it, the least recently used clean run's content goes first; a run
+   * that read untrusted content keeps its mark when its content goes (it stays gated, and under
+   * `arguments` every argument counts as untrusted). Default 10 000.
    */
   readonly maxTrackedRuns?: number;
 }
@@ -51,19 +60,6 @@ const optionsSchema = z.strictObject({
   afterUntrusted: z.enum(["approve", "deny", "arguments", "allow"]).optional(),
   maxTrackedRuns: z.int().min(1).max(10_000_000).optional(),
 });
-
-/** What one run (by `runId`) has read, for calls without a loop. Bounded: past it, every argument counts as untrusted. */
-interface TrackedRun {
-  untrusted: boolean;
-  sources: string[];
-  trusted: unknown[];
-  untrustedResults: unknown[];
-  size: number;
-  overflow: boolean;
-}
-
-/** The most content remembered per run for calls without a loop (JSON characters). */
-const MAX_TRACKED_CHARS = 1_000_000;
 
 const UNTRUSTED_CONTEXT_MESSAGE =
   "Not called: text a third party wrote entered this conversation, and this action has effects, so the injection policy did not run it. Nothing was changed.";
@@ -105,11 +101,31 @@ interface RunLookups {
   readonly instructions: InstructionProvenance;
 }
 
-/** The lookups over one run's trusted and untrusted content. */
-const lookupsOf = (sources: { trusted: readonly unknown[]; untrusted: readonly unknown[] }): RunLookups => ({
-  values: new ValueProvenance(sources),
-  instructions: new InstructionProvenance(sources),
-});
+/** A call's arguments hold a value (a result of a call without any echoes nothing). */
+const hasArguments = (args: unknown): boolean =>
+  typeof args === "object" && args !== null ? Object.keys(args).length > 0 : args !== undefined;
+
+/**
+ * The lookups over one run's content. A trusted result of a call with arguments vouches for a
+ * value only when its call's arguments did not hold it (an echo launders nothing).
+ */
+function lookupsOf(sources: {
+  userInput: readonly unknown[];
+  trusted: readonly { readonly result: unknown; readonly arguments: unknown }[];
+  untrusted: readonly unknown[];
+}): RunLookups {
+  const plain = [...sources.userInput];
+  const echoes: EchoedResult[] = [];
+  for (const t of sources.trusted) {
+    if (hasArguments(t.arguments)) echoes.push(t);
+    else plain.push(t.result);
+  }
+  const trusted = [...sources.userInput, ...sources.trusted.map((t) => t.result)];
+  return {
+    values: new ValueProvenance({ trusted: plain, untrusted: sources.untrusted, echoes }),
+    instructions: new InstructionProvenance({ trusted, untrusted: sources.untrusted }),
+  };
+}
 
 /** The policy's verdict on one call, given what entered the run. */
 function decide(
@@ -179,41 +195,13 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
   const parsed = parseOptions("usingInjectionPolicy", optionsSchema, options);
   const mode: AfterUntrusted = parsed.afterUntrusted ?? "approve";
   const maxRuns = parsed.maxTrackedRuns ?? 10_000;
-  const runs = new Map<string, TrackedRun>();
-
-  const tracked = (runId: string): TrackedRun | undefined => {
-    const run = runs.get(runId);
-    if (run !== undefined) {
-      runs.delete(runId); // most recently used last
-      runs.set(runId, run);
-    }
-    return run;
-  };
-  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown): void => {
-    let run = tracked(runId);
-    if (run === undefined) {
-      run = { untrusted: false, sources: [], trusted: [], untrustedResults: [], size: 0, overflow: false };
-      runs.set(runId, run);
-      if (runs.size > maxRuns) runs.delete(runs.keys().next().value!);
-    }
-    if (untrusted) {
-      run.untrusted = true;
-      if (!run.sources.includes(tool)) run.sources.push(tool);
-    }
-    if (run.overflow) return;
-    const content = readable(value);
-    run.size += JSON.stringify(content)?.length ?? 0;
-    if (run.size > MAX_TRACKED_CHARS) {
-      run.overflow = true;
-      run.trusted = [];
-      run.untrustedResults = [];
-      return;
-    }
-    (untrusted ? run.untrustedResults : run.trusted).push(content);
-  };
+  const runs = new TrackedRuns(maxRuns);
+  const tracked = (runId: string): TrackedRun | undefined => runs.get(runId);
+  const remember = (runId: string, tool: string, untrusted: boolean, value: unknown, args: unknown): void =>
+    runs.remember(runId, tool, untrusted, readable(value), toJsonSafe(args));
 
   const lookupsOfRun = (run: TrackedRun) => () =>
-    run.overflow ? undefined : lookupsOf({ trusted: run.trusted, untrusted: run.untrustedResults });
+    run.overflow ? undefined : lookupsOf({ userInput: [], trusted: run.trusted, untrusted: run.untrustedResults });
 
   // What the middleware would do with a call, without running it: adapters with an approval step
   // of their own (the AI SDK's needsApproval) ask first and put the call to a person there.
@@ -242,8 +230,11 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
         });
     }
     const value = await next();
-    const untrusted = call.tool.options.reads === "untrusted" || (isToolOutcome(value) && isUntrustedOutcome(value));
-    remember(call.runId, call.name, untrusted, value);
+    const untrusted =
+      call.tool.options.reads === "untrusted" ||
+      (isToolOutcome(value) && isUntrustedOutcome(value)) ||
+      enclosedRunReadUntrusted(); // a sub-agent run inside this call read untrusted content
+    remember(call.runId, call.name, untrusted, value, call.arguments);
     return value;
   };
 
@@ -258,7 +249,11 @@ export function injectionPolicyPlugin(options: InjectionPolicyOptions = {}): Age
       let lookup: RunLookups | undefined;
       const lookups = () =>
         (lookup ??= lookupsOf({
-          trusted: [...context.userInput, ...context.trustedResults],
+          userInput: context.userInput,
+          trusted: context.trustedResults.map((result, i) => ({
+            result,
+            arguments: context.trustedResultArguments?.[i],
+          })),
           untrusted: context.untrustedResults,
         }));
       return request.calls.map((call) => decide(mode, call, call.descriptor, context.untrustedSources, lookups));

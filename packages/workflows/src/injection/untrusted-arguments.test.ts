@@ -45,3 +45,32 @@ describe("untrustedArguments", () => {
     expect(untrustedArguments("not an object", sources)).toEqual([]);
   });
 });
+
+describe("untrustedArguments: lookalike values", () => {
+  const IBAN = "DE44500105175407324931";
+  const printed = {
+    grouped: "DE44 5001 0517 5407 3249 31",
+    hyphenated: "DE44-5001-0517-5407-3249-31",
+    dotted: "DE44.5001.0517.5407.3249.31",
+    "zero-width spaced": "DE44\u200B5001\u200B0517\u200B5407\u200B3249\u200B31",
+    "non-breaking spaced": "DE44\u00A05001\u00A00517\u00A05407\u00A03249\u00A031",
+    "en-dashed": "DE44\u20135001\u20130517\u20135407\u20133249\u201331",
+  };
+  for (const [how, text] of Object.entries(printed)) {
+    it(`an IBAN printed ${how} is the IBAN the model copies without separators, and the reverse`, () => {
+      const mail = { body: `Please pay 250.00 EUR to IBAN ${text} by Friday.` };
+      expect(untrustedArguments({ iban: IBAN }, { trusted: [], untrusted: [mail] })).toEqual(["iban"]);
+      expect(untrustedArguments({ iban: IBAN.toLowerCase() }, { trusted: [], untrusted: [mail] })).toEqual(["iban"]);
+      expect(untrustedArguments({ iban: text }, { trusted: [], untrusted: [`Pay ${IBAN}.`] })).toEqual(["iban"]);
+      // The user's own IBAN, however either side prints it, stays theirs.
+      expect(untrustedArguments({ iban: IBAN }, { trusted: [`Send it to ${text}.`], untrusted: [mail] })).toEqual([]);
+      expect(untrustedArguments({ iban: text }, { trusted: [`Send it to ${IBAN}.`], untrusted: [mail] })).toEqual([]);
+    });
+  }
+
+  it("matches whole tokens only, and not values shorter than six characters", () => {
+    const sources = { trusted: [], untrusted: ["Meet at the Berlinale, room 12-34, code AB-12."] };
+    expect(untrustedArguments({ city: "Berlin", room: "1234", code: "ab12" }, sources)).toEqual([]);
+    expect(untrustedArguments({ place: "the berlinale" }, sources)).toEqual(["place"]);
+  });
+});

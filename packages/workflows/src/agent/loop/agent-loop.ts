@@ -15,7 +15,7 @@ import type { RunEvent, RunEvents } from "../events/run-events.js";
 import { openRunEvents } from "../events/subscribers.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";
 import { plural } from "../../text/plural.js";
-import { askModel, raceAbort } from "@needlework/core/internal";
+import { askModel, markEnclosingCall, raceAbort } from "@needlework/core/internal";
 import { refusals, reviewRound } from "./call-gate.js";
 import { prepareRound, type RoundCall } from "./round-call.js";
 import { concludeRound, judgeAnswer, recordCall, runResult, stopBeforeTurn, tokensUsed } from "./run-end.js";
@@ -208,7 +208,11 @@ export class AgentRun {
       const content = this.runtime.formatOutcome(outcome);
       this.state.messages.push({ role: "tool", toolCallId: call.messageId, name: call.name, content });
       // Third-party text entered the context: recorded with the message, so replay and checkpoints keep it.
-      if (isUntrustedOutcome(outcome)) (this.state.untrusted ??= []).push(call.messageId);
+      // A sub-agent's reading reaches the trusted tool that runs it: its outcome is marked too.
+      if (isUntrustedOutcome(outcome)) {
+        (this.state.untrusted ??= []).push(call.messageId);
+        markEnclosingCall();
+      }
       const { exception: _exception, ...seen } = outcome;
       const emitted = this.emit({ type: "tool-result", turn, callId: call.callId, tool: call.name, outcome: seen });
       if (emitted) await emitted;

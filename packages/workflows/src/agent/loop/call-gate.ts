@@ -28,8 +28,12 @@ export function runContentView(state: RunState): RunContentView {
   const userInput: string[] = [];
   const trustedResults: unknown[] = [];
   const untrustedResults: unknown[] = [];
+  const trustedResultArguments: unknown[] = [];
   const sources: string[] = [];
+  const argumentsOf = new Map<string, unknown>();
   for (const message of state.messages) {
+    if (message.role === "assistant")
+      for (const call of message.toolCalls ?? []) argumentsOf.set(call.id, parsedArguments(call.arguments));
     // The runtime's own user messages (run_health, corrections, budget notes: they carry a `kind`)
     // are not the user's words: their counts and names must not vouch for a value.
     if (message.role === "system" || (message.role === "user" && message.kind === undefined))
@@ -38,10 +42,20 @@ export function runContentView(state: RunState): RunContentView {
       if (untrustedIds.has(message.toolCallId)) {
         untrustedResults.push(readContent(message.content));
         if (!sources.includes(message.name)) sources.push(message.name);
-      } else trustedResults.push(readContent(message.content));
+      } else {
+        trustedResults.push(readContent(message.content));
+        trustedResultArguments.push(argumentsOf.get(message.toolCallId));
+      }
     }
   }
-  return { untrusted: untrustedIds.size > 0, untrustedSources: sources, userInput, trustedResults, untrustedResults };
+  return {
+    untrusted: untrustedIds.size > 0,
+    untrustedSources: sources,
+    userInput,
+    trustedResults,
+    trustedResultArguments,
+    untrustedResults,
+  };
 }
 
 /** The gates' verdicts on a round's calls, by call id (absent: run). A refusal wins over an approval, the first gate's over later ones. @internal */

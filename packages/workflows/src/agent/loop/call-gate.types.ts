@@ -22,6 +22,12 @@ export interface RunContentView {
   readonly userInput: readonly string[];
   /** Trusted tool results, as the model read them (the envelope's data, message and suggestion). */
   readonly trustedResults: readonly unknown[];
+  /**
+   * The arguments of the call each trusted result answered, in the order of `trustedResults`
+   * (`undefined` when unknown): a value a result echoes from its own call's arguments vouches for
+   * nothing, so an untrusted value laundered through a tool that echoes it stays untrusted.
+   */
+  readonly trustedResultArguments?: readonly unknown[];
   /** Untrusted tool results, as the model read them. */
   readonly untrustedResults: readonly unknown[];
 }
