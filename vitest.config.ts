@@ -19,11 +19,11 @@ export default defineConfig({
   resolve: {
     alias: [
       {
-        find: /^@needlework\/(core|durable|shaping|workflows|otel|openai|ai-sdk|mcp|postgres|inspector)$/,
+        find: /^@needlework\/(core|durable|shaping|workflows|otel|openai|ai-sdk|mcp|postgres|inspector|dbos|restate)$/,
         replacement: `${root}packages/$1/src/index.ts`,
       },
       {
-        find: /^@needlework\/(core|durable|shaping|workflows|otel|openai|ai-sdk|mcp|postgres|inspector)\/([a-z-]+)$/,
+        find: /^@needlework\/(core|durable|shaping|workflows|otel|openai|ai-sdk|mcp|postgres|inspector|dbos|restate)\/([a-z-]+)$/,
         replacement: `${root}packages/$1/src/$2.ts`,
       },
     ],

@@ -53,7 +53,7 @@ export const SECTIONS: readonly SidebarSection[] = [
   },
   {
     text: "Adapters",
-    pages: ["adapters/openai.md", "adapters/ai-sdk.md", "adapters/mcp.md"],
+    pages: ["adapters/openai.md", "adapters/ai-sdk.md", "adapters/mcp.md", "dbos.md", "restate.md", "temporal.md"],
   },
   {
     text: "Reference",

@@ -96,3 +96,10 @@ export {
   roundStep,
   turnStep,
 } from "./durable-execution.js";
+export {
+  callStep,
+  DEFAULT_MAX_RECORDED_BYTES,
+  type EngineExecutionOptions,
+  type EngineSteps,
+  engineExecution,
+} from "./engine-execution.js";

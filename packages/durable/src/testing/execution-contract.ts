@@ -170,6 +170,8 @@ export function durableExecutionContract(name: string, open: OpenDurableExecutio
       await stop(first);
       const replay = await attempt(runId);
       await replay.step(turnStep(0), async () => turnAsking([firstCall.callId, repeat.callId]));
+      // A replay asks in the order the run asked (the loop is deterministic; an engine's journal is positional).
+      await replay.call(firstCall.idempotencyKey, counted(runs, firstCall), firstCall);
       const again = await replay.call(repeat.idempotencyKey, counted(runs, repeat), repeat);
       expect(runs).toEqual(["call_1", "call_2"]);
       expect(again.data).toEqual({ saved: "call_2" });

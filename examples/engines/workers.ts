@@ -1,0 +1,91 @@
+// The worker processes of the engines' chaos runs and examples: each runs the chaos agent inside one
+// engine until its parent kills it (SIGKILL) or stops it (SIGTERM). Forked by kill-loop.ts with
+// `worker dbos` or `worker restate`; configured by NEEDLEWORK_ENGINE_WORKER (JSON).
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import { DbosExecution } from "@needlework/dbos";
+import { RestateExecution, restateDecisionHandlers } from "@needlework/restate";
+import { seededRandom } from "@needlework/workflows/testing";
+import * as restate from "@restatedev/restate-sdk";
+import pg from "pg";
+import { chaosAgent, runChaos, useChaosWorld } from "./chaos-world.js";
+
+/** What the parent tells a worker. */
+export interface EngineWorkerConfig {
+  /** PostgreSQL of the effects table (and of DBOS's system tables). */
+  readonly databaseUrl: string;
+  /** Schema of the effects table. */
+  readonly schema: string;
+  readonly generation: number;
+  readonly seed: number;
+  /** Longest pause of a tool (before and after its effect), ms. */
+  readonly maxDelayMs: number;
+  /** DBOS: its system database and schema, the app version, recovery attempts before giving up. */
+  readonly dbos?: {
+    readonly systemDatabaseUrl: string;
+    readonly schema: string;
+    readonly applicationVersion: string;
+    readonly maxRecoveryAttempts: number;
+  };
+  /** Restate: the port the endpoint serves on (the same in every generation, registered once). */
+  readonly restate?: { readonly port: number };
+}
+
+/** The DBOS queue the chaos runs are enqueued on (a `DBOSClient` enqueues, workers dequeue). */
+export const CHAOS_QUEUE = "needlework-chaos";
+/** The DBOS workflow and Restate workflow name of a chaos run. */
+export const CHAOS_WORKFLOW = "chaos_run";
+
+function world(config: EngineWorkerConfig): pg.Pool {
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 12 });
+  const random = seededRandom(config.seed);
+  useChaosWorld({
+    pool,
+    schema: config.schema,
+    generation: config.generation,
+    delay: () => Math.floor(random() * config.maxDelayMs),
+  });
+  return pool;
+}
+
+/** A DBOS worker: registers the run workflow and its queue, launches (recovering what is pending). */
+export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
+  const options = config.dbos!;
+  world(config);
+  const agent = chaosAgent(DbosExecution.factory());
+  DBOS.registerWorkflow(async (_input: string) => runChaos(agent, DBOS.workflowID!), {
+    name: CHAOS_WORKFLOW,
+    maxRecoveryAttempts: options.maxRecoveryAttempts,
+  });
+  DBOS.setConfig({
+    name: "needlework-chaos",
+    systemDatabaseUrl: options.systemDatabaseUrl,
+    systemDatabaseSchemaName: options.schema,
+    applicationVersion: options.applicationVersion,
+    logLevel: "error",
+  });
+  await DBOS.launch();
+  await DBOS.registerQueue(CHAOS_QUEUE, { concurrency: 10 });
+  process.send?.({ kind: "ready" });
+  process.once("SIGTERM", () => void DBOS.shutdown().then(() => process.exit(0)));
+}
+
+/** The Restate workflow of a chaos run (its `run` handler runs the agent; `decide` takes decisions). */
+export function chaosWorkflow() {
+  const agent = chaosAgent(RestateExecution.factory());
+  return restate.workflow({
+    name: CHAOS_WORKFLOW,
+    handlers: {
+      run: (ctx: restate.WorkflowContext, _input: string) => RestateExecution.run(ctx, () => runChaos(agent, ctx.key)),
+      ...restateDecisionHandlers(),
+    },
+    options: { retryPolicy: { maxAttempts: 50, onMaxAttempts: "pause", initialInterval: 100, maxInterval: 1_000 } },
+  });
+}
+
+/** A Restate worker: serves the workflow's endpoint (the server calls it; the server keeps the journal). */
+export async function restateWorker(config: EngineWorkerConfig): Promise<void> {
+  world(config);
+  await restate.serve({ services: [chaosWorkflow()], port: config.restate!.port, logger: () => undefined });
+  process.send?.({ kind: "ready" });
+  process.once("SIGTERM", () => process.exit(0));
+}

@@ -1,0 +1,26 @@
+/**
+ * `@needlework/dbos`: needlework runs inside DBOS Transact workflows on your PostgreSQL.
+ *
+ * @example
+ * ```ts
+ * import { DbosExecution } from "@needlework/dbos";
+ *
+ * const agent = factory.createAgent({ name: "support", instructions, chatClient, execution: DbosExecution.factory() });
+ * ```
+ * @packageDocumentation
+ */
+export {
+  type DbosDecisionMessage,
+  DbosExecution,
+  type DbosExecutionOptions,
+  dbosDecisionTopic,
+} from "./dbos-execution.js";
+export {
+  type DbosMessenger,
+  type DeadLetterExhaustedRunsOptions,
+  type DecisionDelivery,
+  deadLetterExhaustedRuns,
+  type OtherVersionRun,
+  runsOfOtherVersions,
+  sendDbosDecision,
+} from "./dbos-runs.js";

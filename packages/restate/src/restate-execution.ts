@@ -1,0 +1,191 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ToolOutcome } from "@needlework/core";
+import {
+  type ApprovalRecord,
+  type DecisionEvidence,
+  type DurableExecution,
+  type DurableExecutionFactory,
+  type DurableRunInfo,
+  type DurableToolCall,
+  callStep,
+  type EngineExecutionOptions,
+  engineExecution,
+} from "@needlework/durable";
+import { TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+
+/**
+ * Options of {@link RestateExecution}.
+ *
+ * @example
+ * ```ts
+ * const options: RestateExecutionOptions = { decisionTimeoutMs: 3_600_000 };
+ * ```
+ */
+export interface RestateExecutionOptions extends EngineExecutionOptions {
+  /**
+   * How long an approval waits on its durable promise (default one day). The wait survives kill -9
+   * of the worker and of the server; past it the run pauses with a checkpoint, as without an engine.
+   */
+  readonly decisionTimeoutMs?: number;
+  /**
+   * The server's admin API (`http://host:9070`): lets a replay tell that a call's outcome is journaled
+   * by an attempt that did not wait for its decision (read from `sys_journal`, outside the journal).
+   * Without it, a gated call always waits on its promise.
+   */
+  readonly adminUrl?: string;
+}
+
+/** The name of the workflow promise a call's decision record resolves: `needlework:decision:<callId>`. */
+export function restateDecisionPromise(callId: string): string {
+  return `needlework:decision:${callId}`;
+}
+
+/** The workflow state key set while a run runs (`"running"`) and when it ended (`"ended"`). */
+export const RESTATE_RUN_STATE = "needlework:run";
+
+const contexts = new AsyncLocalStorage<WorkflowContext>();
+
+/** Whether invocation `id`'s journal holds call `callId`'s step and no wait on its decision promise. */
+async function journaledWithoutWait(adminUrl: string, id: string, callId: string): Promise<boolean> {
+  const response = await fetch(`${adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({
+      query: `SELECT name FROM sys_journal WHERE id = '${id.replaceAll("'", "''")}'`,
+    }),
+  });
+  if (!response.ok) return false;
+  const { rows } = (await response.json()) as { rows: { name: string | null }[] };
+  const names = new Set(rows.map((row) => row.name));
+  return names.has(callStep(callId)) && !names.has(restateDecisionPromise(callId));
+}
+
+/**
+ * The run loop over Restate, inside a workflow's `run` handler whose key is the run's id: a model
+ * turn and a round's start are journaled `ctx.run` steps, each tool call one `ctx.run` (one attempt:
+ * needlework's own resilience runs inside it; a round's calls run one after another, as Restate's SDK
+ * awaits one operation at a time), keyed `<runId>:<callId>`; an approval waits on the
+ * workflow's durable promise for the signed decision record, which the loop verifies again before
+ * anything runs. Restate retries the invocation after a crash of the worker or the server and
+ * replays its journal; a call in flight runs again only when its tool is idempotent, and is otherwise
+ * `OUTCOME_UNKNOWN`. Random numbers come from `ctx.rand` (the same on replay).
+ *
+ * @example
+ * ```ts
+ * const agent = factory.createAgent({ name: "support", instructions, chatClient, execution: RestateExecution.factory() });
+ * const support = restate.workflow({
+ *   name: "support",
+ *   handlers: {
+ *     run: (ctx: restate.WorkflowContext, input: string) =>
+ *       RestateExecution.run(ctx, async () => (await agent.run(input, { runId: ctx.key })).text),
+ *     ...restateDecisionHandlers(),
+ *   },
+ * });
+ * ```
+ */
+export class RestateExecution implements DurableExecution {
+  /** The run's id: the workflow's key. */
+  readonly runId: string;
+  private readonly inner: DurableExecution;
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Runs `operation` after the operations asked for before it have settled. */
+  private inTurn<T>(operation: () => PromiseLike<T>): Promise<T> {
+    const next = this.turn.then(operation, operation);
+    this.turn = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  /**
+   * A factory for `createAgent({ execution })`: one `RestateExecution` per run, over the workflow
+   * context {@link RestateExecution.run} holds.
+   */
+  static factory(options: RestateExecutionOptions = {}): DurableExecutionFactory {
+    return (run) => {
+      const ctx = contexts.getStore();
+      if (ctx === undefined) {
+        throw new TypeError(
+          "RestateExecution.factory(): run the agent inside RestateExecution.run(ctx, ...) in a Restate workflow's run handler.",
+        );
+      }
+      return new RestateExecution(ctx, run, options);
+    };
+  }
+
+  /**
+   * Runs `body` (the agent's run) with `ctx` as the workflow context of the runs it starts, and
+   * marks the workflow's state running, then ended: a decision sent after the end is refused.
+   */
+  static async run<T>(ctx: WorkflowContext, body: () => Promise<T>): Promise<T> {
+    ctx.set(RESTATE_RUN_STATE, "running");
+    const result = await contexts.run(ctx, body);
+    ctx.set(RESTATE_RUN_STATE, "ended");
+    return result;
+  }
+
+  constructor(ctx: WorkflowContext, run: DurableRunInfo, options: RestateExecutionOptions = {}) {
+    if (ctx.key !== run.runId) {
+      throw new TypeError(
+        `RestateExecution: the run's id must be its workflow key (${ctx.key}): run the agent with { runId: ctx.key }, so a retried invocation keeps its idempotency keys.`,
+      );
+    }
+    this.runId = ctx.key;
+    const timeout = options.decisionTimeoutMs ?? 86_400_000;
+    this.inner = engineExecution(
+      {
+        runId: ctx.key,
+        // Restate's SDK awaits one context operation at a time ("awaitNext already pending" otherwise):
+        // the steps of a round's calls are taken in turn, in the order the loop asked for them.
+        step: (name, fn) => this.inTurn(() => ctx.run(name, fn, { maxRetryAttempts: 1 })),
+        waitForDecision: async (callId) => {
+          try {
+            return await this.inTurn(() =>
+              ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout),
+            );
+          } catch (error) {
+            if (error instanceof TimeoutError) return undefined;
+            throw error;
+          }
+        },
+        random: () => ctx.rand.random(),
+        ...(options.adminUrl === undefined
+          ? {}
+          : { settled: (callId: string) => journaledWithoutWait(options.adminUrl!, ctx.request().id, callId) }),
+      },
+      options,
+    );
+  }
+
+  /** Runs `fn` as one journaled `ctx.run` (one attempt); a retried invocation gets the journaled value. */
+  step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.inner.step(name, fn);
+  }
+
+  /** Runs one tool call as one `ctx.run` recording its outcome (see the class's rules for a call in flight). */
+  call(key: string, fn: () => Promise<ToolOutcome>, call: DurableToolCall): Promise<ToolOutcome> {
+    return this.inner.call(key, fn, call);
+  }
+
+  /** Waits (durably, on the workflow's promise) for a gated call's signed decision record. */
+  waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined> {
+    return this.inner.waitForDecision(callId, gated);
+  }
+
+  /** The time (epoch ms). */
+  now(): number {
+    return this.inner.now();
+  }
+
+  /** A random number in [0, 1), from `ctx.rand` (the same on replay). */
+  random(): number {
+    return this.inner.random();
+  }
+
+  /** True after a step whose journaled value Restate returned without running it (a retried invocation). */
+  replaying(): boolean {
+    return this.inner.replaying?.() ?? false;
+  }
+}

@@ -1,0 +1,137 @@
+import type { ApprovalRecord, DeadLetterQueue } from "@needlework/durable";
+import type { WorkflowSharedContext } from "@restatedev/restate-sdk";
+import { RESTATE_RUN_STATE, restateDecisionPromise } from "./restate-execution.js";
+
+/** What a decision sent to a run became: delivered (once, however often it is sent), or refused. */
+export type DecisionDelivery = "sent" | "refused";
+
+/**
+ * A decision as the `decide` handler takes it: the call it is for and the reviewer's signed record.
+ *
+ * @example
+ * ```ts
+ * const request: RestateDecision = { callId: "call_1_1", record };
+ * ```
+ */
+export interface RestateDecision {
+  readonly callId: string;
+  readonly record: ApprovalRecord;
+}
+
+/**
+ * The shared `decide` handler to spread into a workflow that runs needlework runs: it resolves the
+ * durable promise a gated call waits on with the reviewer's signed record. A run that has not
+ * started or has ended refuses it, and a second decision for one call is not applied (the promise
+ * keeps the first). The run verifies the record again before it runs anything.
+ *
+ * @example
+ * ```ts
+ * restate.workflow({ name: "support", handlers: { run, ...restateDecisionHandlers() } });
+ * ```
+ */
+export function restateDecisionHandlers(): {
+  decide: (ctx: WorkflowSharedContext, decision: RestateDecision) => Promise<DecisionDelivery>;
+} {
+  return {
+    async decide(ctx, decision) {
+      if ((await ctx.get<string>(RESTATE_RUN_STATE)) !== "running") return "refused";
+      const { decision: verdict, signature } = decision.record;
+      const promise = ctx.promise<ApprovalRecord>(restateDecisionPromise(decision.callId));
+      if ((await promise.peek()) !== undefined) return "sent";
+      await promise.resolve({ decision: verdict, signature });
+      return "sent";
+    },
+  };
+}
+
+/**
+ * Sends a reviewer's signed decision for `callId` to run `runId` of workflow `workflow` through the
+ * ingress at `ingressUrl`, with the idempotency key `<runId>:<callId>:decision` (a retried send is
+ * one request). Answers what the `decide` handler answered.
+ *
+ * @example
+ * ```ts
+ * await sendRestateDecision(server.ingressUrl, "support", runId, "call_1_1", record);
+ * ```
+ */
+export async function sendRestateDecision(
+  ingressUrl: string,
+  workflow: string,
+  runId: string,
+  callId: string,
+  record: ApprovalRecord,
+): Promise<DecisionDelivery> {
+  const url = `${ingressUrl}/${encodeURIComponent(workflow)}/${encodeURIComponent(runId)}/decide`;
+  const body: RestateDecision = { callId, record: { decision: record.decision, signature: record.signature } };
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": `${runId}:${callId}:decision` },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`Restate did not take the decision for ${runId} (${response.status})`);
+  return (await response.json()) === "sent" ? "sent" : "refused";
+}
+
+/**
+ * Options of {@link deadLetterPausedRuns}.
+ *
+ * @example
+ * ```ts
+ * await deadLetterPausedRuns({ adminUrl, workflow: "support", agent: "support", deadLetters });
+ * ```
+ */
+export interface DeadLetterPausedRunsOptions {
+  /** The Restate admin API (`http://host:9070`). */
+  readonly adminUrl: string;
+  /** The workflow (service) name. */
+  readonly workflow: string;
+  /** The agent named in each letter. */
+  readonly agent: string;
+  /** Where the letters go (a store's `deadLetters`). */
+  readonly deadLetters: DeadLetterQueue;
+}
+
+/**
+ * Turns every paused `run` invocation of `workflow` into a needlework dead letter with the code
+ * `RECOVERY_ATTEMPTS_EXCEEDED`, once per run. Give the workflow a bounded retry policy
+ * (`options: { retryPolicy: { maxAttempts: 10, onMaxAttempts: "pause" } }`): a crash loop then ends
+ * paused, not retried forever, and this is what an operator sees. Reads the admin API's SQL
+ * (`sys_invocation`). Returns the run ids it wrote letters for.
+ *
+ * @example
+ * ```ts
+ * const lettered = await deadLetterPausedRuns({ adminUrl, workflow: "support", agent: "support", deadLetters });
+ * ```
+ */
+export async function deadLetterPausedRuns(options: DeadLetterPausedRunsOptions): Promise<readonly string[]> {
+  const { adminUrl, workflow, agent, deadLetters } = options;
+  const quoted = workflow.replaceAll("'", "''");
+  const response = await fetch(`${adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({
+      query: `SELECT target_service_key AS key FROM sys_invocation WHERE target_service_name = '${quoted}' AND target_handler_name = 'run' AND status = 'paused'`,
+    }),
+  });
+  if (!response.ok) throw new Error(`Restate's admin API did not answer the query (${response.status})`);
+  const { rows } = (await response.json()) as { rows: { key: string }[] };
+  const known = new Set((await deadLetters.list()).map((letter) => `${letter.runId}\u0000${letter.errorCode}`));
+  const written: string[] = [];
+  for (const { key } of rows) {
+    if (known.has(`${key}\u0000RECOVERY_ATTEMPTS_EXCEEDED`)) continue;
+    await deadLetters.append({
+      runId: key,
+      agent,
+      tool: "",
+      arguments: {},
+      errorCode: "RECOVERY_ATTEMPTS_EXCEEDED",
+      callIds: [],
+      outcomes: [],
+      time: new Date().toISOString(),
+      reason:
+        "Restate paused the run after its retry policy's attempts (a crash loop): it is not run again until an operator resumes it.",
+    });
+    written.push(key);
+  }
+  return written;
+}
