@@ -160,7 +160,7 @@ function isManaged(queue: AgentStore["deadLetters"]): queue is ManagedDeadLetter
   return typeof (queue as Partial<ManagedDeadLetterQueue>).acknowledge === "function";
 }
 
-/** PostgreSQL's queue claims a letter before a replay (one at a time across instances). */
+/** Every built-in queue claims a letter before a replay (one at a time, across processes on a shared store). */
 interface Replayable {
   replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean>;
 }
@@ -232,6 +232,8 @@ function failure(error: unknown): { status: HttpError["status"]; body: { error: 
   const raw = (error as { code?: unknown } | null)?.code;
   const code = typeof raw === "string" && /^[A-Z][A-Z0-9_]*$/.test(raw) ? raw : undefined;
   if (code === "INVALID_QUERY") return { status: 400, body: { error: "Invalid query.", code } };
+  // A run id this store cannot name (the file store's ids are file names): the address is malformed.
+  if (code === "INVALID_RUN_ID") return { status: 400, body: { error: "Malformed id in the address.", code } };
   if (code === "RUN_NOT_FOUND") return { status: 404, body: { error: "No run with this id in the store.", code } };
   if (code === NOT_MIGRATED)
     return {
@@ -336,6 +338,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
 
   /** One letter opened with the codec; one it cannot open is shown unreadable, never failing the list. */
   const opened = async (letter: StoredDeadLetter): Promise<StoredDeadLetter & { unreadable?: true }> => {
+    // One the store's own codec could not open (listed, never failing the list).
+    if (letter.unreadable) return { ...letter, arguments: UNREADABLE, outcomes: [], reason: UNREADABLE };
     if (!seal) return letter;
     try {
       return await openDeadLetter(seal, letter);
@@ -750,7 +754,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   app.post("/api/dead-letters/:id/replay", pageOnly, async (c) => {
     const id = idFrom(c, "id");
     if (!isManaged(letters)) throw new HttpError(405, "This store's dead letters cannot be replayed.");
-    // One replay of a letter at a time in this process, from the lookup on (PostgreSQL's claim also
+    // One replay of a letter at a time in this process, from the lookup on (the queue's claim also
     // holds across processes); a second click meanwhile is refused, one after finds the letter closed.
     if (replaying.has(id)) throw new HttpError(409, "This letter is being replayed.", "REPLAY_IN_PROGRESS");
     replaying.add(id);
@@ -764,10 +768,18 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const replay = async (c: Context, id: string, queue: ManagedDeadLetterQueue): Promise<Response> => {
     const letter = await findLetter(id);
     if (!letter) throw new HttpError(404, "No open dead letter with this id.");
+    if (letter.unreadable === true)
+      throw new HttpError(409, "This letter cannot be opened with the store's codec.", "PAYLOAD_UNREADABLE");
     const agent = agentFor(letter.agent);
     const tool = agent.tools.get(letter.tool);
     if (!tool) throw new HttpError(409, `The agent '${agent.name}' has no tool '${letter.tool}'.`, "TOOL_NOT_FOUND");
-    if (tool.options.requiresApproval === true)
+    // Every way to run a gated call is gated: the tool's own `requiresApproval` and the agent's
+    // `approvalPolicy` (asked through the agent; one that cannot say, or fails, counts as gated).
+    const gated =
+      tool.options.requiresApproval === true ||
+      typeof agent.needsApproval !== "function" ||
+      (await agent.needsApproval({ tool: letter.tool, arguments: letter.arguments }).catch(() => true));
+    if (gated)
       throw new HttpError(
         409,
         "This tool needs approval: replay it through the agent, not from the page.",
