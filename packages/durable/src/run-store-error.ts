@@ -49,6 +49,10 @@ export type RunStoreErrorCode =
  * ```
  */
 export class RunStoreError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_RunStoreError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(RunStoreError, "name", { value: "RunStoreError" });
+  }
   declare readonly code: RunStoreErrorCode;
   /**
    * `RUN_BUSY` only: in how many ms the lease that kept this process out expires (0 when it already

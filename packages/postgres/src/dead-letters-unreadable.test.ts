@@ -5,11 +5,16 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aesGcmCodec, type AgentStore, type DeadLetterEntry } from "@needlework/durable";
-import { PostgresStore } from "@needlework/postgres";
-import { FileRunStore } from "@needlework/workflows";
+import {
+  aesGcmCodec,
+  type AgentStore,
+  type DeadLetterEntry,
+  FileRunStore,
+  type ManagedDeadLetterQueue,
+} from "@needlework/durable";
+import { PostgresStore } from "./postgres-store.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, describePostgres, freshSchema } from "../packages/postgres/src/test-database.js";
+import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
 
 const entry = (tool: string): DeadLetterEntry => ({
   runId: `run_${tool}`,
@@ -31,8 +36,7 @@ async function listMixed(open: (codec: ReturnType<typeof aesGcmCodec>) => AgentS
   await open(keyA).deadLetters.append(entry("first"));
   const store = open(keyB);
   await store.deadLetters.append(entry("second"));
-  const queue = store.deadLetters as AgentStore["deadLetters"] & {
-    list(filter?: object): Promise<readonly { id: string; tool: string; unreadable?: true; arguments: unknown }[]>;
+  const queue = store.deadLetters as ManagedDeadLetterQueue & {
     replay(id: string, handler: () => Promise<void>): Promise<boolean>;
   };
   const listed = await queue.list();
