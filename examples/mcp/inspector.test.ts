@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -18,6 +20,7 @@ const launcher = fileURLToPath(
 );
 const examples = fileURLToPath(new URL("..", import.meta.url));
 const builtServer = fileURLToPath(new URL("./dist/mcp-server.js", import.meta.url));
+const inspectorHome = mkdtempSync(join(tmpdir(), "mcp-inspector-home-"));
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const nodeOk = major > 22 || (major === 22 && minor >= 19);
 /** `describe` where the Inspector runs; otherwise one test in its place that says why ({@link cannotRun}). */
@@ -26,7 +29,12 @@ function describeOnNodeOk(name: string, body: () => void): void {
   else cannotRun(name, `the Inspector needs Node 22.19+, this is Node ${process.versions.node}`);
 }
 async function inspect(target: readonly string[], method: readonly string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], { timeout: 60_000 }).catch(
+  // The Inspector keeps ~/.mcp-inspector/storage: its home is a temporary folder instead.
+  const env = { ...process.env, HOME: inspectorHome };
+  const { stdout } = await run(process.execPath, [launcher, "--cli", ...target, ...method], {
+    timeout: 60_000,
+    env,
+  }).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }), // a tool error result exits non-zero
   );
   return JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1)) as Record<string, unknown>;

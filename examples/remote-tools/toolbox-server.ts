@@ -44,7 +44,9 @@ export async function startToolboxServer(yaml: string): Promise<ToolboxServer> {
   const start = () =>
     new Promise<void>((resolve, reject) => {
       const args = ["--config", join(folder, "tools.yaml"), "--port", String(port), "--disable-version-check"];
-      const started = spawn(binary(), args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      // The Toolbox creates ~/.cache/snowflake at start: its home is this server's folder instead.
+      const env = { ...process.env, HOME: folder };
+      const started = spawn(binary(), args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
       child = started;
       let log = "";
       const hear = (chunk: Buffer) => {

@@ -1,5 +1,8 @@
 // Debian's Chromium for the browser tests, driven by playwright-core (Playwright's own download cannot work here).
 import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The flags every browser test launches Chromium with (headless, in a container, no network chatter). */
 export const CHROMIUM_FLAGS = [
@@ -11,6 +14,24 @@ export const CHROMIUM_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * The launch options every browser test uses: Debian's Chromium at `executablePath`, {@link CHROMIUM_FLAGS}, and a
+ * home, config and cache folder under the temporary folder, so Chromium writes nothing into the user's home
+ * (`~/.config/chromium`, `~/.cache/dconf`).
+ */
+export function chromiumLaunchOptions(executablePath: string): {
+  executablePath: string;
+  args: string[];
+  env: Record<string, string>;
+  timeout: number;
+} {
+  const home = mkdtempSync(join(tmpdir(), "chromium-home-"));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") });
+  return { executablePath, args: [...CHROMIUM_FLAGS], env, timeout: 60_000 };
+}
 
 /** Why a browser test cannot run on a machine without Chromium, and what to do about it. */
 export const NO_CHROMIUM = "no Chromium on this machine (install the Debian package chromium; CI does)";

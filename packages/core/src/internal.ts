@@ -49,3 +49,9 @@ export { describeOrigin } from "./define-tool.js";
 export { compileJsonSchema, type JsonSchemaCheck, type JsonSchemaIssue } from "./json-schema-check.js";
 export { mapSqlState } from "./sqlstate.js";
 export { IDEMPOTENCY_HINT } from "./mapped-error.js";
+export {
+  BINARY_ARTIFACTS_ITEM,
+  type BinaryArtifactSink,
+  binaryBaseType,
+  binaryMediaType,
+} from "./binary-artifacts.js";

@@ -1,3 +1,4 @@
+import { binaryBaseType } from "@needlework/core/internal";
 import type { ArtifactStore, StoredArtifact } from "@needlework/durable";
 import { isArtifactId } from "@needlework/durable";
 import type { Context, Hono } from "hono";
@@ -19,6 +20,10 @@ function runIdOf(c: Context): string | undefined {
 
 /** An artifact's first page: the first items of a list or members of an object, or the start of text. */
 function firstPage(artifact: StoredArtifact): unknown {
+  const binary = binaryBaseType(artifact.mediaType);
+  // Binary content (an MCP image, audio, a blob): what it is, and the download holds the bytes.
+  if (binary !== undefined)
+    return { binary: { mediaType: binary, bytes: Buffer.byteLength(artifact.content, "base64") } };
   let value: unknown;
   try {
     value = JSON.parse(artifact.content);
@@ -88,6 +93,13 @@ export function artifactRoutes(app: Hono, artifacts: ArtifactStore | undefined):
   app.get("/api/runs/:id/artifacts/:artifact/download", async (c) => {
     const artifact = await read(c);
     if (artifact instanceof Response) return artifact;
+    const binary = binaryBaseType(artifact.mediaType);
+    if (binary !== undefined) {
+      // The bytes as they came (stored as base64), under their own type; never rendered inline.
+      c.header("content-disposition", `attachment; filename="artifact-${artifact.id.slice(0, 16)}.bin"`);
+      c.header("x-content-type-options", "nosniff");
+      return c.body(new Uint8Array(Buffer.from(artifact.content, "base64")), 200, { "content-type": binary });
+    }
     c.header("content-disposition", `attachment; filename="artifact-${artifact.id.slice(0, 16)}.json"`);
     return c.body(artifact.content, 200, { "content-type": `${artifact.mediaType}; charset=utf-8` });
   });

@@ -47,4 +47,30 @@ describe("the inspector shows a run's artifacts", () => {
     expect((await get(`/api/runs/run_2/artifacts/${info.id}`)).status).toBe(404);
     expect((await get("/api/runs/run_1/artifacts/not-an-id")).status).toBe(400);
   });
+
+  it("a binary artifact (an MCP image): its media type and size, and a download of the bytes themselves", async () => {
+    const store = new InMemoryRunStore();
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), randomBytes(600)]);
+    const info = await store.artifacts.put({
+      runId: "run_1",
+      content: png.toString("base64"),
+      items: 1,
+      schema: { type: "string", contentEncoding: "base64", contentMediaType: "image/png" },
+      mediaType: "image/png;base64",
+    });
+    const token = randomBytes(24).toString("base64url");
+    const inspector = await startInspector({ store, port: 0, token });
+    opened.push(inspector);
+    const base = new URL(inspector.url);
+    base.hash = "";
+    const get = (path: string) => fetch(new URL(path, base), { headers: { authorization: `Bearer ${token}` } });
+
+    const one = (await (await get(`/api/runs/run_1/artifacts/${info.id}`)).json()) as { firstPage: unknown };
+    expect(one.firstPage).toEqual({ binary: { mediaType: "image/png", bytes: png.length } });
+    const download = await get(`/api/runs/run_1/artifacts/${info.id}/download`);
+    expect(download.headers.get("content-type")).toBe("image/png");
+    expect(download.headers.get("content-disposition")).toContain("attachment");
+    expect(download.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { type MappedError, mapHttpStatus, ToolError, ToolResult } from "@needlework/core";
 import { mapSqlState } from "@needlework/core/internal";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type ContentDescription, describeContent } from "./remote-content.js";
+import { type ContentDescription, describeContent, type StoredBinaries } from "./remote-content.js";
 
 /** Who answered: the names a failure's message gives. @internal */
 export interface RemoteCallSite {
@@ -71,8 +71,8 @@ function parsedText(text: string): unknown {
   }
 }
 
-function itemValue(item: CallToolResult["content"][number]): unknown | ContentDescription {
-  return item.type === "text" ? parsedText(item.text) : describeContent(item);
+function itemValue(item: CallToolResult["content"][number], stored?: StoredBinaries): unknown | ContentDescription {
+  return item.type === "text" ? parsedText(item.text) : describeContent(item, stored);
 }
 
 /**
@@ -83,7 +83,8 @@ function itemValue(item: CallToolResult["content"][number]): unknown | ContentDe
  * - `structuredContent`: the data (the tool's `outputSchema` checks it: `OUTPUT_INVALID`);
  * - otherwise the content: text that parses as JSON is data (and goes through returned-failure
  *   detection, Toolbox's `{"error": ...}`), other text is a string, images, audio and resources
- *   are described (type, size), never passed on as base64; one item is the data, several a list,
+ *   are described (type, size; with artifacts on, the stored artifact's id), never passed on as
+ *   base64; one item is the data, several a list,
  *   none is an ok result with no data. @internal
  *
  * @example
@@ -91,7 +92,7 @@ function itemValue(item: CallToolResult["content"][number]): unknown | ContentDe
  * return remoteAnswer(await connection.callTool(name, args, meta, signal), site);
  * ```
  */
-export function remoteAnswer(result: CallToolResult, site: RemoteCallSite): unknown {
+export function remoteAnswer(result: CallToolResult, site: RemoteCallSite, stored?: StoredBinaries): unknown {
   if (result.isError === true) {
     const text = textOf(result);
     const mapped = mappedFromText(text);
@@ -108,6 +109,6 @@ export function remoteAnswer(result: CallToolResult, site: RemoteCallSite): unkn
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = result.content ?? [];
   if (content.length === 0) return undefined;
-  if (content.length === 1) return itemValue(content[0]!);
-  return content.map(itemValue);
+  if (content.length === 1) return itemValue(content[0]!, stored);
+  return content.map((item) => itemValue(item, stored));
 }

@@ -1,11 +1,12 @@
 import { abortReason, type DefinedTool, defineTool, isToolResult, type JsonSchema, ToolResult } from "@needlework/core";
-import { canonicalJson } from "@needlework/core/internal";
+import { BINARY_ARTIFACTS_ITEM, type BinaryArtifactSink, canonicalJson } from "@needlework/core/internal";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpClosedError, McpConnectError, type McpConnection } from "./mcp-connection.js";
 import type { McpSpans } from "./mcp-spans.js";
 import { httpStatusOfTransport, transportFailure } from "./remote-errors.js";
 import type { ResolvedRemoteFlags } from "./remote-options.js";
+import { storeBinaries } from "./remote-content.js";
 import { failWith, type RemoteCallSite, remoteAnswer } from "./remote-results.js";
 
 /**
@@ -155,7 +156,8 @@ export function remoteTool(
         }
       }
       try {
-        const answer = remoteAnswer(result, site);
+        const sink = ctx.items.get(BINARY_ARTIFACTS_ITEM) as BinaryArtifactSink | undefined;
+        const answer = remoteAnswer(result, site, await storeBinaries(result, sink));
         span.end(failureCode(answer));
         return answer;
       } catch (thrown) {

@@ -11,6 +11,7 @@ import { z } from "zod";
  * The tools: `echo` (JSON text), `fail` (isError with a SQLSTATE, an HTTP status or plain text),
  * `pid` (the server's process id), `strict` (an integer argument; counts the calls it got), `meta`
  * (the idempotency key it was sent), `structured` (outputSchema: valid or not), `picture` (an image),
+ * `media` (text, an image, audio and a resource blob),
  * `nothing` (empty content), `wait` (runs until cancelled), and, over stdio, `crash` (exits mid-call).
  */
 export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { stdio = false } = {}) {
@@ -65,6 +66,21 @@ export function createSdkServer(events = { calls: new Map(), cancelled: [] }, { 
   );
   server.registerTool("picture", { description: "A picture.", inputSchema: {} }, () => ({
     content: [{ type: "image", data: Buffer.alloc(1024, 7).toString("base64"), mimeType: "image/png" }],
+  }));
+  server.registerTool("media", { description: "A chart, a clip and a file.", inputSchema: {} }, () => ({
+    content: [
+      { type: "text", text: "Q3 revenue, as a chart, a voice note and the raw file." },
+      { type: "image", data: Buffer.alloc(2048, 1).toString("base64"), mimeType: "image/png" },
+      { type: "audio", data: Buffer.alloc(512, 2).toString("base64"), mimeType: "audio/wav" },
+      {
+        type: "resource",
+        resource: {
+          uri: "file:///q3.parquet",
+          mimeType: "application/vnd.apache.parquet",
+          blob: Buffer.alloc(300, 3).toString("base64"),
+        },
+      },
+    ],
   }));
   server.registerTool("nothing", { description: "Returns nothing.", inputSchema: {} }, () => ({ content: [] }));
   server.registerTool(

@@ -47,6 +47,7 @@ describe("connectMcpServer over Streamable HTTP (the MCP SDK's server)", () => {
       "sdk_meta",
       "sdk_structured",
       "sdk_picture",
+      "sdk_media",
       "sdk_nothing",
       "sdk_wait",
     ]);

@@ -108,7 +108,12 @@ export async function startToolbox(binary: string, yaml: string): Promise<Runnin
         "--poll-interval",
         "1",
       ],
-      { detached: true, stdio: ["ignore", "pipe", "pipe"] },
+      // The Toolbox creates ~/.cache/snowflake at start: its home is the test's folder instead.
+      {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, HOME: folder },
+      },
     );
     child = started;
     const hear = (chunk: Buffer) => {

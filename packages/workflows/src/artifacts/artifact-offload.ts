@@ -10,7 +10,12 @@ import {
   type ToolOutcome,
   type ToolOutcomeStyle,
 } from "@needlework/core";
-import { toolValueOutcome } from "@needlework/core/internal";
+import {
+  BINARY_ARTIFACTS_ITEM,
+  type BinaryArtifactSink,
+  binaryMediaType,
+  toolValueOutcome,
+} from "@needlework/core/internal";
 import { ARTIFACT_STORED_FLAG, type ArtifactStore } from "@needlework/durable";
 import { surelyFits } from "@needlework/shaping/internal";
 import { reviseOutcome } from "../shaping/shaping-middleware.js";
@@ -143,10 +148,11 @@ function envelopeTokens(
  */
 export function offloadMiddleware(parts: OffloadParts): ToolMiddleware {
   return async (call, next) => {
-    const result = await next();
-    if (call.name === parts.readTool) return result;
-    const outcome = isToolOutcome(result) ? result : toolValueOutcome(result, call.tool);
+    if (call.name === parts.readTool) return next();
     const untrusted = call.tool.options.reads === "untrusted";
+    call.items.set(BINARY_ARTIFACTS_ITEM, binarySink(parts.store, call.runId, untrusted));
+    const result = await next();
+    const outcome = isToolOutcome(result) ? result : toolValueOutcome(result, call.tool);
     return (await offloadOutcome(outcome, { ...pickCall(call), untrusted }, parts)) ?? result;
   };
 }
@@ -154,4 +160,30 @@ export function offloadMiddleware(parts: OffloadParts): ToolMiddleware {
 function pickCall(call: ToolCallContext) {
   const { name, runId, callId, idempotencyKey, attempt } = call;
   return { name, runId, callId, idempotencyKey, attempt };
+}
+
+/** A media type as a server may send one: `type/subtype`, else the generic binary type. */
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+
+/**
+ * Where the call's tool stores binary content (`items`, {@link BINARY_ARTIFACTS_ITEM}): the run's
+ * store, as base64 text under `<type>;base64`, marked untrusted when the tool reads untrusted
+ * content. Bytes cannot be redacted as text: they are stored as they came, never shown to the model.
+ */
+function binarySink(store: ArtifactStore, runId: string, untrusted: boolean): BinaryArtifactSink {
+  return {
+    put: async ({ base64, mediaType }) => {
+      const type = MEDIA_TYPE.test(mediaType) ? mediaType.toLowerCase() : "application/octet-stream";
+      const bytes = Buffer.from(base64, "base64");
+      const info = await store.put({
+        runId,
+        content: bytes.toString("base64"),
+        items: 1,
+        schema: { type: "string", contentEncoding: "base64", contentMediaType: type },
+        mediaType: binaryMediaType(type),
+        ...(untrusted ? { provenance: "untrusted" as const } : {}),
+      });
+      return { id: info.id, bytes: bytes.length };
+    },
+  };
 }

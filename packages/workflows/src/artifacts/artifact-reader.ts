@@ -5,6 +5,7 @@ import {
   type ToolOutcome,
   type ToolOutcomeStyle,
 } from "@needlework/core";
+import { binaryBaseType } from "@needlework/core/internal";
 import { ARTIFACT_PAGE_FLAG, type ArtifactInfo, type ArtifactStore, isArtifactId } from "@needlework/durable";
 import { followPath, parsePath } from "./artifact-path.js";
 import { type PageMeasure, pageOf } from "./artifact-page.js";
@@ -63,6 +64,7 @@ export class ArtifactReader {
   async read(runId: string, args: ReadArtifactArguments, call: PageCall): Promise<ToolOutcome> {
     const found = isArtifactId(args.id) ? await this.load(runId, args.id) : undefined;
     if (found === undefined || found === "unreadable") return found === "unreadable" ? unreadable() : notFound(args.id);
+    if ("binary" in found) return binary(found.info, found.binary);
     const steps = parsePath(args.path ?? "$");
     if (steps === undefined)
       return invalid(
@@ -101,7 +103,9 @@ export class ArtifactReader {
   private async load(
     runId: string,
     id: string,
-  ): Promise<{ info: ArtifactInfo; value: unknown } | "unreadable" | undefined> {
+  ): Promise<
+    { info: ArtifactInfo; value: unknown } | { info: ArtifactInfo; binary: string } | "unreadable" | undefined
+  > {
     const key = `${runId}\u0000${id}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) {
@@ -113,6 +117,9 @@ export class ArtifactReader {
       const stored = await this.store.get(runId, id);
       if (stored === undefined) return undefined;
       const { content, ...info } = stored;
+      // Binary content (an MCP image, audio, a resource's blob) is stored as base64: never paged as text.
+      const mediaType = binaryBaseType(info.mediaType);
+      if (mediaType !== undefined) return { info, binary: mediaType };
       const value: unknown = JSON.parse(content);
       this.remember(info, value);
       return { info, value };
@@ -130,6 +137,18 @@ function notFound(id: string): ToolOutcome {
     retriable: false,
     message: `This run has no artifact '${String(id).slice(0, 80)}'.`,
     suggestion: "Use the id in the `artifact` field of a result of this run.",
+  });
+}
+
+/** A binary artifact: the model reads what it is, never its bytes. */
+function binary(info: ArtifactInfo, mediaType: string): ToolOutcome {
+  const bytes = Math.floor((info.bytes * 3) / 4);
+  return createToolOutcome({
+    status: "error",
+    errorCode: "ARTIFACT_BINARY",
+    retriable: false,
+    message: `Artifact '${info.id.slice(0, 12)}…' is binary content (${mediaType.slice(0, 80)}, about ${bytes} bytes): it cannot be read as text.`,
+    suggestion: "Answer from its type and size; a person can open it from the run in the inspector.",
   });
 }
 

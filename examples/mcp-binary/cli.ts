@@ -1,0 +1,4 @@
+// node --conditions=@needlework/source --import tsx mcp-binary/cli.ts
+import { runMcpBinaryExample } from "./main.js";
+
+await runMcpBinaryExample();
