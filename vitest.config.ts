@@ -44,7 +44,8 @@ export default defineConfig({
     },
     setupFiles: [`${root}vitest.setup.ts`],
     // Fails the run when it leaves a file outside the clone and the temporary folder (named).
-    globalSetup: [`${root}test/support/outside-writes.ts`],
+    // Fails the run when a process a test started is still alive after it (named, then killed).
+    globalSetup: [`${root}test/support/outside-writes.ts`, `${root}test/support/leaked-processes.ts`],
     restoreMocks: true,
     // Tests must pass on a slow, shared machine: property suites of a few hundred async cases can take
     // seconds there. Speed is measured in bench/, never by a test's time limit.

@@ -4,7 +4,6 @@
 // TypeScript 7 and a strict one (no @types/node, skipLibCheck off), a Vitest 5 project set up as
 // docs/getting-started.md says, and the run inspector's bin. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
 // third-party dependencies. One npm install serves every app: they are folders of one consumer project.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PackedPackage, packPackages, repoRoot } from "../../scripts/pack-packages.js";
 import { extractTsBlocks } from "../../docs/doc-check/extract.js";
+import { endProcessGroup, spawnInGroup } from "../support/process-group.js";
 import { findSystemNode } from "./system-node.js";
 import { run, writeApp } from "./temp-app.js";
 
@@ -229,7 +229,12 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     const runs = join(app, "runs");
     mkdirSync(runs, { recursive: true });
     const bin = join(app, "node_modules", ".bin", "needlework-inspector");
-    const child = spawn(bin, ["--directory", runs, "--port", "0"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    // The bin is a launcher (`#!/usr/bin/env node`, and `node` may itself be a shell script on PATH): the
+    // server is a process under it. Its own process group, ended as a whole and waited for (issue 53).
+    const child = spawnInGroup(bin, ["--directory", runs, "--port", "0"], {
+      cwd: app,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let output = "";
@@ -238,8 +243,8 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
           const found = /open (http:\/\/\S+)/.exec(output)?.[1];
           if (found) resolve(found);
         };
-        child.stdout.on("data", read);
-        child.stderr.on("data", read);
+        child.stdout?.on("data", read);
+        child.stderr?.on("data", read);
         child.once("exit", (code) => reject(new Error(`needlework-inspector exited ${code}: ${output}`)));
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -247,7 +252,7 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
         expect((await fetch(new URL(file, url))).status, file).toBe(200);
       expect(await (await fetch(new URL("api/runs", url))).json()).toEqual({ runs: [] });
     } finally {
-      child.kill("SIGTERM");
+      await endProcessGroup(child);
     }
   });
 

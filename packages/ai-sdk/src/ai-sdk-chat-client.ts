@@ -21,7 +21,12 @@ import { toProviderName } from "./provider-name.js";
  * try { await agent.run("Hi"); } catch (e) { if (e instanceof AiSdkChatError) console.log(e.code); }
  * ```
  */
-export class AiSdkChatError extends NeedleworkError {}
+export class AiSdkChatError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_AiSdkChatError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(AiSdkChatError, "name", { value: "AiSdkChatError" });
+  }
+}
 
 /** Options of {@link AiSdkChatClient}. */
 export interface AiSdkChatClientOptions {

@@ -13,6 +13,10 @@ import { raceAbort } from "./race-abort.js";
  * ```
  */
 export class ChatStreamIncompleteError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ChatStreamIncompleteError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ChatStreamIncompleteError, "name", { value: "ChatStreamIncompleteError" });
+  }
   constructor() {
     super(
       "CHAT_STREAM_INCOMPLETE",

@@ -22,6 +22,10 @@ export interface NeedleworkErrorOptions {
  * ```
  */
 export class NeedleworkError extends Error {
+  // Named here, not by the bundler (which may emit `_NeedleworkError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(NeedleworkError, "name", { value: "NeedleworkError" });
+  }
   /** Stable, machine-readable code. */
   readonly code: string;
   // `declare`: set only when known, so a logged error does not print `toolName: undefined`.
@@ -58,6 +62,10 @@ Object.defineProperty(NeedleworkError.prototype, MARKER, { value: true });
  * The message names the class and the method.
  */
 export class ToolDefinitionError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ToolDefinitionError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ToolDefinitionError, "name", { value: "ToolDefinitionError" });
+  }
   constructor(message: string, options: NeedleworkErrorOptions = {}) {
     super("TOOL_DEFINITION_ERROR", message, options);
   }
@@ -65,6 +73,10 @@ export class ToolDefinitionError extends NeedleworkError {
 
 /** Thrown when tools cannot be registered: duplicate names, undecorated classes, bad lifetimes. */
 export class ToolRegistrationError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ToolRegistrationError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ToolRegistrationError, "name", { value: "ToolRegistrationError" });
+  }
   constructor(message: string, options: NeedleworkErrorOptions = {}) {
     super("TOOL_REGISTRATION_ERROR", message, options);
   }
@@ -94,6 +106,10 @@ export interface ToolErrorOptions extends NeedleworkErrorOptions {
  * ```
  */
 export class ToolError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ToolError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ToolError, "name", { value: "ToolError" });
+  }
   /** A hint for the model on how to recover. */
   readonly suggestion: string | undefined;
   /** Whether another attempt may succeed. */
@@ -114,6 +130,10 @@ export class ToolError extends NeedleworkError {
  * `idempotent`. The message is kept for diagnostics and never shown to the model.
  */
 export class TransientError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_TransientError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(TransientError, "name", { value: "TransientError" });
+  }
   constructor(message = "Transient failure", options: NeedleworkErrorOptions & { readonly code?: string } = {}) {
     super(options.code ?? "TRANSIENT_ERROR", message, options);
   }
@@ -121,6 +141,10 @@ export class TransientError extends NeedleworkError {
 
 /** A tool attempt or call ran past its time limit. Shown to the model as a `timeout` outcome. */
 export class TimeoutError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_TimeoutError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(TimeoutError, "name", { value: "TimeoutError" });
+  }
   /** The limit that was exceeded, in milliseconds. */
   readonly timeoutMs: number | undefined;
 
@@ -135,6 +159,10 @@ export class TimeoutError extends NeedleworkError {
 
 /** A tool's circuit breaker is open: the tool was not called. */
 export class CircuitOpenError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_CircuitOpenError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(CircuitOpenError, "name", { value: "CircuitOpenError" });
+  }
   constructor(message = "The tool is temporarily unavailable (circuit open)", options: NeedleworkErrorOptions = {}) {
     super("CIRCUIT_OPEN", message, options);
   }

@@ -12,6 +12,10 @@ import { NeedleworkError, type NeedleworkErrorOptions } from "./errors.js";
  * ```
  */
 export class InvalidOptionError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_InvalidOptionError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(InvalidOptionError, "name", { value: "InvalidOptionError" });
+  }
   /** Dotted path of the option, starting below the options object (`retry.maxAttempts`). */
   readonly option: string;
   /** The value that was given for it; for an option holding a credential (`checkpointSecret`), `[REDACTED:secret]`. */

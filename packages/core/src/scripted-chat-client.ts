@@ -80,6 +80,10 @@ export type ScriptedStep =
  * ```
  */
 export class ScriptExhaustedError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ScriptExhaustedError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ScriptExhaustedError, "name", { value: "ScriptExhaustedError" });
+  }
   /** The 1-based step that was asked for. */
   readonly step: number;
 

@@ -53,6 +53,34 @@ export interface StoredDeadLetter extends DeadLetterEntry {
   readonly acknowledgedAt?: string;
   /** ISO 8601, when it was last replayed successfully or is being replayed (PostgreSQL's `replay`). */
   readonly replayedAt?: string;
+  /**
+   * Set when the store's codec cannot open this letter (another key, a damaged value): its payloads
+   * (`arguments`, `outcomes`, `reason`, `callIds`) are placeholders, and it cannot be replayed. One
+   * such letter never fails a whole `list()`.
+   */
+  readonly unreadable?: true;
+}
+
+/** What an unreadable letter's `reason` says. @internal */
+export const UNREADABLE_LETTER = "(unreadable: the store's codec cannot open this letter)";
+
+/** A letter the codec could not open, listed with its readable columns only. @internal */
+export function unreadableLetter(letter: StoredDeadLetter): StoredDeadLetter {
+  return {
+    id: letter.id,
+    runId: letter.runId,
+    agent: letter.agent,
+    tool: letter.tool,
+    arguments: undefined,
+    errorCode: letter.errorCode,
+    callIds: [],
+    outcomes: [],
+    time: letter.time,
+    reason: UNREADABLE_LETTER,
+    ...(letter.acknowledgedAt === undefined ? {} : { acknowledgedAt: letter.acknowledgedAt }),
+    ...(letter.replayedAt === undefined ? {} : { replayedAt: letter.replayedAt }),
+    unreadable: true,
+  };
 }
 
 /**
@@ -128,6 +156,7 @@ export function deadLetterPage(owner: string, filter: DeadLetterFilter): { offse
  */
 export class InMemoryDeadLetterQueue implements ManagedDeadLetterQueue {
   private readonly letters: StoredDeadLetter[] = [];
+  private readonly replaying = new Set<string>();
 
   async append(entry: DeadLetterEntry): Promise<void> {
     this.letters.push({ ...entry, id: String(this.letters.length + 1) });
@@ -136,6 +165,24 @@ export class InMemoryDeadLetterQueue implements ManagedDeadLetterQueue {
   async list(filter: DeadLetterFilter = {}): Promise<readonly StoredDeadLetter[]> {
     const { offset, limit } = deadLetterPage("InMemoryDeadLetterQueue", filter);
     return this.letters.filter((l) => matchesDeadLetter(l, filter)).slice(offset, offset + limit);
+  }
+
+  /**
+   * Replays a letter through `handler`, claimed first (a second replay meanwhile gets `false`); when
+   * `handler` resolves it is acknowledged, when it throws the claim is released and the error
+   * rethrown. `false` when the letter does not exist, is acknowledged, or is being replayed.
+   */
+  async replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean> {
+    const letter = this.letters.find((l) => l.id === id);
+    if (letter === undefined || letter.acknowledgedAt !== undefined || this.replaying.has(id)) return false;
+    this.replaying.add(id);
+    try {
+      await handler(letter);
+      await this.acknowledge(id);
+      return true;
+    } finally {
+      this.replaying.delete(id);
+    }
   }
 
   async acknowledge(id: string): Promise<boolean> {

@@ -1,10 +1,11 @@
 import { createReadStream } from "node:fs";
-import { mkdir, open, readFile } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
 import { PayloadSealer } from "./codec-journal.js";
 import { ownOption } from "@needlework/core/internal";
+import { type AppendHandle, cutBack, syncDirectory, writeFully } from "./file-append.js";
 import type { PayloadCodec } from "./payload-codec.js";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
 import {
@@ -14,7 +15,12 @@ import {
   type ManagedDeadLetterQueue,
   matchesDeadLetter,
   type StoredDeadLetter,
+  UNREADABLE_LETTER,
+  unreadableLetter,
 } from "./dead-letter-queue.js";
+
+/** A letter's id in this file: its line number. */
+const LETTER_ID = /^[1-9]\d{0,15}$/;
 
 /**
  * A line of the file that is not an entry.
@@ -44,54 +50,6 @@ export interface SkippedDeadLetterLine {
 export interface DeadLetterReadResult {
   readonly entries: readonly DeadLetterEntry[];
   readonly skipped: readonly SkippedDeadLetterLine[];
-}
-
-/**
- * The part of an open file the queue appends through: what `open(path, "a+")` from `node:fs/promises`
- * returns. Declared here, structurally, so the package's public types need no `@types/node`.
- */
-export interface AppendHandle {
-  write(data: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
-  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  stat(): Promise<{ size: number }>;
-  truncate(length: number): Promise<void>;
-  sync(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Appends all of `data`: `write` may write less than asked (a short write), so the rest follows.
- * Returns the bytes written so far through `progress`, for the cut-back after a failure.
- */
-async function writeFully(handle: AppendHandle, data: Uint8Array, progress: { done: number }): Promise<void> {
-  while (progress.done < data.length) {
-    const { bytesWritten } = await handle.write(data, progress.done, data.length - progress.done);
-    if (bytesWritten <= 0)
-      throw Object.assign(new Error("FileDeadLetterQueue: the disk accepted no bytes"), { code: "ENOSPC" });
-    progress.done += bytesWritten;
-  }
-}
-
-async function cutBack(handle: AppendHandle, size: number, written: number): Promise<void> {
-  try {
-    if (written > 0 && (await handle.stat()).size === size + written) await handle.truncate(size);
-    await handle.sync();
-  } catch {
-    // The disk may refuse even this; the next append's leading newline still closes the line.
-  }
-}
-
-async function syncDirectory(path: string): Promise<void> {
-  try {
-    const dir = await open(path, "r");
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the file itself is synced regardless.
-  }
 }
 
 /**
@@ -184,7 +142,8 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
       if (!("entry" in item)) continue;
       const id = String(item.line);
       const at = acknowledged.get(id);
-      const letter: StoredDeadLetter = { ...item.entry, id, ...(at === undefined ? {} : { acknowledgedAt: at }) };
+      const stored: StoredDeadLetter = { ...item.entry, id, ...(at === undefined ? {} : { acknowledgedAt: at }) };
+      const letter = item.unreadable ? unreadableLetter(stored) : stored;
       if (!matchesDeadLetter(letter, filter)) continue;
       if (index++ < offset) continue;
       letters.push(letter);
@@ -194,12 +153,43 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
   }
 
   /**
+   * Replays a letter through `handler`, claimed first across processes: the claim is a file created
+   * exclusively (`<path>.replaying/<id>`), so of two replays of one letter, from any processes over
+   * this file, one runs it and the other gets `false`. When `handler` resolves the letter is
+   * acknowledged, when it throws the claim is released and the error rethrown. `false` when the
+   * letter does not exist, is acknowledged, is unreadable, or is being replayed. A process that dies
+   * mid-replay leaves its claim (as PostgreSQL's does): delete the file to replay the letter again.
+   */
+  async replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean> {
+    if (!LETTER_ID.test(id)) return false;
+    const claims = `${this.path}.replaying`;
+    await mkdir(claims, { recursive: true });
+    const claim = join(claims, id);
+    try {
+      await (await open(claim, "wx")).close();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "EEXIST") return false;
+      throw error;
+    }
+    try {
+      // Read after the claim: a replay that finished just before (acknowledged, claim released) is seen.
+      const letter = (await this.list({ acknowledged: false })).find((l) => l.id === id);
+      if (letter === undefined || letter.unreadable) return false;
+      await handler(letter);
+      await this.acknowledge(id);
+      return true;
+    } finally {
+      await rm(claim, { force: true });
+    }
+  }
+
+  /**
    * Marks a letter handled: appended (and synced) to `<path>.acks`, since the letters' file is
    * append-only. `false` when there is no such letter or it already was acknowledged.
    */
   acknowledge(id: string): Promise<boolean> {
     const run = this.tail.then(async () => {
-      if (!/^[1-9]\d{0,15}$/.test(id) || (await this.acknowledgements()).has(id)) return false;
+      if (!LETTER_ID.test(id) || (await this.acknowledgements()).has(id)) return false;
       let found = false;
       for await (const item of this.rawLines()) if ("entry" in item && String(item.line) === id) found = true;
       if (!found) return false;
@@ -241,7 +231,7 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
 
   /** Every entry, oldest first, read as a stream (one line in memory at a time). */
   async *entries(): AsyncGenerator<DeadLetterEntry> {
-    for await (const item of this.lines()) if ("entry" in item) yield item.entry;
+    for await (const item of this.lines()) if ("entry" in item && !item.unreadable) yield item.entry;
   }
 
   /** Entries oldest first, and the lines that could not be read (a torn last line after a crash). */
@@ -249,8 +239,9 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
     const entries: DeadLetterEntry[] = [];
     const skipped: SkippedDeadLetterLine[] = [];
     for await (const item of this.lines()) {
-      if ("entry" in item) entries.push(item.entry);
-      else skipped.push(item.skipped);
+      if (!("entry" in item)) skipped.push(item.skipped);
+      else if (item.unreadable) skipped.push({ line: item.line, torn: false, text: UNREADABLE_LETTER });
+      else entries.push(item.entry);
     }
     return { entries, skipped };
   }
@@ -317,11 +308,15 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
 
   /** Every line, entries decoded with the codec (when there is one). */
   private async *lines(): AsyncGenerator<
-    { entry: DeadLetterEntry; line: number } | { skipped: SkippedDeadLetterLine }
+    { entry: DeadLetterEntry; line: number; unreadable?: true } | { skipped: SkippedDeadLetterLine }
   > {
     for await (const item of this.rawLines()) {
       if (this.seal === undefined || !("entry" in item)) yield item;
-      else yield { entry: await openDeadLetter(this.seal, item.entry), line: item.line };
+      else {
+        // One letter the codec cannot open (another key, a damaged value) never fails the rest.
+        const opened = await openDeadLetter(this.seal, item.entry).catch(() => undefined);
+        yield opened === undefined ? { ...item, unreadable: true } : { entry: opened, line: item.line };
+      }
     }
   }
 }

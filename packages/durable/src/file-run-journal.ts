@@ -5,8 +5,8 @@ import { NeedleworkError } from "@needlework/core";
 import { ownOption } from "@needlework/core/internal";
 import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-run-index.js";
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
-import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
-import { runBusy } from "./run-store-error.js";
+import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import { runBusy, runEnded } from "./run-store-error.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 import type {
   JournaledCallStart,
@@ -104,6 +104,7 @@ export class FileRunJournal implements RunJournal {
     return this.serialized(runId, async () => {
       const fold = await this.fold(runId);
       if (fold === undefined) return false;
+      if (endIsFinal(fold.ended)) throw runEnded(runId, fold.ended);
       const take = leaseRules.take(await this.current(runId, fold), owner, this.leaseMs);
       if (!("taken" in take)) throw runBusy(runId, take.busyForMs);
       const { taken } = take;

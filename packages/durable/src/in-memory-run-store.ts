@@ -3,9 +3,9 @@ import { InMemoryArtifactStore } from "./in-memory-artifact-store.js";
 import { deleteRunFrom, type RunDeletion } from "./run-deletion.js";
 import { InMemoryResumedCheckpointStore } from "./claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
-import { type Lease, leaseMsOption, leaseRules } from "./leases.js";
+import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { ownOption } from "@needlework/core/internal";
-import { runBusy } from "./run-store-error.js";
+import { runBusy, runEnded } from "./run-store-error.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
   AgentStore,
@@ -46,7 +46,10 @@ export class InMemoryRunJournal implements RunJournal {
   }
 
   async lease(runId: string, owner: string): Promise<boolean> {
-    if (!this.runs.has(runId)) return false;
+    const records = this.runs.get(runId);
+    if (records === undefined) return false;
+    const last = records.findLast((r) => r.kind === "end");
+    if (last?.kind === "end" && endIsFinal(last.end.status)) throw runEnded(runId, last.end.status);
     const take = leaseRules.take(this.leases.get(runId), owner, this.leaseMs);
     if (!("taken" in take)) throw runBusy(runId, take.busyForMs);
     this.leases.set(runId, take.taken);

@@ -32,3 +32,5 @@ export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
 export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
 export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";
+export { UNREADABLE_LETTER, unreadableLetter } from "./dead-letter-queue.js";
+export { runEnded } from "./run-store-error.js";

@@ -36,17 +36,22 @@ export class LeaseFold {
   epoch = 0;
   /** When the current take's lease expires unless renewed (epoch ms; 0 when unknown). */
   expires = 0;
+  /** The status of the run's last end, until a take re-opens it (only a pause can be re-opened). */
+  ended: string | undefined;
   private fenced = false;
 
   /** Whether `record` counts; updates the lease state. */
   admit(record: JournalRecord): boolean {
     if (record.kind === "lease") {
+      // A final end is final: no take after it counts (only a pause, awaiting_approval, re-opens).
+      if (this.ended !== undefined && this.ended !== "awaiting_approval") return false;
       // Two takes of the same epoch (a race): the first in the stream wins, the other never counts.
       if (record.by === undefined || record.epoch <= this.epoch) return false;
       this.fenced = true;
       this.holder = record.by;
       this.epoch = record.epoch;
       this.expires = record.expires;
+      this.ended = undefined;
       return true;
     }
     if (record.kind === "start") {
@@ -60,6 +65,7 @@ export class LeaseFold {
     }
     if (this.fenced && (record.by === undefined || record.by !== this.holder)) return false;
     if (record.kind === "end" && this.fenced) this.holder = undefined; // ended: nothing lands until a new take
+    if (record.kind === "end") this.ended = record.end.status;
     return true;
   }
 }

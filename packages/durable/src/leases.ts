@@ -52,3 +52,8 @@ export const leaseRules = {
     if (current?.owner !== owner) throw runBusy(runId, current?.owner === undefined ? 0 : current.expires - now);
   },
 };
+
+/** Whether a run's last end is final: any end but a pause (`awaiting_approval`), which a resume re-opens. @internal */
+export function endIsFinal(status: string | undefined): status is string {
+  return status !== undefined && status !== "awaiting_approval";
+}

@@ -68,6 +68,9 @@ export interface AesKeyRing {
 const PREFIX = "nwc2";
 const UNBOUND = "nwc1";
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** GCM's full tag, and the IV length it is made for. */
+const TAG_BYTES = 16;
+const IV_BYTES = 12;
 
 function keyBytes(key: AesKey, name: string): Buffer {
   let bytes: Buffer | undefined;
@@ -134,8 +137,8 @@ export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOption
     throw new TypeError(`aesGcmCodec: current key ${JSON.stringify(ring.current)} is not in keys.`);
   return {
     encode(plain, context) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", current, iv);
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", current, iv, { authTagLength: TAG_BYTES });
       cipher.setAAD(associatedData(context));
       const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url"));
@@ -151,10 +154,16 @@ export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOption
       const [, id, iv, tag, data] = parts as [string, string, string, string, string];
       const secret = keys.get(id);
       if (secret === undefined) throw unreadable(`it was written with key ${JSON.stringify(id)}, which is not in keys`);
+      const ivBytes = Buffer.from(iv, "base64url");
+      const tagBytes = Buffer.from(tag, "base64url");
+      // GCM accepts tags cut down to 4 bytes, each byte cut a forger's work 256 times less: only the
+      // full 16-byte tag `encode` writes (and the 12-byte IV) is accepted.
+      if (tagBytes.length !== TAG_BYTES || ivBytes.length !== IV_BYTES)
+        throw unreadable("its authentication tag or IV is not the full length the codec writes");
       try {
-        const decipher = createDecipheriv("aes-256-gcm", secret, Buffer.from(iv, "base64url"));
+        const decipher = createDecipheriv("aes-256-gcm", secret, ivBytes, { authTagLength: TAG_BYTES });
         if (version === PREFIX) decipher.setAAD(associatedData(context));
-        decipher.setAuthTag(Buffer.from(tag, "base64url"));
+        decipher.setAuthTag(tagBytes);
         return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
       } catch {
         throw unreadable(

@@ -140,7 +140,15 @@ export async function holdRecordedRun(
   let history: JournaledRun | undefined = found;
   // An ended run is not taken by takeAndRead: a pause whose resume died after its decision entry is.
   if (journal.takeAndRead === undefined || found.end !== undefined) {
-    await takeLease(journal, runId, owner);
+    try {
+      await takeLease(journal, runId, owner);
+    } catch (error) {
+      // It ended for good between the read and the take: its recorded result is the answer.
+      if (!RunStoreError.isInstance(error) || error.code !== "RUN_ENDED") throw error;
+      const ended = await journal.read(runId);
+      if (ended?.end === undefined) throw error;
+      return { ended: ended.end.result };
+    }
     history = await journal.read(runId);
   }
   const writer = new JournalWriter(journal, runId, owner);
@@ -198,7 +206,9 @@ export async function holdPausedRun(
     try {
       await takeLease(journal, runId, owner);
     } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === "RUN_BUSY") return undefined;
+      // Busy (another resume holds it), or ended for good since (another resume finished it).
+      if (RunStoreError.isInstance(error) && (error.code === "RUN_BUSY" || error.code === "RUN_ENDED"))
+        return undefined;
       throw error;
     }
     writer = new JournalWriter(journal, runId, owner);

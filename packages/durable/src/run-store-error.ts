@@ -27,6 +27,7 @@ export type RunStoreErrorCode =
   | "STORE_UNAVAILABLE"
   | "STORE_CONFLICT"
   | "RUN_BUSY"
+  | "RUN_ENDED"
   | "STORE_FAILED"
   | "SCHEMA_TOO_NEW"
   | "STORE_NOT_MIGRATED"
@@ -48,6 +49,10 @@ export type RunStoreErrorCode =
  * ```
  */
 export class RunStoreError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_RunStoreError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(RunStoreError, "name", { value: "RunStoreError" });
+  }
   declare readonly code: RunStoreErrorCode;
   /**
    * `RUN_BUSY` only: in how many ms the lease that kept this process out expires (0 when it already
@@ -96,5 +101,16 @@ export function runBusy(runId: string, retryAfterMs = 0): RunStoreError {
       "continued it after this one's lease expired, so this one stops without writing. Resume it later if " +
       "that process dies: its lease expires after the store's leaseMs.",
     { retryAfterMs: Math.max(0, Math.ceil(retryAfterMs)) },
+  );
+}
+
+/**
+ * `RUN_ENDED`: a take (`lease`) of a run whose end is final (completed, failed, dead-lettered, any
+ * end but `awaiting_approval`): no process may take it or write to it again. @internal
+ */
+export function runEnded(runId: string, status: string): RunStoreError {
+  return new RunStoreError(
+    "RUN_ENDED",
+    `Run '${runId}' ended (${status}): its end is final, so no process can take it again. Start a new run.`,
   );
 }

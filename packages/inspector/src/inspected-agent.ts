@@ -22,4 +22,11 @@ export interface InspectedAgent {
   ): Promise<{ readonly status: string }>;
   /** Continues an interrupted run from the store's journal. */
   resumeRun(runId: string): Promise<{ readonly status: string }>;
+  /**
+   * Whether a call needs a person's decision (its tool's `requiresApproval`, or the agent's
+   * `approvalPolicy`). A replay has no decision record, so the inspector refuses a gated letter
+   * (`APPROVAL_REQUIRED`). An agent object without this method gets every replay refused: the
+   * inspector cannot tell which of its calls are gated.
+   */
+  needsApproval(call: { readonly tool: string; readonly arguments: unknown }): Promise<boolean>;
 }

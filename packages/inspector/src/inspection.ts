@@ -69,6 +69,8 @@ export function inspection(settings: InspectorSettings): Inspection {
 
   /** One letter opened with the codec; one it cannot open is shown unreadable, never failing the list. */
   const opened = async (letter: StoredDeadLetter): Promise<StoredDeadLetter & { unreadable?: true }> => {
+    // One the store's own codec could not open (listed, never failing the list).
+    if (letter.unreadable) return { ...letter, arguments: UNREADABLE, outcomes: [], reason: UNREADABLE };
     if (!seal) return letter;
     try {
       return await openDeadLetter(seal, letter);

@@ -44,7 +44,7 @@ export function letterRoutes(app: Hono, k: Inspection, pageOnly: MiddlewareHandl
   app.post("/api/dead-letters/:id/replay", pageOnly, async (c) => {
     const id = idFrom(c, "id");
     if (!isManaged(letters)) throw new HttpError(405, "This store's dead letters cannot be replayed.");
-    // One replay of a letter at a time in this process, from the lookup on (PostgreSQL's claim also
+    // One replay of a letter at a time in this process, from the lookup on (the queue's claim also
     // holds across processes); a second click meanwhile is refused, one after finds the letter closed.
     if (replaying.has(id)) throw new HttpError(409, "This letter is being replayed.", "REPLAY_IN_PROGRESS");
     replaying.add(id);
@@ -58,10 +58,18 @@ export function letterRoutes(app: Hono, k: Inspection, pageOnly: MiddlewareHandl
   const replay = async (c: Context, id: string, queue: ManagedDeadLetterQueue): Promise<Response> => {
     const letter = await findLetter(id);
     if (!letter) throw new HttpError(404, "No open dead letter with this id.");
+    if (letter.unreadable === true)
+      throw new HttpError(409, "This letter cannot be opened with the store's codec.", "PAYLOAD_UNREADABLE");
     const agent = agentFor(letter.agent);
     const tool = agent.tools.get(letter.tool);
     if (!tool) throw new HttpError(409, `The agent '${agent.name}' has no tool '${letter.tool}'.`, "TOOL_NOT_FOUND");
-    if (tool.options.requiresApproval === true)
+    // Every way to run a gated call is gated: the tool's own `requiresApproval` and the agent's
+    // `approvalPolicy` (asked through the agent; one that cannot say, or fails, counts as gated).
+    const gated =
+      tool.options.requiresApproval === true ||
+      typeof agent.needsApproval !== "function" ||
+      (await agent.needsApproval({ tool: letter.tool, arguments: letter.arguments }).catch(() => true));
+    if (gated)
       throw new HttpError(
         409,
         "This tool needs approval: replay it through the agent, not from the page.",

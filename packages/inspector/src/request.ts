@@ -2,7 +2,7 @@
  * The pieces every route shares: a refusal with a status and a code, query and path parameters read
  * strictly, who acts, a store error as the page may read it, and whether a run's worker is gone.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AgentStore, ManagedDeadLetterQueue, RunJournal, StoredDeadLetter } from "@needlework/durable";
 import type { Context } from "hono";
 
@@ -11,7 +11,7 @@ export function isManaged(queue: AgentStore["deadLetters"]): queue is ManagedDea
   return typeof (queue as Partial<ManagedDeadLetterQueue>).acknowledge === "function";
 }
 
-/** PostgreSQL's queue claims a letter before a replay (one at a time across instances). */
+/** Every built-in queue claims a letter before a replay (one at a time, across processes on a shared store). */
 export interface Replayable {
   replay(id: string, handler: (letter: StoredDeadLetter) => Promise<void>): Promise<boolean>;
 }
@@ -27,10 +27,17 @@ export class HttpError extends Error {
   }
 }
 
+/** A key of this process for {@link sameSecret}'s digests (never leaves memory). */
+const SECRET_DIGEST_KEY = randomBytes(32);
+
+/**
+ * Whether a token given matches the expected one, in time that tells nothing of either: both are
+ * digested (HMAC-SHA-256, fixed 32 bytes) and the digests compared with `timingSafeEqual`, so a
+ * token of any length takes the same path (comparing lengths first would reveal the token's length).
+ */
 export function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (text: string) => createHmac("sha256", SECRET_DIGEST_KEY).update(text, "utf8").digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** An integer query parameter in range, or `fallback` when absent; a bad one is a 400. */
@@ -76,6 +83,8 @@ export function failure(error: unknown): { status: HttpError["status"]; body: { 
   const raw = (error as { code?: unknown } | null)?.code;
   const code = typeof raw === "string" && /^[A-Z][A-Z0-9_]*$/.test(raw) ? raw : undefined;
   if (code === "INVALID_QUERY") return { status: 400, body: { error: "Invalid query.", code } };
+  // A run id this store cannot name (the file store's ids are file names): the address is malformed.
+  if (code === "INVALID_RUN_ID") return { status: 400, body: { error: "Malformed id in the address.", code } };
   if (code === "RUN_NOT_FOUND") return { status: 404, body: { error: "No run with this id in the store.", code } };
   if (code === NOT_MIGRATED)
     return {

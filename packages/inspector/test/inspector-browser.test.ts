@@ -2,7 +2,7 @@
 // opened in a real browser (Debian's Chromium through playwright-core). The list, a failed run's
 // timeline, a paused run's pending tool, hostile tool data shown as text, a run that finishes while
 // watched, a dead letter acknowledged; no console errors; screenshots for docs/inspector.md.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
 import { cannotRun } from "../../../test/support/cannot-run.js";
 import { browserTestsRun, chromiumLaunchOptions, NO_CHROMIUM } from "../../../test/support/chromium.js";
+import { endProcessGroup, spawnInGroup } from "../../../test/support/process-group.js";
 import { type WrittenRuns, writeRuns } from "./runs.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -21,7 +22,7 @@ const { chromium, run: browserRuns } = browserTestsRun("inspector browser test")
 /** Starts the bin as a user would and resolves with the URL it prints. */
 function startBin(args: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnInGroup(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const onData = (chunk: Buffer) => {
       output += chunk.toString("utf8");
@@ -76,7 +77,7 @@ if (browserRuns)
 
     afterAll(async () => {
       await browser?.close();
-      bin?.kill("SIGTERM");
+      if (bin) await endProcessGroup(bin);
       await store?.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await store?.close();
     }, 60_000);

@@ -37,6 +37,10 @@ export type OpenAIResponseErrorCode =
  * ```
  */
 export class OpenAIResponseError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_OpenAIResponseError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(OpenAIResponseError, "name", { value: "OpenAIResponseError" });
+  }
   declare readonly code: OpenAIResponseErrorCode;
   /** The base URL the request went to. */
   readonly baseURL: string;

@@ -8,9 +8,13 @@ import {
   sealDeadLetter,
   type StoredDeadLetter,
 } from "@needlework/durable";
+import { unreadableLetter } from "@needlework/durable/internal";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 import { jsonParam, unescapeJson } from "./stored-text.js";
+
+/** Thrown inside `replay` for a letter the codec cannot open: released, and answered `false`. */
+const UNREADABLE = Symbol("unreadable letter");
 
 interface LetterRow {
   id: string;
@@ -123,19 +127,25 @@ export class PostgresDeadLetterQueue implements ManagedDeadLetterQueue {
     const row = rows[0];
     if (row === undefined) return false;
     try {
-      await handler(await this.letter(row));
+      const letter = await this.letter(row);
+      // Nothing to run: released below (an unreadable letter stays open, never replayed).
+      if (letter.unreadable) throw UNREADABLE;
+      await handler(letter);
     } catch (error) {
       await withStoreRetry("releasing a dead letter", true, () =>
         this.pool.query(`UPDATE ${this.schema}.dead_letters SET replayed_at = NULL WHERE id = $1::bigint`, [id]),
       );
+      if (error === UNREADABLE) return false;
       throw error;
     }
     await this.acknowledge(id);
     return true;
   }
 
+  /** A row as a letter, opened with the codec; one the codec cannot open is listed as unreadable. */
   private async letter(row: LetterRow): Promise<StoredDeadLetter> {
     const letter = toLetter(row);
-    return this.seal === undefined ? letter : openDeadLetter(this.seal, letter);
+    if (this.seal === undefined) return letter;
+    return openDeadLetter(this.seal, letter).catch(() => unreadableLetter(letter));
   }
 }

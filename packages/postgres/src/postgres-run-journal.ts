@@ -13,6 +13,7 @@ import type {
   RunSummary,
 } from "@needlework/durable";
 import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy } from "@needlework/durable";
+import { runEnded } from "@needlework/durable/internal";
 import type { Pool } from "pg";
 import { type NamedStatement, NamedStatements, namedStatement } from "./named-statements.js";
 import { escapeText, jsonParam } from "./stored-text.js";
@@ -96,23 +97,26 @@ export class PostgresRunJournal implements RunJournal {
    */
   async lease(runId: string, owner: string): Promise<boolean> {
     const { rows } = await withStoreRetry("taking a run's lease", true, () =>
-      this.pool.query<{ taken: boolean; found: boolean; busy_ms: number | null }>(
-        `WITH prior AS (SELECT ${BUSY_MS} AS busy_ms FROM ${this.schema}.runs WHERE run_id = $1),
+      this.pool.query<{ taken: boolean; found: boolean; busy_ms: number | null; status: string | null }>(
+        // A final end (any but awaiting_approval, which a resume re-opens) is never taken again.
+        `WITH prior AS (SELECT ${BUSY_MS} AS busy_ms, status FROM ${this.schema}.runs WHERE run_id = $1),
          taken AS (
            UPDATE ${this.schema}.runs SET lease_owner = $2,
              lease_epoch = CASE WHEN lease_owner = $2 AND ${HELD} THEN lease_epoch ELSE lease_epoch + 1 END,
              lease_expires = now() + $3 * interval '1 millisecond'
-           WHERE run_id = $1
+           WHERE run_id = $1 AND (status IS NULL OR status = 'awaiting_approval')
              AND (lease_owner IS NULL OR (lease_owner = $2 AND ${HELD}) OR lease_expires IS NULL OR lease_expires <= now())
            RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM taken) AS taken, EXISTS (SELECT 1 FROM prior) AS found,
-                (SELECT busy_ms FROM prior) AS busy_ms`,
+                (SELECT busy_ms FROM prior) AS busy_ms, (SELECT status FROM prior) AS status`,
         [runId, owner, this.leaseMs],
       ),
     );
     const row = rows[0];
     if (row?.found !== true) return false;
+    if (row.taken !== true && row.status !== null && row.status !== "awaiting_approval")
+      throw runEnded(runId, row.status);
     // Not taken, yet the lease looked free when the statement began: another take won the row lock
     // meanwhile, and its lease has about leaseMs to run.
     if (row.taken !== true) throw runBusy(runId, Number(row.busy_ms ?? 0) || this.leaseMs);

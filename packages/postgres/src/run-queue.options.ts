@@ -91,6 +91,10 @@ export interface RunQueue {
  * ```
  */
 export class RunQueueError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_RunQueueError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(RunQueueError, "name", { value: "RunQueueError" });
+  }
   declare readonly code: "RUN_FAILED" | "UNKNOWN_AGENT";
   constructor(code: "RUN_FAILED" | "UNKNOWN_AGENT", message: string) {
     super(code, message);

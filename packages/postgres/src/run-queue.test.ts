@@ -110,16 +110,15 @@ describePostgres("createRunQueue", () => {
 });
 
 describePostgres("createRunQueue: options", () => {
-  it("refuses a store leaseMs not well under runTimeoutSeconds, naming both options", async () => {
+  it("a worker (work()) refuses a store leaseMs not well under runTimeoutSeconds, naming both; a producer that only enqueues is not refused", async () => {
     const store = new PostgresStore({ connectionString: DATABASE_URL, schema: freshSchema(), leaseMs: 20_000 });
     stores.push(store);
+    await store.migrate();
     const { agent } = resumeAgent(new FakeCrm(), store, []);
-    let refused: unknown;
-    try {
-      createRunQueue({ store, agents: [agent], runTimeoutSeconds: 30 });
-    } catch (error) {
-      refused = error;
-    }
+    const producer = createRunQueue({ store, agents: [agent], runTimeoutSeconds: 30 });
+    queues.push(producer);
+    expect(await producer.enqueue("crm-sync", "Sync c1.")).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await producer.work().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InvalidOptionError);
     expect(String((refused as Error).message)).toMatch(/leaseMs \(20000\).*runTimeoutSeconds \(30 s/);
     expect(() => createRunQueue({ store, agents: [agent], runTimeoutSeconds: 40 })).not.toThrow();

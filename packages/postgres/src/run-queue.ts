@@ -46,16 +46,19 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   const queue = parsed.queue ?? "needlework-runs";
   const bossSchema = parsed.bossSchema ?? `${store.schema}_queue`;
   const runTimeoutSeconds = parsed.runTimeoutSeconds ?? 300;
-  // A killed worker's runs must be free (its lease expired) well before pg-boss gives up on them.
-  const { leaseMs } = store.journal;
-  if (leaseMs * 2 > runTimeoutSeconds * 1000)
-    throw new InvalidOptionError(
-      "runTimeoutSeconds",
-      runTimeoutSeconds,
-      `createRunQueue: the store's leaseMs (${leaseMs}) must be at most half of runTimeoutSeconds ` +
-        `(${runTimeoutSeconds} s = ${runTimeoutSeconds * 1000} ms): raise runTimeoutSeconds to at least ` +
-        `${Math.ceil((leaseMs * 2) / 1000)}, or give the store a smaller leaseMs.`,
-    );
+  // A killed worker's runs must be free (its lease expired) well before pg-boss gives up on them:
+  // checked when a worker starts (`work()`), not in a process that only enqueues.
+  const checkLease = (): void => {
+    const { leaseMs } = store.journal;
+    if (leaseMs * 2 > runTimeoutSeconds * 1000)
+      throw new InvalidOptionError(
+        "runTimeoutSeconds",
+        runTimeoutSeconds,
+        `queue.work: the store's leaseMs (${leaseMs}) must be at most half of createRunQueue's runTimeoutSeconds ` +
+          `(${runTimeoutSeconds} s = ${runTimeoutSeconds * 1000} ms): raise runTimeoutSeconds to at least ` +
+          `${Math.ceil((leaseMs * 2) / 1000)}, or give the store a smaller leaseMs.`,
+      );
+  };
   const quotedBoss = quotedSchema("createRunQueue", bossSchema);
   const boss = new PgBoss({
     db: { executeSql: (text, values) => store.pool.query(text, values) },
@@ -250,6 +253,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       const concurrency = workOptions.concurrency ?? 1;
       if (!Number.isInteger(concurrency) || concurrency < 1)
         throw new TypeError(`queue.work: concurrency must be a positive integer, got ${String(concurrency)}.`);
+      checkLease();
       await start();
       const loop = fetchLoop(concurrency);
       loops.add(loop);

@@ -128,7 +128,7 @@ export function contentionContract(open: OpenStores): void {
     expect(again.text).toBe("The email may not have been sent.");
   });
 
-  it("an ended run accepts no write, renewal or end from its last holder; a new take opens a new epoch", async () => {
+  it("a paused run accepts no write, renewal or end from its last holder; a new take opens a new epoch", async () => {
     const { first, second } = await open();
     const start = {
       runId: "run_fence_1",
@@ -140,7 +140,7 @@ export function contentionContract(open: OpenStores): void {
     expect(await first.journal.runStarted(start, "w1")).toBe(true);
     const turn = { index: 0, message: { role: "assistant" as const, content: "one" } };
     await first.journal.turn("run_fence_1", turn, "w1");
-    const end = { status: "completed", endedAt: new Date().toISOString(), result: null };
+    const end = { status: "awaiting_approval", endedAt: new Date().toISOString(), result: null };
     await first.journal.runEnded("run_fence_1", end, "w1");
     const late = { index: 1, message: { role: "assistant" as const, content: "late" } };
     await expect(first.journal.turn("run_fence_1", late, "w1")).rejects.toMatchObject({ code: "RUN_BUSY" });
@@ -154,7 +154,7 @@ export function contentionContract(open: OpenStores): void {
     await second.journal.turn("run_fence_1", { index: 1, message: { role: "assistant", content: "two" } }, "w2");
     const run = await first.journal.read("run_fence_1");
     expect(run?.turns.map((t) => t.message.content)).toEqual(["one", "two"]);
-    expect(run?.end?.status).toBe("completed");
+    expect(run?.end?.status).toBe("awaiting_approval");
   });
 
   it("RUN_BUSY says when to try again: retryAfterMs is the time left on the holder's lease", async () => {

@@ -130,11 +130,30 @@ export function leaseContract(open: OpenStores): void {
       expect((await first.journal.read(runId))?.turns).toHaveLength(1);
     });
 
-    it("an ended run has no holder: its last owner's writes are refused until a new take, which any owner may make", async () => {
+    it("a final end is final: no owner, new or old, can take the run again or write over its end", async () => {
+      const { first, second } = await open({ leaseMs: LONG_LEASE_MS });
+      for (const status of ["completed", "failed", "dead_lettered"]) {
+        const runId = runIdFor(`final_${status}`);
+        await first.journal.runStarted(startOf(runId), "owner-a");
+        await first.journal.runEnded(runId, { ...END, status }, "owner-a");
+        for (const [journal, owner] of [
+          [second.journal, `fresh-${status}`],
+          [first.journal, "owner-a"],
+        ] as const) {
+          await expect(journal.lease(runId, owner)).rejects.toMatchObject({ code: "RUN_ENDED" });
+          await expect(journal.runEnded(runId, { ...END, status: "stalled" }, owner)).rejects.toMatchObject({
+            code: "RUN_BUSY",
+          });
+        }
+        expect((await second.journal.read(runId))?.end?.status).toBe(status);
+      }
+    });
+
+    it("a paused run has no holder: its last owner's writes are refused until a new take, which any owner may make", async () => {
       const { first, second } = await open({ leaseMs: LONG_LEASE_MS });
       const runId = runIdFor("ended");
       await first.journal.runStarted(startOf(runId), "owner-a");
-      await first.journal.runEnded(runId, END, "owner-a");
+      await first.journal.runEnded(runId, { ...END, status: "awaiting_approval" }, "owner-a");
       await expect(first.journal.turn(runId, turnOf(0), "owner-a")).rejects.toMatchObject({ code: "RUN_BUSY" });
       expect(await first.journal.renew(runId, "owner-a")).toBe(false);
       // An approval's continuation: a new take of the ended run, in a new epoch.

@@ -23,6 +23,10 @@ import { httpStatusOfTransport, verdictOf } from "./remote-errors.js";
  * ```
  */
 export class McpConnectError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_McpConnectError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(McpConnectError, "name", { value: "McpConnectError" });
+  }
   constructor(server: string, cause: unknown) {
     super("MCP_CONNECT_FAILED", `Could not connect to MCP server '${server}'.`, { cause });
   }
@@ -30,6 +34,10 @@ export class McpConnectError extends NeedleworkError {
 
 /** The connection was closed with `close()`. @internal */
 export class McpClosedError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_McpClosedError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(McpClosedError, "name", { value: "McpClosedError" });
+  }
   constructor(server: string) {
     super("MCP_CONNECTION_CLOSED", `The connection to MCP server '${server}' was closed.`);
   }

@@ -13,6 +13,7 @@ import { ResumedPauses } from "@needlework/durable/internal";
 import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
 import { alreadyResumed, type LoopStart, runJournaled } from "./durable/journaled-run.js";
 import { approvePause } from "./approvals/resume.js";
+import { callNeedsApproval } from "./approvals/gate.js";
 import { newRunState, type RunStart } from "./run-start.js";
 import type { RunEventSink } from "./stream/agent-run-stream.js";
 import { type AgentRunStream, type AgentRunStreamOptions, createAgentRunStream } from "./stream/agent-run-stream.js";
@@ -104,6 +105,17 @@ export interface Agent {
    * errors reject `result` (and the iteration).
    */
   resumeRunStream(runId: string, options?: ResumeStreamOptions): AgentRunStream;
+  /**
+   * Whether a call of this agent's tools needs a person's decision before it runs: its tool's
+   * `requiresApproval`, or this agent's `approvalPolicy` (a policy that throws counts as yes). What
+   * runs a call outside a run asks this first: the inspector refuses to replay a dead letter whose
+   * call is gated (`APPROVAL_REQUIRED`), since a replay has no decision record.
+   */
+  needsApproval(call: {
+    readonly tool: string;
+    readonly arguments: unknown;
+    readonly callId?: string;
+  }): Promise<boolean>;
 }
 
 /**
@@ -262,5 +274,6 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
       streamed("resumeStream", () => ({ kind: "approval", checkpoint, decisions }), options),
     resumeRun: (runId, options = {}) => run("resumeRun", () => ({ kind: "journal", runId }), options.signal),
     resumeRunStream: (runId, options = {}) => streamed("resumeRunStream", () => ({ kind: "journal", runId }), options),
+    needsApproval: (call) => callNeedsApproval(offered, resolved.approvalPolicy, call),
   };
 }

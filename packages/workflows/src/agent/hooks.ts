@@ -122,6 +122,10 @@ function describeCause(cause: unknown): string {
  * ```
  */
 export class AgentHookError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_AgentHookError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(AgentHookError, "name", { value: "AgentHookError" });
+  }
   /** The hook that threw. */
   readonly hook: AgentHookName;
   /** The agent's name. */

@@ -135,6 +135,10 @@ export interface ScenarioReport {
  * ```
  */
 export class ScenarioFailedError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_ScenarioFailedError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(ScenarioFailedError, "name", { value: "ScenarioFailedError" });
+  }
   constructor(
     message: string,
     readonly report: ScenarioReport,

@@ -30,6 +30,10 @@ export type CheckpointErrorCode =
  * ```
  */
 export class CheckpointError extends NeedleworkError {
+  // Named here, not by the bundler (which may emit `_CheckpointError`): `name` and `isInstance` read it.
+  static {
+    Object.defineProperty(CheckpointError, "name", { value: "CheckpointError" });
+  }
   declare readonly code: CheckpointErrorCode;
 
   constructor(code: CheckpointErrorCode, message: string) {

@@ -1,4 +1,4 @@
-import { checkApprovalArguments, type ToolOutcome } from "@needlework/core";
+import { checkApprovalArguments, type ToolInvoker, type ToolOutcome } from "@needlework/core";
 import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./approval-options.js";
 import { parsedArguments } from "../canonical-json.js";
 import type { PendingApproval } from "./checkpoint.js";
@@ -32,6 +32,28 @@ export async function callsNeedingApproval(
       );
     }),
   );
+}
+
+/**
+ * Whether one call, run outside the loop (a dead letter replayed), needs a person's decision first:
+ * its tool's `requiresApproval`, or the agent's `approvalPolicy`. Fails closed: a policy that throws
+ * counts as asking for approval.
+ * @internal
+ */
+export async function callNeedsApproval(
+  invoker: ToolInvoker,
+  policy: ApprovalPolicy | undefined,
+  call: { readonly tool: string; readonly arguments: unknown; readonly callId?: string },
+): Promise<boolean> {
+  const descriptor = invoker.get(call.tool);
+  if (descriptor?.options.requiresApproval === true) return true;
+  if (!policy) return false;
+  try {
+    const request = { tool: call.tool, callId: call.callId ?? "", arguments: parsedArguments(call.arguments) };
+    return (await policy({ ...request, descriptor })) === true;
+  } catch {
+    return true;
+  }
 }
 
 /**

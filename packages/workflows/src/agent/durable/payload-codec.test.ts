@@ -51,6 +51,26 @@ describe("aesGcmCodec", () => {
     expect(() => aesGcmCodec({ current: "k9", keys: { k1: key } })).toThrow(/current key "k9"/);
   });
 
+  it("refuses a tag cut short (GCM accepts 4 bytes) and an IV of another length: only the full 16-byte tag opens", async () => {
+    const codec = aesGcmCodec(randomBytes(32));
+    const context = { namespace: "journal", runId: "run_1", kind: "arguments", ref: "c1" };
+    const sealed = await codec.encode('{"amount":40}', context);
+    const [version, id, iv, tag, data] = sealed.split(".") as [string, string, string, string, string];
+    expect(Buffer.from(tag, "base64url")).toHaveLength(16);
+    expect(await codec.decode(sealed, context)).toBe('{"amount":40}');
+    const opened = async (stored: string) => codec.decode(stored, context);
+    for (const bytes of [4, 8, 12, 15]) {
+      const cut = Buffer.from(tag, "base64url").subarray(0, bytes).toString("base64url");
+      await expect(opened([version, id, iv, cut, data].join(".")), `${bytes}-byte tag`).rejects.toMatchObject({
+        code: "PAYLOAD_UNREADABLE",
+      });
+    }
+    const longIv = Buffer.concat([Buffer.from(iv, "base64url"), Buffer.alloc(4)]).toString("base64url");
+    await expect(opened([version, id, longIv, tag, data].join("."))).rejects.toMatchObject({
+      code: "PAYLOAD_UNREADABLE",
+    });
+  });
+
   it("binds a value to its place: another run, field or call id does not decode it; the unbound nwc1 form only on request", async () => {
     const key = randomBytes(32);
     const codec = aesGcmCodec(key);
