@@ -59,7 +59,7 @@ describe("pnpm peer-audit", () => {
     const forbidden: Fault = { kind: "http", status: 403, times: Number.POSITIVE_INFINITY };
     const plan = planWith(forbidden);
     const first = plan.writes[0]!.contactId;
-    const flagOnly = async (run: typeof runAiSdk) =>
+    const flagOnly = async (run: (p: typeof plan, c: FakeCrm, r: "flag") => ReturnType<typeof runAiSdk>) =>
       (await inVirtualTime(1, () => run(plan, new FakeCrm(plan), "flag"))).value;
     // The AI SDK's error-text part and LangChain's ToolMessage status are markers: the flag-only
     // model sees the failure, tries again twice, and reports it.

@@ -160,8 +160,14 @@ describe("@AgentFunction", () => {
     [{ timeoutMs: "100" }, "`timeoutMs` must be a positive, finite number of milliseconds."],
     [{ maxResultTokens: 0 }, "`maxResultTokens` must be a positive integer."],
     [{ maxResultTokens: 12.5 }, "`maxResultTokens` must be a positive integer."],
-    [{ failures: "on" }, '`failures` must be "detect", "off", "jsend", "graphql" or a function (value) => failure | undefined.'],
-    [{ failures: true }, '`failures` must be "detect", "off", "jsend", "graphql" or a function (value) => failure | undefined.'],
+    [
+      { failures: "on" },
+      '`failures` must be "detect", "off", "jsend", "graphql" or a function (value) => failure | undefined.',
+    ],
+    [
+      { failures: true },
+      '`failures` must be "detect", "off", "jsend", "graphql" or a function (value) => failure | undefined.',
+    ],
     [{ compensate: "" }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
     [{ compensate: 42 }, "`compensate` must be a tool name or `{ tool, arguments?: (input, data) => args }`."],
     [

@@ -145,7 +145,9 @@ describe("detectFailure: precision before reach", () => {
     sparse.length = 2 ** 32 - 1;
     sparse[3] = { id: "x", ok: false };
     const started = performance.now();
-    expect(detectFailure({ results: sparse })?.items).toEqual([{ index: 3, id: "x", code: "TOOL_ERROR", retriable: false }]);
+    expect(detectFailure({ results: sparse })?.items).toEqual([
+      { index: 3, id: "x", code: "TOOL_ERROR", retriable: false },
+    ]);
     expect(detectFailure(sparse)?.code).toBe("PARTIAL_FAILURE");
     expect(performance.now() - started).toBeLessThan(2000);
   });

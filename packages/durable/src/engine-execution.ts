@@ -142,11 +142,11 @@ export function engineExecution(steps: EngineSteps, options: EngineExecutionOpti
           return again ? outcomeUnknown(tool, callId, key) : fn();
         },
         (settled) => {
-          const journaled = journaledOutcome(settled, "", callId);
+          const journaled = journaledOutcome(settled, "", callId, key);
           const bytes = Buffer.byteLength(JSON.stringify(journaled));
           if (bytes <= limit) return journaled;
           bounded = true;
-          return journaledOutcome(tooLarge(tool, callId, bytes, limit), "", callId);
+          return journaledOutcome(tooLarge(tool, callId, bytes, limit), "", callId, key);
         },
       );
       if (outcome.ran && !bounded) return outcome.fresh;
