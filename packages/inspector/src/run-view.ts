@@ -229,7 +229,9 @@ export function runView(run: JournaledRun, options: { interrupted?: boolean; now
         turn: number,
         callId,
         tool: name,
-        arguments: unsealed(shownArguments(call?.arguments, toolCall.arguments)),
+        // A call awaiting approval shows the arguments its approval runs (the pending call's,
+        // parsed by the tool's schema), never the model's raw text.
+        arguments: unsealed(shownArguments(call?.arguments, waiting ? waiting.arguments : toolCall.arguments)),
       });
       const settled = call && resultEvent(number, call);
       if (settled) events.push(settled);

@@ -35,11 +35,17 @@ export async function approvePause(
   // The paused turn's calls, as its recorded assistant message carries them (their ids pair the tool
   // messages), with the call ids the checkpoint names (signed).
   const last = checkpoint.journal.turns.at(-1)?.message;
-  const toolCalls = pending.map((p, i) => ({
-    id: last?.toolCalls?.[i]?.id ?? p.callId,
-    name: p.tool,
-    arguments: p.arguments,
-  }));
+  // The arguments are the recorded message's (what the resumed round runs and checks its records
+  // against); the checkpoint's `pending` shows them canonical (parsed as they run), for people.
+  const toolCalls = pending.map((p, i) => {
+    const recordedCall = last?.toolCalls?.[i];
+    const same = recordedCall !== undefined && recordedCall.name === p.tool;
+    return {
+      id: recordedCall?.id ?? p.callId,
+      name: p.tool,
+      arguments: same ? (recordedCall.arguments as string | Record<string, unknown>) : p.arguments,
+    };
+  });
   const recorded = recordedKeys(checkpoint.journal);
   const identities = { runId, turn: 0, taken: new Set<string>(), keys: { ...recorded } };
   const calls = prepareRound(toolCalls, runtime.invoker, options.roundPolicy, identities).map((c, i) => {
