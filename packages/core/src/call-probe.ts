@@ -5,7 +5,6 @@
  * put to a person through that step instead of being refused. Internal: shared by the packages.
  */
 import type { AgentFunctionDescriptor, ToolMiddleware } from "./agent-function.options.js";
-import type { ToolInvoker } from "./tool-invoker.js";
 
 /** A call as a probe sees it. @internal */
 export interface ProbedCall {
@@ -27,10 +26,10 @@ export type CallProbe = (call: ProbedCall) => ProbeVerdict;
 /** The property a gating middleware carries its probe under (a module symbol nothing else can set). @internal */
 export const CALL_PROBE: unique symbol = Symbol("needlework.call-probe");
 
-const probes = new WeakMap<ToolInvoker, readonly CallProbe[]>();
+const probes = new WeakMap<object, readonly CallProbe[]>();
 
 /** The probes the middleware of an invoker carry (`middleware[CALL_PROBE]`), registered on it. @internal */
-export function registerCallProbes(invoker: ToolInvoker, middleware: readonly ToolMiddleware[]): void {
+export function registerCallProbes(invoker: object, middleware: readonly ToolMiddleware[]): void {
   const found = middleware
     .map((m) => (m as ToolMiddleware & { [CALL_PROBE]?: CallProbe })[CALL_PROBE])
     .filter((p): p is CallProbe => typeof p === "function");
@@ -41,7 +40,7 @@ export function registerCallProbes(invoker: ToolInvoker, middleware: readonly To
  * What the invoker's gates would do with a call, or `undefined` when it has none: a refusal
  * outranks a request for approval, which outranks running. @internal
  */
-export function probeCall(invoker: ToolInvoker, call: ProbedCall): ProbeVerdict | undefined {
+export function probeCall(invoker: object, call: ProbedCall): ProbeVerdict | undefined {
   const gates = probes.get(invoker);
   if (gates === undefined) return undefined;
   let verdict: ProbeVerdict = { action: "run" };
@@ -54,6 +53,6 @@ export function probeCall(invoker: ToolInvoker, call: ProbedCall): ProbeVerdict 
 }
 
 /** True when the invoker has a gate to probe. @internal */
-export function hasCallProbe(invoker: ToolInvoker): boolean {
+export function hasCallProbe(invoker: object): boolean {
   return probes.has(invoker);
 }

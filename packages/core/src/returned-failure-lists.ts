@@ -1,7 +1,7 @@
 // Failed items of the lists in a result: batch and composite answers, and lists named for failures
 // (`failed`). Every walk is bounded: a list is read up to MAX_LIST_ITEMS indexes, so a sparse array of
 // length 2^32-1 costs what a list of that many items would, not four billion reads.
-import type { FailedItem, ReturnedFailure } from "./returned-failure.js";
+import type { FailedItem, ReturnedFailure } from "./returned-failure.types.js";
 import { own, type Plain } from "./returned-failure-describe.js";
 import { ID_KEYS, inspectObject, type Place } from "./returned-failure-object.js";
 import { summarizeCodes } from "./returned-failure-text.js";

@@ -1,7 +1,7 @@
 // What the model reads of a returned failure: fixed text per code, the value's own detail only where
 // it is short, one line and reads like no internals or secret, and every failure code within the
 // first characters (DESIGN "Many failures, one line").
-import type { ReturnedFailure } from "./returned-failure.js";
+import type { ReturnedFailure } from "./returned-failure.types.js";
 import { type Found, own, type Plain } from "./returned-failure-describe.js";
 import { scrubSecrets } from "./secrets/scrub-secrets.js";
 

@@ -6,7 +6,7 @@
  * services' own failure bodies. `misses` are failures the default detector leaves as data on purpose
  * (precision before reach): the model still reads them in `data`.
  */
-import type { FailingCase, LegitimateCase, PartialCase } from "./returned-failure.corpus.js";
+import type { FailingCase, LegitimateCase, PartialCase } from "./returned-failure.corpus-types.js";
 
 /** A failure the default detector leaves as data: `visible` is text the model reads in `data`. */
 export interface MissCase {

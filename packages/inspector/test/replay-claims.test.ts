@@ -71,7 +71,7 @@ describe("replaying a dead letter from two inspector processes over one file sto
   const replay = (url: string, id: string) =>
     fetch(new URL(`/api/dead-letters/${id}/replay`, url), {
       method: "POST",
-      headers: { "x-needlework-inspector": "1", "content-type": "application/json" },
+      headers: { "x-needlework-inspector": "1", "x-needlework-operator": "Ada", "content-type": "application/json" },
       body: "{}",
     });
   const ids = async () =>
