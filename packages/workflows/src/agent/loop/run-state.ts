@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { RunTelemetry } from "@needlework/otel";
 import type {
   AwaitingApprovalRunResult,
   CompletedRunResult,
@@ -29,6 +30,8 @@ export interface AgentRuntime {
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
   readonly callGates?: readonly CallGate[];
+  /** The plugins' telemetry subscriber (composed): the run's start, end and error, and its model calls. */
+  readonly telemetry?: RunTelemetry;
 }
 
 /**
