@@ -11,15 +11,24 @@ import type { RunTelemetry } from "./telemetry.js";
 let sequence = 0;
 const nextId = (prefix: string): string => `${prefix}_${(++sequence).toString(36)}`;
 
-/** Calls a subscriber's callback; whatever it throws or returns is ignored. */
-function tell<E>(callback: ((event: E) => void) | undefined, subscriber: RunTelemetry, event: E): void {
-  if (callback === undefined) return;
+/**
+ * Calls a subscriber's callback; what it throws is ignored, and a promise it returns is handed back
+ * (never rejecting) for a start to wait on.
+ */
+function tell<E>(
+  callback: ((event: E) => void | PromiseLike<void>) | undefined,
+  subscriber: RunTelemetry,
+  event: E,
+): Promise<void> | undefined {
+  if (callback === undefined) return undefined;
   try {
     const returned: unknown = callback.call(subscriber, event);
-    if (returned instanceof Promise) returned.then(undefined, () => undefined);
+    if (typeof (returned as PromiseLike<void> | undefined)?.then === "function")
+      return Promise.resolve(returned as PromiseLike<void>).then(undefined, () => undefined);
   } catch {
     // Observing must never change a run.
   }
+  return undefined;
 }
 
 type Runner = <T>(options: { readonly id: string; readonly execute: () => Promise<T> }) => Promise<T>;
@@ -39,8 +48,13 @@ export function composeTelemetry(subscribers: readonly (RunTelemetry | undefined
   if (all.length === 1) return all[0];
   const each =
     <K extends Exclude<keyof RunTelemetry, "executeModelCall" | "executeTool">>(key: K) =>
-    (event: Parameters<NonNullable<RunTelemetry[K]>>[0]): void => {
-      for (const s of all) tell(s[key] as ((e: typeof event) => void) | undefined, s, event);
+    (event: Parameters<NonNullable<RunTelemetry[K]>>[0]): Promise<void> | undefined => {
+      const waits: Promise<void>[] = [];
+      for (const s of all) {
+        const waiting = tell(s[key] as ((e: typeof event) => void) | undefined, s, event);
+        if (waiting) waits.push(waiting);
+      }
+      return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     };
   const nest = (run: (s: RunTelemetry) => Runner | undefined): Runner => {
     return <T>(options: { readonly id: string; readonly execute: () => Promise<T> }): Promise<T> =>
@@ -72,7 +86,8 @@ export function composeTelemetry(subscribers: readonly (RunTelemetry | undefined
 }
 
 /**
- * Hands one event to `telemetry` (a callback that throws is ignored).
+ * Hands one event to `telemetry` (a callback that throws is ignored). What a start callback returns
+ * (a promise) is handed back, for the emitter to wait on before the work starts.
  *
  * @example
  * ```ts
@@ -83,8 +98,8 @@ export function emitTelemetry<K extends Exclude<keyof RunTelemetry, "executeMode
   telemetry: RunTelemetry,
   key: K,
   event: Parameters<NonNullable<RunTelemetry[K]>>[0],
-): void {
-  tell(telemetry[key] as ((e: typeof event) => void) | undefined, telemetry, event);
+): Promise<void> | undefined {
+  return tell(telemetry[key] as ((e: typeof event) => void) | undefined, telemetry, event);
 }
 
 /**
@@ -104,7 +119,13 @@ export function telemetryChatClient(client: ChatClient, telemetry: RunTelemetry,
     telemetry.executeModelCall === undefined ? execute() : telemetry.executeModelCall({ modelCallId, execute });
   const complete = async (request: ChatRequest): Promise<ChatResponse> => {
     const modelCallId = nextId("model");
-    emitTelemetry(telemetry, "onModelCallStart", { modelCallId, ...run, chatClient: client, streamed: false });
+    const waiting = emitTelemetry(telemetry, "onModelCallStart", {
+      modelCallId,
+      ...run,
+      chatClient: client,
+      streamed: false,
+    });
+    if (waiting) await waiting;
     let response: ChatResponse;
     try {
       response = await within(modelCallId, () => client.complete(request));
@@ -120,7 +141,13 @@ export function telemetryChatClient(client: ChatClient, telemetry: RunTelemetry,
   async function* stream(request: ChatRequest): AsyncGenerator<ChatStreamPart, void, undefined> {
     const modelCallId = nextId("model");
     const source = client.stream!(request);
-    emitTelemetry(telemetry, "onModelCallStart", { modelCallId, ...run, chatClient: client, streamed: true });
+    const waiting = emitTelemetry(telemetry, "onModelCallStart", {
+      modelCallId,
+      ...run,
+      chatClient: client,
+      streamed: true,
+    });
+    if (waiting) await waiting;
     const iterator = source[Symbol.asyncIterator]();
     let finish: ChatFinishPart | undefined;
     let toolCalls = 0;
@@ -180,7 +207,7 @@ export function toolTelemetry(telemetry: RunTelemetry): { middleware: ToolMiddle
     const executionId = nextId("tool");
     const { runId, callId, name: tool } = call;
     const description = call.tool.description;
-    emitTelemetry(telemetry, "onToolExecutionStart", {
+    const waiting = emitTelemetry(telemetry, "onToolExecutionStart", {
       executionId,
       runId,
       callId,
@@ -188,6 +215,7 @@ export function toolTelemetry(telemetry: RunTelemetry): { middleware: ToolMiddle
       ...(description ? { description } : {}),
       ...(call.tool.options.reads === "untrusted" ? { untrustedReads: true } : {}),
     });
+    if (waiting) await waiting;
     // Retries scheduled inside this place are reported through the call's context.
     const outer = call.report;
     call.report = (report) => {

@@ -143,8 +143,10 @@ export interface ToolRetryTelemetry {
 /**
  * The one subscriber of a run's telemetry events: tracing (`openTelemetry()`) and diagnostics
  * implement it, and a plugin hands one to the factory (workflows' `AgentFrameworkPlugin.telemetry`).
- * Every member is optional. The callbacks are synchronous: what they return is ignored, and one that
- * throws is ignored (observing never changes a run). The context runners run the work a start stands
+ * Every member is optional, and a callback that throws is ignored (observing never changes a run).
+ * A start callback (`onRunStart`, `onModelCallStart`, `onToolExecutionStart`) may return a promise:
+ * the work waits for it before it starts (the tracer is found once, lazily); what the others return
+ * is ignored. The context runners run the work a start stands
  * for (the model call, the tool call) with the subscriber's context active, so spans the work makes
  * (the provider's HTTP span, the tool's database spans, a sub-agent's run) nest under the call's span;
  * a runner must return what `execute` returns, rejection included.
@@ -155,12 +157,12 @@ export interface ToolRetryTelemetry {
  * ```
  */
 export interface RunTelemetry {
-  onRunStart?(event: RunStartTelemetry): void;
+  onRunStart?(event: RunStartTelemetry): void | PromiseLike<void>;
   onRunEnd?(event: RunEndTelemetry): void;
   onRunError?(event: RunErrorTelemetry): void;
-  onModelCallStart?(event: ModelCallStartTelemetry): void;
+  onModelCallStart?(event: ModelCallStartTelemetry): void | PromiseLike<void>;
   onModelCallEnd?(event: ModelCallEndTelemetry): void;
-  onToolExecutionStart?(event: ToolExecutionStartTelemetry): void;
+  onToolExecutionStart?(event: ToolExecutionStartTelemetry): void | PromiseLike<void>;
   onToolExecutionEnd?(event: ToolExecutionEndTelemetry): void;
   onToolRetry?(event: ToolRetryTelemetry): void;
   /** Runs one model call (or one read of its stream) in the call's context. */

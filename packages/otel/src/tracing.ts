@@ -48,14 +48,22 @@ export class Tracing extends SpanFactory implements RunTelemetry {
   private readonly models = new Map<string, Started>();
   private readonly tools = new Map<string, OpenTool>();
 
-  /** Runs `fn` now, or once the tracer is known, in the order events arrived. */
-  private when(fn: () => void): void {
-    if (this.pending) void this.pending.then(fn);
-    else fn();
+  /**
+   * Runs `fn` now, or once the tracer is known, in the order events arrived; a promise until then
+   * (a start waits on it, so the spans of its work are made once the tracer is known).
+   */
+  private when(fn: () => void): Promise<void> | undefined {
+    if (!this.pending) {
+      fn();
+      return undefined;
+    }
+    return this.pending.then(fn);
   }
 
-  onRunStart(event: RunStartTelemetry): void {
-    this.when(() => this.openRun(event.runId, event, event.runId));
+  onRunStart(event: RunStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
+      this.openRun(event.runId, event, event.runId);
+    });
   }
 
   onRunEnd({ runId, result }: RunEndTelemetry): void {
@@ -138,8 +146,8 @@ export class Tracing extends SpanFactory implements RunTelemetry {
     return runId === undefined || runId === "" ? undefined : this.runs.get(runId)?.started;
   }
 
-  onModelCallStart({ modelCallId, runId, chatClient }: ModelCallStartTelemetry): void {
-    this.when(() => {
+  onModelCallStart({ modelCallId, runId, chatClient }: ModelCallStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
       const started = this.startChat(chatClient, this.parentRun(runId));
       if (started) this.models.set(modelCallId, started);
     });
@@ -166,8 +174,8 @@ export class Tracing extends SpanFactory implements RunTelemetry {
     return this.within(this.models.get(modelCallId), execute);
   }
 
-  onToolExecutionStart(event: ToolExecutionStartTelemetry): void {
-    this.when(() => {
+  onToolExecutionStart(event: ToolExecutionStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
       const started = this.startTool(event, this.parentRun(event.runId));
       if (started) this.tools.set(event.executionId, { started, untrustedReads: event.untrustedReads === true });
     });

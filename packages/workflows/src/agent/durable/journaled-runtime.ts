@@ -154,6 +154,7 @@ export function journaledRuntime(
   return {
     ...runtime,
     options: { ...runtime.options, chatClient: journaledChat },
+    telemetryClient: runtime.options.chatClient,
     invoker,
     runtimeInvoker,
     execution,

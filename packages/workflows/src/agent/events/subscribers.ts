@@ -62,14 +62,16 @@ export function streamSubscriber(sink: RunEventSink): RunListener {
   return (event) => {
     if (HOOK_MOMENTS.has(event.type)) return undefined;
     if (event.type === "tool-retry") return sink.emitNow(event);
-    return sink.emit(event as Exclude<RunEvent, { type: "iteration-start" | "call-booked" | "iteration-end" }>);
+    return sink.emit(
+      event as Exclude<RunEvent, { type: "iteration-start" | "call-booked" | "iteration-end" | "run-error" }>,
+    );
   };
 }
 
 /**
  * The telemetry subscriber (the plugins' `telemetry`, composed) as a subscriber of one run's events:
  * its start (a replayed `run-start` is a resumed run's), its end (a replayed `run-end` too: each start
- * of a run ends) and its error. Nothing is awaited: telemetry never slows a run.
+ * of a run ends) and its error. Only what `onRunStart` returns is awaited (a tracer being found).
  * @internal
  */
 export function telemetrySubscriber(
@@ -79,9 +81,10 @@ export function telemetrySubscriber(
   chatClient: ChatClient,
 ): RunListener {
   return (event) => {
+    // A subscriber still finding its tracer is waited for once, at the start: the run's work is then traced.
     if (event.type === "run-start")
-      emitTelemetry(telemetry, "onRunStart", { runId, agent, resumed: event.replayed === true, chatClient });
-    else if (event.type === "run-end") emitTelemetry(telemetry, "onRunEnd", { runId, agent, result: event.result });
+      return emitTelemetry(telemetry, "onRunStart", { runId, agent, resumed: event.replayed === true, chatClient });
+    if (event.type === "run-end") emitTelemetry(telemetry, "onRunEnd", { runId, agent, result: event.result });
     else if (event.type === "run-error") emitTelemetry(telemetry, "onRunError", { runId, agent, error: event.error });
     return undefined;
   };
@@ -96,8 +99,9 @@ export function telemetrySubscriber(
 export function openRunEvents(runtime: JournaledRuntime, runId: string, sink: RunEventSink | undefined): RunEvents {
   const { options } = runtime;
   const listeners: RunListener[] = [];
-  if (runtime.telemetry)
-    listeners.push(telemetrySubscriber(runtime.telemetry, options.name, runId, options.chatClient));
+  // The agent's own client names the provider and model (the runtime's is the journal's).
+  const { telemetry, telemetryClient = options.chatClient } = runtime;
+  if (telemetry) listeners.push(telemetrySubscriber(telemetry, options.name, runId, telemetryClient));
   const hooks = hookSubscriber(options, options.name, runId);
   if (hooks) listeners.push(hooks);
   if (sink) listeners.push(streamSubscriber(sink));

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { ChatClient, ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { RunTelemetry } from "@needlework/otel";
 import type {
   AwaitingApprovalRunResult,
@@ -56,6 +56,8 @@ export interface JournaledRuntime extends AgentRuntime {
    * nothing when the execution recorded that outcome already.
    */
   readonly answer: (call: AnsweredCall, outcome: ToolOutcome) => Promise<void> | undefined;
+  /** The agent's chat client as given (`options.chatClient` is the journal's): telemetry names the run's model by it. */
+  readonly telemetryClient?: ChatClient;
 }
 
 /** A call the loop answers itself: who it is and the key its round assigned. @internal */
