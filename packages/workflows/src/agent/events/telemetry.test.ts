@@ -1,5 +1,6 @@
 // The factory's one telemetry subscriber: a plugin's `telemetry` hears each run's start, end and
 // error and its model calls from the run, and its tool executions from its place in the pipeline.
+import { InMemoryRunStore } from "@needlework/durable";
 import { type RunTelemetry, toolTelemetry } from "@needlework/otel";
 import { describe, expect, it, vi } from "vitest";
 import { diagnosticsHarness } from "../../../test/diagnostics-fixtures.js";
@@ -81,5 +82,23 @@ describe("a plugin's telemetry subscriber", () => {
       "model-end error",
       "run-error crm model down",
     ]);
+  });
+
+  it("a resumed run starts resumed; its replayed turn and call make no model-call or tool-execution event", async () => {
+    const { heard, plugin } = listening();
+    const { world, factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingPlugin(plugin));
+    world.on("postNote", () => ({ posted: true }));
+    const chatClient = new ScriptedChatClient([
+      { toolCalls: [{ id: "c1", name: "postNote", arguments: { note: "n" } }] },
+      () => {
+        throw new Error("model down");
+      },
+      { text: "Posted." },
+    ]);
+    const agent = factory.createAgent({ name: "crm", instructions: "", chatClient, store: new InMemoryRunStore() });
+    await expect(agent.run("go", { runId: "run_r" })).rejects.toThrow("model down");
+    heard.length = 0;
+    expect((await agent.resumeRun("run_r")).status).toBe("completed");
+    expect(heard).toEqual(["run-start crm resumed=true", "model-start run_r", "model-end ok", "run-end completed"]);
   });
 });
