@@ -79,7 +79,11 @@ export class ChaosTools {
     return { target, ...(await effect(ctx, "receipt", target)) };
   }
 
-  @AgentFunction({ description: "Refunds the account. A person approves it first.", input: Target, requiresApproval: true })
+  @AgentFunction({
+    description: "Refunds the account. A person approves it first.",
+    input: Target,
+    requiresApproval: true,
+  })
   async refund({ target }: z.infer<typeof Target>, ctx: ToolContext) {
     return { target, ...(await effect(ctx, "refund", target)) };
   }
@@ -133,9 +137,14 @@ export interface ChaosRunResult {
   }[];
 }
 
+/** The account a run works on (from the digits of its id). */
+export function targetOf(runId: string): string {
+  return `acct-${runId.replace(/\D/g, "").slice(-6) || "0"}`;
+}
+
 /** Runs the chaos agent for `runId` and reduces its result to what the checks read. */
 export async function runChaos(agent: Agent, runId: string): Promise<ChaosRunResult> {
-  const target = `acct-${runId.replace(/\D/g, "").slice(-6) || "0"}`;
+  const target = targetOf(runId);
   const result = await agent.run(`Settle ${target}.`, { runId });
   // Each tool is called once a run: its tool message (the text the model read) carries the effect row.
   const texts = new Map<string, string>();

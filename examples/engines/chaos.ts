@@ -51,6 +51,8 @@ export interface Worker {
   readonly child: ChildProcess;
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
+  /** Whether it has begun to execute a run's workflow (its body, not a replay's bookkeeping). */
+  readonly running: () => boolean;
 }
 
 /**
@@ -71,7 +73,11 @@ export function forkWorker(engine: string, config: EngineWorkerConfig): Worker {
     void exited.then(() => reject(new Error(`the ${engine} worker exited before it was ready`)));
   });
   ready.catch(() => undefined);
-  return { child, ready, exited };
+  let running = false;
+  child.on("message", (message: { kind?: string }) => {
+    if (message.kind === "running") running = true;
+  });
+  return { child, ready, exited, running: () => running };
 }
 
 /** Sends `signal` (default SIGKILL) to `worker`'s process group and waits for the worker to be gone. */
@@ -88,7 +94,12 @@ export async function killWorker(worker: Worker, signal: NodeJS.Signals = "SIGKI
 }
 
 /** Waits (up to `timeoutMs`) until a tool of `generation` has applied its effect and not answered yet. */
-export async function untilMidCall(pool: pg.Pool, schema: string, generation: number, timeoutMs: number): Promise<boolean> {
+export async function untilMidCall(
+  pool: pg.Pool,
+  schema: string,
+  generation: number,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const { rowCount } = await pool.query(

@@ -49,7 +49,10 @@ export function dbosSide(
     },
     async start(runIds, workflow = CHAOS_WORKFLOW) {
       for (const workflowID of runIds)
-        await client!.enqueue({ queueName: CHAOS_QUEUE, workflowName: workflow, workflowID, appVersion: "chaos-v1" }, "");
+        await client!.enqueue(
+          { queueName: CHAOS_QUEUE, workflowName: workflow, workflowID, appVersion: "chaos-v1" },
+          "",
+        );
     },
     async unfinished(runIds) {
       const done = await client!.listWorkflows({ workflowIDs: [...runIds], status: "SUCCESS" });
@@ -117,7 +120,9 @@ export async function restateSide(): Promise<EngineSide & { readonly server: Res
         }),
       });
       if (!response.ok) return [`the admin API answered ${response.status}`];
-      const { rows } = (await response.json()) as { rows: { key: string; status: string; retries: number; failure: string | null }[] };
+      const { rows } = (await response.json()) as {
+        rows: { key: string; status: string; retries: number; failure: string | null }[];
+      };
       return rows
         .filter((row) => runIds.includes(row.key))
         .map((row) => `${row.key}: ${row.status}, ${row.retries} retries${row.failure ? ` (${row.failure})` : ""}`);
