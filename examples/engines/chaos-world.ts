@@ -101,12 +101,13 @@ export const chaosModel: ChatClient = {
   },
 };
 
-/** A scripted model for approvals: the refund (gated), then the answer. */
+/** A scripted model for approvals: the refund (gated), then the receipt, then the answer. */
 export const approvalModel: ChatClient = {
   async complete({ messages }) {
     const target = /acct-\d+/.exec(messages.find((m) => m.role === "user")?.content ?? "")?.[0] ?? "acct-0";
-    if (!messages.some((m) => m.role === "assistant"))
-      return { message: { toolCalls: [{ id: APPROVAL_CALL, name: "refund", arguments: { target } }] } };
+    const turns = messages.filter((m) => m.role === "assistant").length;
+    if (turns === 0) return { message: { toolCalls: [{ id: APPROVAL_CALL, name: "refund", arguments: { target } }] } };
+    if (turns === 1) return { message: { toolCalls: [{ id: "receipt_1", name: "receipt", arguments: { target } }] } };
     return { message: { content: `Account ${target} refunded.` } };
   },
 };

@@ -81,7 +81,7 @@ export async function restateSide(): Promise<EngineSide & { readonly server: Res
   const output = (runId: string, workflow = CHAOS_WORKFLOW) =>
     `${server.ingressUrl}/restate/workflow/${workflow}/${runId}/output`;
   return {
-    config: { restate: { port } },
+    config: { restate: { port, adminUrl: server.adminUrl } },
     server,
     async open() {
       await server.register(`http://127.0.0.1:${port}`);

@@ -30,7 +30,11 @@ export interface EngineWorkerConfig {
     readonly deadLetterSchema?: string;
   };
   /** Restate: the port the endpoint serves on (the same in every generation, registered once). */
-  readonly restate?: { readonly port: number };
+  readonly restate?: {
+    readonly port: number;
+    /** The server's admin API, for the approval run's `RestateExecution` (`adminUrl`). */
+    readonly adminUrl?: string;
+  };
 }
 
 /** The DBOS queue the chaos runs are enqueued on (a `DBOSClient` enqueues, workers dequeue). */
@@ -93,8 +97,8 @@ export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
  * (`maxInterval`) while the worker restarts. The first chaos harness bounded runs at 50 attempts and
  * every run paused after a few kills (0 of 30 ended); the bound here is for crash loops, not outages.
  */
-export function chaosWorkflow(kind: "chaos" | "approval" = "chaos") {
-  const agent = chaosAgent(RestateExecution.factory(), kind);
+export function chaosWorkflow(kind: "chaos" | "approval" = "chaos", adminUrl?: string) {
+  const agent = chaosAgent(RestateExecution.factory(adminUrl === undefined ? {} : { adminUrl }), kind);
   return restate.workflow({
     name: kind === "chaos" ? CHAOS_WORKFLOW : APPROVAL_WORKFLOW,
     handlers: {
@@ -109,7 +113,7 @@ export function chaosWorkflow(kind: "chaos" | "approval" = "chaos") {
 export async function restateWorker(config: EngineWorkerConfig): Promise<void> {
   world(config);
   await restate.serve({
-    services: [chaosWorkflow(), chaosWorkflow("approval")],
+    services: [chaosWorkflow(), chaosWorkflow("approval", config.restate!.adminUrl)],
     port: config.restate!.port,
     logger: () => undefined,
   });
