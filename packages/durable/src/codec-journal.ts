@@ -3,6 +3,7 @@ import type { JsonValue } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
+import type { RunCancelRequest } from "./run-cancel.js";
 import type {
   JournaledCall,
   JournaledCallStart,
@@ -221,6 +222,13 @@ export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace =
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
+    // Who asked and when are no payload: kept as they are.
+    ...(inner.requestCancel && inner.cancelRequested
+      ? {
+          requestCancel: (runId: string, request: RunCancelRequest) => inner.requestCancel!(runId, request),
+          cancelRequested: (runId: string) => inner.cancelRequested!(runId),
+        }
+      : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       return inner.turn(runId, await sealTurn(runId, turn), owner);
     },

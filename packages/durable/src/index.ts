@@ -29,6 +29,7 @@ export {
   type RunLeaseInfo,
 } from "./run-journal.js";
 export { RunStoreError, type RunStoreErrorCode, runBusy } from "./run-store-error.js";
+export type { RunCancelRequest } from "./run-cancel.js";
 export {
   checkRunQuery,
   cursorAfter,

@@ -14,6 +14,7 @@ import { inspection } from "./inspection.js";
 import { type Inspector, type InspectorOptions, inspectorSettings } from "./inspector-options.js";
 import { letterRoutes } from "./letter-routes.js";
 import { runRoutes } from "./run-routes.js";
+import { cancelRoute } from "./cancel-route.js";
 import { watchRoutes } from "./watch-routes.js";
 import { listenProblem, storeProblem } from "./start-error.js";
 
@@ -56,6 +57,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const pageOnly = guard(app, token, () => origin, k.actionsOf);
   findRoutes(app, k);
   runRoutes(app, k, pageOnly);
+  cancelRoute(app, k, pageOnly);
   letterRoutes(app, k, pageOnly);
   watchRoutes(app, k, settings.watchMs);
 
