@@ -48,7 +48,7 @@ const storedResultSchema = z.discriminatedUnion("status", [
   }),
   z.looseObject({
     ...base,
-    status: z.enum(["escalated", "dead_lettered", "max_iterations", "budget_exhausted", "stalled"]),
+    status: z.enum(["escalated", "dead_lettered", "max_iterations", "budget_exhausted", "stalled", "cancelled"]),
     reason: z.string(),
   }),
 ]);
