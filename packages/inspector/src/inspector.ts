@@ -24,7 +24,7 @@ export type { Inspector, InspectorOptions } from "./inspector-options.js";
 const publicFile = (name: string): string => fileURLToPath(new URL(`../public/${name}`, import.meta.url));
 
 /** The only files served (a fixed list, so no path reaches the disk from a request). */
-const STATIC_FILES = ["app.js", "timeline.js", "timeline.css", "style.css"] as const;
+const STATIC_FILES = ["app.js", "timeline.js", "cancel.js", "timeline.css", "style.css"] as const;
 
 /** Addresses of the page's views, served as the page itself. */
 const PAGE_PATHS = ["/", "/runs", "/runs/", "/runs/:id", "/runs/:id/", "/dead-letters", "/dead-letters/", "/health"];

@@ -38,7 +38,9 @@ async function cancelsOver(store: AgentStore): Promise<void> {
     const result = await run.result;
     expect(result.status).toBe("cancelled");
     expect(result.status === "cancelled" && result.reason).toBe(`cancelled by Ada at ${asked.at}`);
-    expect(result.calls).toEqual([expect.objectContaining({ tool: "export_ledger", status: "cancelled", errorCode: "CANCELLED" })]);
+    expect(result.calls).toEqual([
+      expect.objectContaining({ tool: "export_ledger", status: "cancelled", errorCode: "CANCELLED" }),
+    ]);
     // The abort reached the tool's own signal, as an AbortError: never swallowed.
     expect(await run.aborted).toMatchObject({ name: "AbortError" });
 
@@ -87,7 +89,11 @@ describe("cancel a running run", () => {
 
 describePostgres("cancel a running run over PostgreSQL", () => {
   it("over a PostgresStore", async () => {
-    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: freshSchema("ops_cancel"), leaseMs: LEASE_MS });
+    const store = new PostgresStore({
+      connectionString: DATABASE_URL,
+      schema: freshSchema("ops_cancel"),
+      leaseMs: LEASE_MS,
+    });
     try {
       await store.migrate();
       await cancelsOver(store);
