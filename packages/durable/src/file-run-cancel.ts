@@ -7,13 +7,14 @@ import { checkCancellable, checkCancelRequest, type RunCancelRequest } from "./r
 
 export type { RunCancelRequest };
 
-const cancelPath = (journalFile: string): string => `${journalFile.slice(0, -".jsonl".length)}.cancel`;
+/** The cancel file of the run whose journal is `journalFile`. @internal */
+export const cancelFile = (journalFile: string): string => `${journalFile.slice(0, -".jsonl".length)}.cancel`;
 
 /** The request recorded for the run whose journal is `journalFile`, or `undefined`. @internal */
 export async function readCancelFile(journalFile: string): Promise<RunCancelRequest | undefined> {
   let text: string;
   try {
-    text = await readFile(cancelPath(journalFile), "utf8");
+    text = await readFile(cancelFile(journalFile), "utf8");
   } catch {
     return undefined; // none made
   }
@@ -27,20 +28,21 @@ export async function readCancelFile(journalFile: string): Promise<RunCancelRequ
 }
 
 /**
- * Records `request` for the run (`fold`: its journal's lease fold, `undefined` when there is no
+ * Records `request` for the run (`readFold`: its journal's lease fold, `undefined` when there is no
  * such run), unless one is recorded already; resolves the request in force. @internal
  */
 export async function writeCancelFile(
   journalFile: string,
   runId: string,
   request: RunCancelRequest,
-  fold: { readonly ended: string | undefined } | undefined,
+  readFold: () => Promise<{ readonly ended: string | undefined } | undefined>,
 ): Promise<RunCancelRequest> {
   const asked = checkCancelRequest("FileRunJournal.requestCancel", request);
+  const fold = await readFold();
   checkCancellable(runId, fold !== undefined, fold?.ended);
   let handle;
   try {
-    handle = await open(cancelPath(journalFile), "wx");
+    handle = await open(cancelFile(journalFile), "wx");
   } catch (error) {
     if ((error as { code?: unknown }).code !== "EEXIST") throw error;
     return (await readCancelFile(journalFile))!;

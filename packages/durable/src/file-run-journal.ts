@@ -7,7 +7,7 @@ import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-ru
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { runBusy, runEnded } from "./run-store-error.js";
-import { readCancelFile, type RunCancelRequest, writeCancelFile } from "./file-run-cancel.js";
+import { cancelFile, readCancelFile, type RunCancelRequest, writeCancelFile } from "./file-run-cancel.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 import type {
   JournaledCallStart,
@@ -186,9 +186,7 @@ export class FileRunJournal implements RunJournal {
   }
 
   requestCancel(runId: string, request: RunCancelRequest): Promise<RunCancelRequest> {
-    return this.serialized(runId, async () =>
-      writeCancelFile(this.file(runId), runId, request, await this.fold(runId)),
-    );
+    return this.serialized(runId, () => writeCancelFile(this.file(runId), runId, request, () => this.fold(runId)));
   }
 
   cancelRequested(runId: string): Promise<RunCancelRequest | undefined> {
@@ -202,8 +200,10 @@ export class FileRunJournal implements RunJournal {
       if (fold === undefined) return false;
       const lease = await this.current(runId, fold);
       if (lease.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
-      await rm(this.leaseFile(runId), { force: true });
-      await rm(`${this.leaseFile(runId).slice(0, -".lease".length)}.cancel`, { force: true });
+      await Promise.all([
+        rm(this.leaseFile(runId), { force: true }),
+        rm(cancelFile(this.file(runId)), { force: true }),
+      ]);
       await rm(this.file(runId), { force: true });
       this.folds.delete(runId);
       return true;

@@ -25,11 +25,11 @@ export {
   type JournaledRunEnd,
   type JournaledRunStart,
   type JournaledTurn,
+  type RunCancelRequest,
   type RunJournal,
   type RunLeaseInfo,
 } from "./run-journal.js";
 export { RunStoreError, type RunStoreErrorCode, runBusy } from "./run-store-error.js";
-export type { RunCancelRequest } from "./run-cancel.js";
 export {
   checkRunQuery,
   cursorAfter,

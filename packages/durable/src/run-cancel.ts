@@ -1,22 +1,8 @@
 import { endIsFinal } from "./leases.js";
+import type { RunCancelRequest } from "./run-journal.js";
 import { RunStoreError } from "./run-store-error.js";
 
-/**
- * A request to cancel a running run, as a store records it ({@link RunJournal.requestCancel}): who
- * asked (an operator's name) and when (ISO 8601).
- *
- * @example
- * ```ts
- * const request: RunCancelRequest = { by: "ana", at: new Date().toISOString() };
- * await store.journal.requestCancel?.("run_1", request);
- * ```
- */
-export interface RunCancelRequest {
-  /** Who asked (an operator's name, at most 200 characters). */
-  readonly by: string;
-  /** When, ISO 8601. */
-  readonly at: string;
-}
+export type { RunCancelRequest };
 
 /** The longest `by` a store keeps. */
 const MAX_BY = 200;

@@ -10,7 +10,6 @@ import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "./claims.js";
 import type { ApprovalRecord } from "./approval-record.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
-import type { RunCancelRequest } from "./run-cancel.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.
@@ -244,6 +243,23 @@ export interface RunJournal {
   requestCancel?(runId: string, request: RunCancelRequest): Promise<RunCancelRequest>;
   /** Optional, with `requestCancel`: the run's cancel request, or `undefined` when none was made. */
   cancelRequested?(runId: string): Promise<RunCancelRequest | undefined>;
+}
+
+/**
+ * A request to cancel a running run, as a store records it ({@link RunJournal.requestCancel}): who
+ * asked (an operator's name) and when (ISO 8601).
+ *
+ * @example
+ * ```ts
+ * const request: RunCancelRequest = { by: "ana", at: new Date().toISOString() };
+ * await store.journal.requestCancel?.("run_1", request);
+ * ```
+ */
+export interface RunCancelRequest {
+  /** Who asked (an operator's name, at most 200 characters). */
+  readonly by: string;
+  /** When, ISO 8601. */
+  readonly at: string;
 }
 
 /**

@@ -8,7 +8,6 @@
 import { createToolOutcome, type ToolOutcome } from "@needlework/core";
 import type { RunCancelRequest } from "@needlework/durable";
 import type { RoundCall } from "./round-call.js";
-import type { RunEnd } from "./run-state.js";
 
 const requests = new WeakMap<object, RunCancelRequest>();
 
@@ -56,10 +55,10 @@ export function skippedCancelled(call: RoundCall, request: RunCancelRequest): To
  * Runs the loop's body; when it throws because the run was cancelled (its signal's reason is a
  * cancel), the run ends `cancelled` instead, with who cancelled it and when. @internal
  */
-export async function endedWhenCancelled(
+export async function endedWhenCancelled<End>(
   signal: AbortSignal | undefined,
-  body: () => Promise<RunEnd>,
-): Promise<RunEnd> {
+  body: () => Promise<End>,
+): Promise<End | { readonly status: "cancelled"; readonly reason: string }> {
   try {
     return await body();
   } catch (error) {
