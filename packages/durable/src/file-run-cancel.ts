@@ -2,13 +2,17 @@
  * A FileRunJournal's cancel requests: one `<runId>.cancel` file beside the run's journal, created
  * exclusively (of two requests at once, the first file made wins; the second reads it back).
  */
-import { open, readFile } from "node:fs/promises";
+import { open, readFile, rm } from "node:fs/promises";
 import { checkCancellable, checkCancelRequest, type RunCancelRequest } from "./run-cancel.js";
 
 export type { RunCancelRequest };
 
-/** The cancel file of the run whose journal is `journalFile`. @internal */
-export const cancelFile = (journalFile: string): string => `${journalFile.slice(0, -".jsonl".length)}.cancel`;
+const cancelFile = (journalFile: string): string => `${journalFile.slice(0, -".jsonl".length)}.cancel`;
+
+/** Deletes the cancel request of the run whose journal is `journalFile` (with the run). @internal */
+export function removeCancelFile(journalFile: string): Promise<void> {
+  return rm(cancelFile(journalFile), { force: true });
+}
 
 /** The request recorded for the run whose journal is `journalFile`, or `undefined`. @internal */
 export async function readCancelFile(journalFile: string): Promise<RunCancelRequest | undefined> {

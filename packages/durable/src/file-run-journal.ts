@@ -7,7 +7,7 @@ import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-ru
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { runBusy, runEnded } from "./run-store-error.js";
-import { cancelFile, readCancelFile, type RunCancelRequest, writeCancelFile } from "./file-run-cancel.js";
+import { readCancelFile, removeCancelFile, type RunCancelRequest, writeCancelFile } from "./file-run-cancel.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 import type {
   JournaledCallStart,
@@ -200,10 +200,7 @@ export class FileRunJournal implements RunJournal {
       if (fold === undefined) return false;
       const lease = await this.current(runId, fold);
       if (lease.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
-      await Promise.all([
-        rm(this.leaseFile(runId), { force: true }),
-        rm(cancelFile(this.file(runId)), { force: true }),
-      ]);
+      await Promise.all([rm(this.leaseFile(runId), { force: true }), removeCancelFile(this.file(runId))]);
       await rm(this.file(runId), { force: true });
       this.folds.delete(runId);
       return true;
