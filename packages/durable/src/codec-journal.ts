@@ -3,6 +3,7 @@ import type { JsonValue } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
+import type { RunCancelRequest } from "./run-cancel.js";
 import { placedIn, type StoreIdentity, storeIdentityOf } from "./store-identity.js";
 import type {
   JournaledCall,
@@ -16,11 +17,10 @@ import type {
   RunJournal,
 } from "./run-journal.js";
 
-// A payload stored through a codec is `{ "$codec": "<encoded JSON>" }` where a JSON value goes, and
-// that object's JSON text where a string goes. Each is encoded with its place (PayloadContext): the
-// run, the field and the call id or turn index, so a codec that binds values to their place (as
-// aesGcmCodec does) refuses one moved elsewhere. With a codec, a payload stored without that wrapper
-// (in clear, where a sealed one belongs) is refused with PAYLOAD_UNSEALED, never read as it is.
+// A payload stored through a codec is `{ "$codec": "<encoded JSON>" }` (as JSON text where a string
+// goes), encoded with its place (PayloadContext: run, field, call id or turn index), so a codec that
+// binds values to their place (aesGcmCodec) refuses one moved elsewhere. With a codec, a payload
+// stored without that wrapper (in clear) is refused with PAYLOAD_UNSEALED, never read as it is.
 
 const MARK = "$codec";
 
@@ -244,6 +244,13 @@ export function codecJournal(
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
     ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
+    // Who asked and when are no payload: kept as they are.
+    ...(inner.requestCancel && inner.cancelRequested
+      ? {
+          requestCancel: (runId: string, request: RunCancelRequest) => inner.requestCancel!(runId, request),
+          cancelRequested: (runId: string) => inner.cancelRequested!(runId),
+        }
+      : {}),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       return inner.turn(runId, await sealTurn(runId, turn), owner);
     },

@@ -7,6 +7,7 @@ import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-ru
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { runBusy, runEnded } from "./run-store-error.js";
+import { readCancelFile, removeCancelFile, type RunCancelRequest, writeCancelFile } from "./file-run-cancel.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
 import type {
   JournaledCallStart,
@@ -184,6 +185,14 @@ export class FileRunJournal implements RunJournal {
       : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
+  requestCancel(runId: string, request: RunCancelRequest): Promise<RunCancelRequest> {
+    return this.serialized(runId, () => writeCancelFile(this.file(runId), runId, request, () => this.fold(runId)));
+  }
+
+  cancelRequested(runId: string): Promise<RunCancelRequest | undefined> {
+    return readCancelFile(this.file(runId));
+  }
+
   /** Deletes the run's journal and lease (`RUN_BUSY` while a live process holds it); `false`: no such run. */
   deleteRun(runId: string): Promise<boolean> {
     return this.serialized(runId, async () => {
@@ -191,7 +200,7 @@ export class FileRunJournal implements RunJournal {
       if (fold === undefined) return false;
       const lease = await this.current(runId, fold);
       if (lease.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
-      await rm(this.leaseFile(runId), { force: true });
+      await Promise.all([rm(this.leaseFile(runId), { force: true }), removeCancelFile(this.file(runId))]);
       await rm(this.file(runId), { force: true });
       this.folds.delete(runId);
       return true;

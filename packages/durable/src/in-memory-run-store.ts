@@ -6,6 +6,7 @@ import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
 import { ownOption } from "@needlework/core/internal";
 import { runBusy, runEnded } from "./run-store-error.js";
+import { checkCancellable, checkCancelRequest, copyRequest, type RunCancelRequest } from "./run-cancel.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";
 import type {
   AgentStore,
@@ -33,6 +34,7 @@ export class InMemoryRunJournal implements RunJournal {
   readonly leaseMs: number;
   private readonly runs = new Map<string, JournalRecord[]>();
   private readonly leases = new Map<string, Lease>();
+  private readonly cancels = new Map<string, RunCancelRequest>();
 
   constructor(options: InMemoryRunStoreOptions = {}) {
     this.leaseMs = leaseMsOption("InMemoryRunJournal", ownOption(options, "leaseMs"));
@@ -102,6 +104,19 @@ export class InMemoryRunJournal implements RunJournal {
       : { owner: lease.owner, epoch: lease.epoch, expiresAt: new Date(lease.expires).toISOString() };
   }
 
+  async requestCancel(runId: string, request: RunCancelRequest): Promise<RunCancelRequest> {
+    const asked = checkCancelRequest("InMemoryRunJournal.requestCancel", request);
+    const records = this.runs.get(runId);
+    const last = records?.findLast((r) => r.kind === "end");
+    checkCancellable(runId, records !== undefined, last?.kind === "end" ? last.end.status : undefined);
+    if (!this.cancels.has(runId)) this.cancels.set(runId, asked);
+    return copyRequest(this.cancels.get(runId))!;
+  }
+
+  async cancelRequested(runId: string): Promise<RunCancelRequest | undefined> {
+    return copyRequest(this.cancels.get(runId));
+  }
+
   /** Deletes the run's records (`RUN_BUSY` while a live process holds it); `false`: no such run. */
   async deleteRun(runId: string): Promise<boolean> {
     if (!this.runs.has(runId)) return false;
@@ -109,6 +124,7 @@ export class InMemoryRunJournal implements RunJournal {
     if (lease?.owner !== undefined && lease.expires > Date.now()) throw runBusy(runId, lease.expires - Date.now());
     this.runs.delete(runId);
     this.leases.delete(runId);
+    this.cancels.delete(runId);
     return true;
   }
 

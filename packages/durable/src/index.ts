@@ -25,6 +25,7 @@ export {
   type JournaledRunEnd,
   type JournaledRunStart,
   type JournaledTurn,
+  type RunCancelRequest,
   type RunJournal,
   type RunLeaseInfo,
 } from "./run-journal.js";

@@ -34,3 +34,4 @@ export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
 export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";
 export { UNREADABLE_LETTER, unreadableLetter } from "./dead-letter-queue.js";
 export { runEnded } from "./run-store-error.js";
+export { checkCancellable, checkCancelRequest, copyRequest } from "./run-cancel.js";

@@ -129,3 +129,60 @@ describe("JournalWriter on a journal without commit", () => {
     expect(writes.filter((w) => w.kind === "turn")).toEqual([]);
   });
 });
+
+describe("JournalWriter: a cancel request", () => {
+  /** A memory journal that says when it has been renewed `count` more times. */
+  async function countingJournal() {
+    const { InMemoryRunJournal } = await import("./in-memory-run-store.js");
+    const waiters: { left: number; resolve: () => void }[] = [];
+    const journal = new (class extends InMemoryRunJournal {
+      override async renew(runId: string, owner: string): Promise<boolean> {
+        const held = await super.renew(runId, owner);
+        for (const waiter of waiters.splice(0))
+          if (--waiter.left > 0) waiters.push(waiter);
+          else waiter.resolve();
+        return held;
+      }
+    })({ leaseMs: 30 });
+    const renewals = (count: number) => new Promise<void>((resolve) => waiters.push({ left: count, resolve }));
+    return { journal, renewals };
+  }
+
+  it("is read at a renewal and handed on once", async () => {
+    const { journal, renewals } = await countingJournal();
+    await journal.runStarted(start, "w1");
+    const writer = new JournalWriter(journal, start.runId, "w1");
+    const seen: unknown[] = [];
+    const handed = new Promise<void>((resolve) =>
+      writer.watchCancel((request) => {
+        seen.push(request);
+        resolve();
+      }),
+    );
+    writer.startRenewing();
+    await journal.requestCancel(start.runId, { by: "Ada", at: "2026-01-01T00:00:01.000Z" });
+    await handed;
+    await renewals(3); // more renewals, each reading the request again: it is not handed on again
+    expect(seen).toEqual([{ by: "Ada", at: "2026-01-01T00:00:01.000Z" }]);
+    await writer.stop();
+  });
+
+  it("is never handed on after the writer stopped", async () => {
+    const { journal, renewals } = await countingJournal();
+    await journal.runStarted(start, "w1");
+    const other = { ...start, runId: "run_2" };
+    await journal.runStarted(other, "w2");
+    const stopped = new JournalWriter(journal, other.runId, "w2");
+    let called = false;
+    stopped.watchCancel(() => (called = true));
+    stopped.startRenewing();
+    await stopped.stop();
+    await journal.requestCancel(other.runId, { by: "Ada", at: "2026-01-01T00:00:02.000Z" });
+    // Another writer's renewals go on: the stopped one's do not, and it hands nothing on.
+    const live = new JournalWriter(journal, start.runId, "w1");
+    live.startRenewing();
+    await renewals(3);
+    await live.stop();
+    expect(called).toBe(false);
+  });
+});

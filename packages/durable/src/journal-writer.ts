@@ -8,6 +8,7 @@ import type {
   RunJournal,
 } from "./run-journal.js";
 import { RunStoreError } from "./run-store-error.js";
+import type { RunCancelRequest } from "./run-cancel.js";
 
 /**
  * Collects the items given in one tick and writes them with one call: a round's calls start in
@@ -77,6 +78,7 @@ export class JournalWriter {
   private window: ReturnType<typeof setTimeout> | undefined;
   private released = false;
   private renewing = false;
+  private onCancel: ((request: RunCancelRequest) => void) | undefined;
 
   /** `start`: a new run whose start this writer records (with its first commit, when the journal commits). */
   constructor(
@@ -204,11 +206,33 @@ export class JournalWriter {
       this.journal.renew(this.runId, this.owner).then(
         (held) => {
           if (!held) clearInterval(this.renewal);
+          else this.checkCancel();
         },
         () => undefined, // the store is unreachable: the next renewal or write says more
       );
     }, every);
     this.renewal.unref?.();
+  }
+
+  /**
+   * Calls `onCancel` (once) when the run's cancel request is found ({@link RunJournal.cancelRequested}):
+   * read at each renewal, so the holder sees a request within a lease period.
+   */
+  watchCancel(onCancel: (request: RunCancelRequest) => void): void {
+    this.onCancel = onCancel;
+  }
+
+  private checkCancel(): void {
+    const { onCancel } = this;
+    if (onCancel === undefined || typeof this.journal.cancelRequested !== "function") return;
+    this.journal.cancelRequested(this.runId).then(
+      (request) => {
+        if (request === undefined || this.onCancel !== onCancel || !this.renewing) return;
+        this.onCancel = undefined;
+        onCancel(request);
+      },
+      () => undefined, // unreadable now: the next renewal reads it again
+    );
   }
 
   /**
@@ -218,6 +242,7 @@ export class JournalWriter {
    */
   async stop(): Promise<void> {
     this.renewing = false;
+    this.onCancel = undefined;
     if (this.renewal !== undefined) clearInterval(this.renewal);
     if (this.window !== undefined) clearTimeout(this.window);
     this.window = undefined;

@@ -232,6 +232,34 @@ export interface RunJournal {
    * process died). Optional: the built-in stores have it; the run inspector uses it.
    */
   leaseOf?(runId: string): Promise<RunLeaseInfo | undefined>;
+  /**
+   * Optional (the built-in stores have it): records a request to cancel the run, with who asked and
+   * when. The run's holder reads it as it renews its lease ({@link RunJournal.cancelRequested}, at a
+   * third of `leaseMs`), aborts its in-flight calls (each gets a `cancelled` outcome, `CANCELLED`)
+   * and ends the run `cancelled`. Resolves the request in force: a second request changes nothing and
+   * resolves the first. `RunStoreError` `RUN_NOT_FOUND` for a run the store never saw, `RUN_ENDED`
+   * for one whose end is final. A run paused or interrupted may be asked: its next holder cancels it.
+   */
+  requestCancel?(runId: string, request: RunCancelRequest): Promise<RunCancelRequest>;
+  /** Optional, with `requestCancel`: the run's cancel request, or `undefined` when none was made. */
+  cancelRequested?(runId: string): Promise<RunCancelRequest | undefined>;
+}
+
+/**
+ * A request to cancel a running run, as a store records it ({@link RunJournal.requestCancel}): who
+ * asked (an operator's name) and when (ISO 8601).
+ *
+ * @example
+ * ```ts
+ * const request: RunCancelRequest = { by: "ana", at: new Date().toISOString() };
+ * await store.journal.requestCancel?.("run_1", request);
+ * ```
+ */
+export interface RunCancelRequest {
+  /** Who asked (an operator's name, at most 200 characters). */
+  readonly by: string;
+  /** When, ISO 8601. */
+  readonly at: string;
 }
 
 /**

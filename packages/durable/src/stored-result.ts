@@ -13,7 +13,7 @@ const health = z.object({
 const call = z.object({
   tool: z.string(),
   callId: z.string(),
-  status: z.enum(["ok", "error", "partial", "skipped"]),
+  status: z.enum(["ok", "partial", "error", "timeout", "cancelled", "skipped"]),
   errorCode: z.string().optional(),
   attempts: count,
   latencyMs: z.number(),
@@ -48,7 +48,7 @@ const storedResultSchema = z.discriminatedUnion("status", [
   }),
   z.looseObject({
     ...base,
-    status: z.enum(["escalated", "dead_lettered", "max_iterations", "budget_exhausted", "stalled"]),
+    status: z.enum(["escalated", "dead_lettered", "max_iterations", "budget_exhausted", "stalled", "cancelled"]),
     reason: z.string(),
   }),
 ]);

@@ -21,7 +21,9 @@ import { deadLetterContract } from "./testing/dead-letter-contract.js";
 import type { OpenStores } from "./testing/fixtures.js";
 import { journalRecordsContract, runListContract } from "./testing/journal-contract.js";
 import { leaseContract } from "./testing/lease-contract.js";
+import { cancelContract } from "./testing/cancel-contract.js";
 
+export { cancelContract } from "./testing/cancel-contract.js";
 export { artifactStoreContract, type OpenArtifactStore } from "./testing/artifact-contract.js";
 export { deadLetterContract } from "./testing/dead-letter-contract.js";
 export { durableExecutionContract } from "./testing/execution-contract.js";
@@ -36,7 +38,7 @@ export { leaseContract } from "./testing/lease-contract.js";
 
 /**
  * Every suite, under one `describe` named `name`: journal records, the run list, leases and
- * fencing, dead letters and checkpoint claims. `open` is called once per test and must return
+ * fencing, cancel requests, dead letters and checkpoint claims. `open` is called once per test and must return
  * handles on a fresh, empty store whose leases last `leaseMs`.
  *
  * @example
@@ -52,6 +54,7 @@ export function runStoreContract(name: string, open: OpenStores): void {
     journalRecordsContract(open);
     runListContract(open);
     leaseContract(open);
+    cancelContract(open);
     deadLetterContract(open);
   });
 }

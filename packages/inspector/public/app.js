@@ -2,6 +2,7 @@
 // over the JSON API, and redraws when the server pushes a change (no polling). Every value is written
 // as text (textContent), never as HTML.
 import { createTimeline, duration, el, plural } from "/timeline.js";
+import { drawCancel } from "/cancel.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -331,6 +332,7 @@ async function showRun(runId, stale) {
   if (paused) $("final").hidden = true;
   const pending = events.find((e) => e.type === "approval-required")?.pending ?? [];
   drawApprovals(run.runId, paused ? pending : [], view.actable);
+  drawCancel(view, { $, el, act, refresh, showNotice, showProblem });
   $("act-resume").hidden = run.status !== "interrupted";
   $("resume-run").disabled = !view.actable;
   $("resume-run").onclick = async () => {

@@ -14,6 +14,7 @@ import { inspection } from "./inspection.js";
 import { type Inspector, type InspectorOptions, inspectorSettings } from "./inspector-options.js";
 import { letterRoutes } from "./letter-routes.js";
 import { runRoutes } from "./run-routes.js";
+import { cancelRoute } from "./cancel-route.js";
 import { watchRoutes } from "./watch-routes.js";
 import { listenProblem, storeProblem } from "./start-error.js";
 
@@ -23,7 +24,7 @@ export type { Inspector, InspectorOptions } from "./inspector-options.js";
 const publicFile = (name: string): string => fileURLToPath(new URL(`../public/${name}`, import.meta.url));
 
 /** The only files served (a fixed list, so no path reaches the disk from a request). */
-const STATIC_FILES = ["app.js", "timeline.js", "timeline.css", "style.css"] as const;
+const STATIC_FILES = ["app.js", "timeline.js", "cancel.js", "timeline.css", "style.css"] as const;
 
 /** Addresses of the page's views, served as the page itself. */
 const PAGE_PATHS = ["/", "/runs", "/runs/", "/runs/:id", "/runs/:id/", "/dead-letters", "/dead-letters/", "/health"];
@@ -56,6 +57,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const pageOnly = guard(app, token, () => origin, k.actionsOf);
   findRoutes(app, k);
   runRoutes(app, k, pageOnly);
+  cancelRoute(app, k, pageOnly);
   letterRoutes(app, k, pageOnly);
   watchRoutes(app, k, settings.watchMs);
 

@@ -44,7 +44,7 @@ export type TimelineEvent = { readonly type: string } & Readonly<Record<string, 
  */
 export interface ActionRecord {
   readonly id: string;
-  /** `approve`, `deny`, `resume`, `replay` or `acknowledge`. */
+  /** `approve`, `deny`, `resume`, `cancel`, `replay` or `acknowledge`. */
   readonly action: string;
   readonly runId?: string;
   readonly callId?: string;

@@ -112,6 +112,13 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
     sql: journalFunctions,
   },
   ARTIFACTS_MIGRATION(7),
+  {
+    version: 8,
+    name: "a run's cancel request: who asked and when",
+    // Set once by `journal.requestCancel()`; the run's holder reads them as it renews its lease.
+    sql: (s) =>
+      `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS cancel_requested_by text, ADD COLUMN IF NOT EXISTS cancel_requested_at timestamptz;`,
+  },
 ];
 
 /**

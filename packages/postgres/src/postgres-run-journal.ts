@@ -7,6 +7,7 @@ import type {
   JournaledTurn,
   JournalCommit,
   RunJournal,
+  RunCancelRequest,
   RunLeaseInfo,
   RunListPage,
   RunListQuery,
@@ -18,6 +19,7 @@ import type { Pool } from "pg";
 import { type NamedStatement, NamedStatements, namedStatement } from "./named-statements.js";
 import { escapeText, jsonParam } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
+import { cancelRequestedIn, requestCancelIn } from "./postgres-run-cancel.js";
 import {
   BUSY_MS,
   type CallRow,
@@ -142,6 +144,14 @@ export class PostgresRunJournal implements RunJournal {
         [runId, owner],
       ),
     );
+  }
+
+  requestCancel(runId: string, request: RunCancelRequest): Promise<RunCancelRequest> {
+    return requestCancelIn(this.pool, this.schema, runId, request);
+  }
+
+  cancelRequested(runId: string): Promise<RunCancelRequest | undefined> {
+    return cancelRequestedIn(this.pool, this.schema, runId);
   }
 
   turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {

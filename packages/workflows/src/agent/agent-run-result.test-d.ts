@@ -21,7 +21,7 @@ describe("AgentRunResult types", () => {
     expectTypeOf<CompletedRunResult["status"]>().toEqualTypeOf<"completed" | "completed_with_failures">();
     expectTypeOf<AwaitingApprovalRunResult["status"]>().toEqualTypeOf<"awaiting_approval">();
     expectTypeOf<StoppedRunResult["status"]>().toEqualTypeOf<
-      "escalated" | "dead_lettered" | "max_iterations" | "budget_exhausted" | "stalled"
+      "escalated" | "dead_lettered" | "max_iterations" | "budget_exhausted" | "stalled" | "cancelled"
     >();
     expectTypeOf<AgentRunResult>().toExtend<AgentRunResultBase>();
   });

@@ -10,7 +10,8 @@ import type { ChatMessage, ChatUsage } from "@needlework/core";
  * `max_iterations` (the model-turn limit was reached), `budget_exhausted` (the token budget was
  * spent, or the model kept calling tools after `maxTotalToolCalls` or `maxToolRoundsPerIteration`
  * withdrew them), `stalled` (the same calls with the same outcomes repeated `stallThreshold`
- * rounds in a row).
+ * rounds in a row), `cancelled` (an operator cancelled the run, `journal.requestCancel()`: its
+ * in-flight calls were aborted and answered `CANCELLED`).
  *
  * @example
  * ```ts
@@ -25,7 +26,8 @@ export type AgentRunStatus =
   | "awaiting_approval"
   | "max_iterations"
   | "budget_exhausted"
-  | "stalled";
+  | "stalled"
+  | "cancelled";
 
 /**
  * One tool call of the run, as run (or not run) by the runtime.
@@ -166,7 +168,7 @@ export interface AwaitingApprovalRunResult extends AgentRunResultBase {
 
 /**
  * A run the runtime stopped without an accepted answer: `escalated`, `dead_lettered`,
- * `max_iterations`, `budget_exhausted` or `stalled`. `reason` says why, in words fit for a log.
+ * `max_iterations`, `budget_exhausted`, `stalled` or `cancelled`. `reason` says why, in words fit for a log.
  *
  * @example
  * ```ts
@@ -174,7 +176,7 @@ export interface AwaitingApprovalRunResult extends AgentRunResultBase {
  * ```
  */
 export interface StoppedRunResult extends AgentRunResultBase {
-  readonly status: "escalated" | "dead_lettered" | "max_iterations" | "budget_exhausted" | "stalled";
+  readonly status: "escalated" | "dead_lettered" | "max_iterations" | "budget_exhausted" | "stalled" | "cancelled";
   /** Why the run was stopped (for `stalled`, which calls repeated; argument values are never shown). */
   readonly reason: string;
 }

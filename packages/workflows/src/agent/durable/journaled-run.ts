@@ -25,6 +25,7 @@ import {
   runExists,
 } from "@needlework/durable/internal";
 import { recordingExecution } from "./recording-execution.js";
+import { cancelReason } from "../loop/run-cancel.js";
 import { storedResult } from "./stored-result.js";
 
 /**
@@ -78,10 +79,14 @@ export async function runJournaled(
   const { writer, record, state } = held;
   const live = journaledRuntime(runtime, builtIn(runtime, held, start), record, streamed);
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
-  // run can be resumed at once, not after `leaseMs`).
+  // run can be resumed at once, not after `leaseMs`). An operator's cancel request is read at each
+  // renewal: the run's signal aborts with it, and the run ends `cancelled` (see run-cancel.ts).
+  const cancel = new AbortController();
+  writer!.watchCancel((request) => cancel.abort(cancelReason(request)));
   writer!.startRenewing();
+  const runSignal = signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]);
   try {
-    const result = await new AgentRun(live, state, signal, sink).loop();
+    const result = await new AgentRun(live, state, runSignal, sink).loop();
     await writer!.end({
       status: result.status,
       endedAt: new Date(runtime.options.clock()).toISOString(),

@@ -24,6 +24,7 @@ import { type RoundContext, runRound, type SettledCall } from "./run-round.js";
 import { roundStep } from "@needlework/durable";
 import { callIdentities, type JournaledRuntime, type RoundGate, type RunEnd, type RunState } from "./run-state.js";
 import { decisionsOf, roundStart } from "./round-journal.js";
+import { cancelOf, endedWhenCancelled } from "./run-cancel.js";
 
 export { type AgentRuntime, callIdentities, type JournaledRuntime, type RunState } from "./run-state.js";
 
@@ -64,7 +65,9 @@ export class AgentRun {
 
   /** Loops until a final answer, a pause or a limit. */
   loop(): Promise<AgentRunResult> {
-    return this.finish(() => this.turns()).catch((error: unknown) => this.events.fail(error));
+    return this.finish(() => endedWhenCancelled(this.signal, () => this.turns())).catch((error: unknown) =>
+      this.events.fail(error),
+    );
   }
 
   /** The run's result from its end; `run-start` first, `approval-required` for a pause, `run-end` last. */
@@ -283,7 +286,8 @@ export class AgentRun {
     if (announced) await announced;
     await this.runtime.execution.step(roundStep(turn), () => roundStart(calls));
     const settled = await runRound(context, calls, presets);
-    const compensations = await rollBackFailedScopes(context, settled);
+    // A cancelled run undoes nothing: it stops (its calls answered, never followed by more calls).
+    const compensations = cancelOf(this.signal) ? [] : await rollBackFailedScopes(context, settled);
     await this.book(settled, compensations);
     const { end, health } = await concludeRound(this.runtime, state, settled);
     const reported = health && this.emit({ type: "run-health", turn, health });

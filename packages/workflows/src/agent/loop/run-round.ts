@@ -8,6 +8,7 @@ import {
 } from "@needlework/core";
 import type { RoundCall } from "./round-call.js";
 import { cancelledSibling, skippedCycle, skippedDependency, skippedSibling } from "./synthetic-outcomes.js";
+import { cancelledInFlight, cancelOf, skippedCancelled } from "./run-cancel.js";
 
 /** Every call the loop runs has passed its gates (or a person's approval): a gate's middleware lets it through. */
 const LOOP_ITEMS: ReadonlyMap<string, unknown> = new Map([[GATE_ITEM, GATED_BY_LOOP]]);
@@ -46,7 +47,9 @@ function siblingAbort(failed: RoundCall): DOMException {
  *
  * Rejects when the caller aborts (with the caller's abort reason) or when `invoke` rejects for
  * another reason (a tool exception without the tool-result middleware): in-flight calls are
- * aborted first. Resolves with the settled calls in the model's order.
+ * aborted first. An operator's cancel (see run-cancel.ts) aborts in-flight calls too, but settles
+ * the round: they are answered `CANCELLED`, unstarted ones `SKIPPED_RUN_CANCELLED`. Resolves with
+ * the settled calls in the model's order.
  * @internal
  */
 export function runRound(
@@ -58,7 +61,7 @@ export function runRound(
   return new Promise<SettledCall[]>((resolve, reject) => {
     const settled = new Map<string, SettledCall>();
     const waiting = calls.filter((call) => !preset.has(call.callId));
-    const inFlight = new Map<string, { call: RoundCall; controller: AbortController }>();
+    const inFlight = new Map<string, { call: RoundCall; controller: AbortController; startedAt: number }>();
     const abortedBy = new Map<string, RoundCall>();
     const firstFailure = new Map<unknown, RoundCall>();
     let order = 0;
@@ -77,7 +80,17 @@ export function runRound(
       }
     };
     function onRunAbort(): void {
-      finish(abortReason(runSignal!));
+      const cancel = cancelOf(runSignal);
+      if (cancel === undefined) return finish(abortReason(runSignal!));
+      // An operator cancelled the run: every call is aborted and answered, and the round settles.
+      runSignal?.removeEventListener("abort", onRunAbort);
+      for (const { controller } of inFlight.values()) controller.abort(runSignal!.reason);
+      for (const [id, { call, startedAt }] of inFlight) {
+        inFlight.delete(id);
+        record(call, cancelledInFlight(call, cancel, performance.now() - startedAt));
+      }
+      for (const call of waiting.splice(0)) record(call, skippedCancelled(call, cancel));
+      finish();
     }
 
     const record = (call: RoundCall, outcome: ToolOutcome): void => {
@@ -97,8 +110,8 @@ export function runRound(
 
     const start = (call: RoundCall): void => {
       const controller = new AbortController();
-      inFlight.set(call.callId, { call, controller });
       const startedAt = performance.now();
+      inFlight.set(call.callId, { call, controller, startedAt });
       const options = {
         signal: controller.signal,
         runId,
@@ -167,12 +180,12 @@ export function runRound(
       }
     };
 
-    if (runSignal?.aborted) return finish(abortReason(runSignal));
-    runSignal?.addEventListener("abort", onRunAbort, { once: true });
     for (const call of calls) {
       const outcome = preset.get(call.callId);
       if (outcome) record(call, outcome);
     }
+    if (runSignal?.aborted) return onRunAbort();
+    runSignal?.addEventListener("abort", onRunAbort, { once: true });
     pump();
   });
 }
