@@ -1,4 +1,5 @@
 import { inVirtualTime } from "./clock.js";
+import { forget } from "./loopback.js";
 import { READERS, type Reader } from "./model.js";
 import { runNeedlework } from "./needlework.js";
 import { type FrameworkRun, type PeerKeys, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
@@ -120,6 +121,7 @@ export async function runPeerAudit(
         const { value: run } = await inVirtualTime(seed + plan.run * 97 + f * 7 + r, () =>
           runFramework(framework, plan, crm, reader, keys),
         );
+        forget(crm);
         const truth = groundTruth(plan, crm);
         rows.push({
           plan,

@@ -23,9 +23,18 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
  * The HTTP client a run's tool uses (one per run, as an application has one). `fetch-response` (a
  * tool returning the failed `Response`) is only run as its own labelled scenario.
  */
-export type ClientKind = "axios" | "got" | "node-fetch" | "fetch" | "fetch-response" | "openapi" | "stripe";
+export type ClientKind =
+  | "axios"
+  | "got"
+  | "ky"
+  | "node-fetch"
+  | "fetch"
+  | "fetch-response"
+  | "openapi"
+  | "octokit"
+  | "stripe";
 /** Every client, in the order runs draw from. */
-export const CLIENTS: readonly ClientKind[] = ["axios", "got", "node-fetch", "fetch", "openapi", "stripe"];
+export const CLIENTS: readonly ClientKind[] = ["axios", "got", "ky", "node-fetch", "fetch", "openapi", "octokit", "stripe"];
 
 /** What the CRM does to the requests of one write, before it answers normally. */
 export type Fault =
@@ -37,9 +46,9 @@ export type Fault =
       readonly retryAfter?: "seconds" | "date";
       readonly retryAfterS?: number;
     }
-  /** Thrown by the client: the connection was reset before the request reached the CRM. */
+  /** The connection is reset before the request reaches the CRM (the client reports it). */
   | { readonly kind: "network"; readonly times: number }
-  /** The write is applied, then the client's timeout fires before the answer arrives (once). */
+  /** The write is applied, then the connection drops before the answer is sent: a lost response (once). */
   | { readonly kind: "landed-timeout" }
   /** HTTP 200 whose body is a failure value (`{ ok: false, error }` or `{ success: false, errors }`). */
   | { readonly kind: "returned"; readonly times: number; readonly transient: boolean; readonly shape: "ok" | "success" }
@@ -182,13 +191,13 @@ export function auditPlans(runs: number, seed: number): RunPlan[] {
   return plans;
 }
 
-/** An HTTP answer of the fake CRM, before a client turns it into a value or an exception. */
+/** An HTTP answer of the fake CRM, before the loopback server sends it (loopback.ts). */
 export interface CrmAnswer {
   readonly status: number;
   readonly statusText: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
-  /** The request never got an answer: `reset` before it was applied, `timeout` after. */
+  /** The request never got an answer: `reset` before it was applied, `timeout` after (the response is lost). */
   readonly transport?: "reset" | "timeout";
 }
 
@@ -225,7 +234,7 @@ export class FakeCrm {
   private readonly requests = new Map<string, number>();
   private readonly appliedKeys = new Set<string>();
 
-  constructor(private readonly plan: RunPlan) {}
+  constructor(readonly plan: RunPlan) {}
 
   /** Applies one item at most once per idempotency key. */
   private apply(item: "contact" | "note", contactId: string, key: string): void {
