@@ -34,7 +34,16 @@ export type ClientKind =
   | "octokit"
   | "stripe";
 /** Every client, in the order runs draw from. */
-export const CLIENTS: readonly ClientKind[] = ["axios", "got", "ky", "node-fetch", "fetch", "openapi", "octokit", "stripe"];
+export const CLIENTS: readonly ClientKind[] = [
+  "axios",
+  "got",
+  "ky",
+  "node-fetch",
+  "fetch",
+  "openapi",
+  "octokit",
+  "stripe",
+];
 
 /** What the CRM does to the requests of one write, before it answers normally. */
 export type Fault =

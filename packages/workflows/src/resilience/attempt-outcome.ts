@@ -36,6 +36,8 @@ export type FailureReason =
   | { readonly kind: "thrown"; readonly error: unknown }
   | { readonly kind: "result"; readonly result: FailToolResult };
 
+const RATE_LIMITED = "RATE_LIMITED";
+
 /** A `ToolResult.fail(..., { transient: true })`. @internal */
 export function isTransientFailure(value: unknown): value is FailToolResult {
   return isToolResult(value) && value.kind === "fail" && value.error.transient;
@@ -46,18 +48,24 @@ export function isTransientFailure(value: unknown): value is FailToolResult {
  * non-transient needlework errors (a business answer), which go uncounted like the end of the call
  * (cancellation); timeouts count, `OUTCOME_UNKNOWN` ones included; a transient failed result is a
  * failure, and so is a returned failure value that says it is transient (a 503 `Response`) when
- * the `tool` is given; any other value a success. @internal
+ * the `tool` is given; any other value a success. A rate limit (`RATE_LIMITED`, thrown or a failed
+ * result) goes uncounted: the service answered, and its `Retry-After` paces the retries, so parallel
+ * calls meeting one quota never open the breaker of a healthy tool. @internal
  */
 export function breakerVerdict(outcome: AttemptOutcome, tool?: AgentFunctionDescriptor): BreakerVerdict {
   if (outcome.kind === "ended") return "uncounted";
   try {
+    if (outcome.kind === "value" && isTransientFailure(outcome.value) && outcome.value.error.code === RATE_LIMITED)
+      return "uncounted";
     if (outcome.kind === "value")
       return isTransientFailure(outcome.value) ||
         (tool !== undefined && isTransientReturnedFailure(outcome.value, tool))
         ? "failure"
         : "success";
     const error = outcome.error;
-    if (!NeedleworkError.isInstance(error)) return "failure";
+    if (!NeedleworkError.isInstance(error))
+      return mapThrownError(error).code === RATE_LIMITED ? "uncounted" : "failure";
+    if (error.code === RATE_LIMITED) return "uncounted";
     const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
     return counts ? "failure" : "uncounted";
   } catch {
