@@ -107,7 +107,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   // The connection drops: before the write reached the CRM (a reset) or after it was applied (the
   // response is lost).
   if (answer.transport === "reset") return void req.socket.resetAndDestroy();
-  if (answer.transport === "timeout") return void req.socket.destroy();
+  if (answer.transport === "lost") return void req.socket.destroy();
   const stripe = path.startsWith("/v1/");
   let body = answer.body;
   if (stripe && answer.status >= 400) {

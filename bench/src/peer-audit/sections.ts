@@ -5,7 +5,6 @@
 import {
   FRAMEWORKS,
   type Framework,
-  frameworksIn,
   type PeerAuditReport,
   pct,
   runPeerAudit,
