@@ -47,7 +47,7 @@ describe("resilience: circuit breaker", () => {
     expect(calls("plain")).toBe(7);
   });
 
-  it("a rate limit never opens it: thrown by a client (axios's 429), a ToolError or a failed result", async () => {
+  it("a rate limit or a 404 never opens it: thrown by a client (axios's 429), a ToolError or a failed result", async () => {
     const rateLimited = [
       () => {
         throw Object.assign(new Error("Request failed with status code 429"), {
@@ -65,6 +65,11 @@ describe("resilience: circuit breaker", () => {
     const invoke = setup(breaker);
     for (let i = 0; i < 6; i++) expect((await invoke("plain").settled).error).not.toBeInstanceOf(CircuitOpenError);
     expect(calls("plain")).toBe(6);
+    // Nor does a 404 the service answered (a bad record among parallel writes).
+    handle("plain", () => {
+      throw Object.assign(new Error("Request failed with status code 404"), { response: { status: 404 } });
+    });
+    for (let i = 0; i < 4; i++) expect((await invoke("plain").settled).error).not.toBeInstanceOf(CircuitOpenError);
     // A 503 still counts.
     handle("plain", () => ToolResult.fail("Down", { code: "UPSTREAM_UNAVAILABLE", transient: true }));
     for (let i = 0; i < 3; i++) await invoke("plain").settled;
