@@ -3,12 +3,22 @@
 // scenarios, with three readers. A small run here checks what a reader of its tables relies on: the
 // last line's format, every row from the one run, and each peer's model reading that peer's own
 // error channel (not needlework's envelope).
-import { describe, expect, it } from "vitest";
-import { FRAMEWORKS, formatByClient, formatPeerAudit, runPeerAudit, tally } from "../bench/src/peer-audit/audit.js";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  FRAMEWORKS,
+  formatByClient,
+  formatPeerAudit,
+  ranking,
+  runPeerAudit,
+  tally,
+} from "../bench/src/peer-audit/audit.js";
 import { inVirtualTime } from "../bench/src/peer-audit/clock.js";
+import { closeLoopback } from "../bench/src/peer-audit/loopback.js";
 import { READERS, read } from "../bench/src/peer-audit/model.js";
 import { flaggedEnvelope, runNeedlework } from "../bench/src/peer-audit/needlework.js";
 import { runAiSdk, runLangChain, runOpenAIAgents } from "../bench/src/peer-audit/peers.js";
+import { syncContact } from "../bench/src/peer-audit/clients.js";
+import { AxiosError } from "axios";
 import {
   auditPlans,
   FakeCrm,
@@ -18,6 +28,8 @@ import {
   SCENARIOS,
 } from "../bench/src/peer-audit/world.js";
 
+/** Plans per seed in the ranking test: two per scenario (each scenario seen through two clients). */
+const RANKING_RUNS = 20;
 const TRIPLE = String.raw`\d+\.\d/\d+\.\d/\d+\.\d%`;
 
 /** A run whose first write meets `fault` through `client`; the other four succeed. */
@@ -27,6 +39,8 @@ function planWith(fault: Fault, client: RunPlan["client"] = "axios"): RunPlan {
 }
 
 describe("pnpm peer-audit", () => {
+  afterAll(() => closeLoopback());
+
   it("runs every framework and reader on the same plans and ends with the summary line", async () => {
     const runs = SCENARIOS.length;
     const report = await runPeerAudit(runs, 11);
@@ -51,8 +65,8 @@ describe("pnpm peer-audit", () => {
     );
     for (const scenario of SCENARIOS) expect(lines.some((l) => l.startsWith(`| ${scenario} | AI SDK |`))).toBe(true);
     expect(
-      formatByClient(report).filter((l) => /^\| (axios|got|node-fetch|fetch|openapi|stripe) \|/.test(l)),
-    ).toHaveLength(6);
+      formatByClient(report).filter((l) => /^\| (axios|got|ky|node-fetch|fetch|openapi|octokit|stripe) \|/.test(l)),
+    ).toHaveLength(8);
   }, 180_000);
 
   it("reads a thrown 403 through each peer's own error marker", async () => {
@@ -76,8 +90,8 @@ describe("pnpm peer-audit", () => {
     expect(agents.callsPerWrite.get(first)).toBe(3);
   }, 60_000);
 
-  it("a timeout retried by the model writes once with argument-derived keys, twice with call-id keys", async () => {
-    const plan = planWith({ kind: "landed-timeout" }, "got");
+  it("a lost response retried by the model writes once with argument-derived keys, twice with call-id keys", async () => {
+    const plan = planWith({ kind: "lost-response" }, "got");
     const crm = new FakeCrm(plan);
     const { value } = await inVirtualTime(2, () => runAiSdk(plan, crm, "careful"));
     expect(value.saidDone).toBe(true);
@@ -111,6 +125,41 @@ describe("pnpm peer-audit", () => {
     expect(groundTruth(plan, crm).exact).toBe(true);
     expect(value.callsPerWrite.get(plan.writes[0]!.contactId)).toBe(1);
   }, 60_000);
+
+  it("the clients' errors come from real requests to the loopback CRM, each client at its defaults", async () => {
+    const plan = planWith({ kind: "http", status: 503, times: 1 });
+    const write = plan.writes[0]!;
+    const crm = new FakeCrm(plan);
+    const thrown = await syncContact(crm, "axios", write, "k-1").catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(AxiosError);
+    expect((thrown as AxiosError).response?.status).toBe(503);
+    expect(crm.requestsFor(write.contactId)).toBe(1);
+    // Stripe keeps its default maxNetworkRetries (2): it retries the 503 itself, with the same key.
+    const stripePlan = { ...plan, client: "stripe" as const };
+    const stripeCrm = new FakeCrm(stripePlan);
+    await inVirtualTime(4, () => syncContact(stripeCrm, "stripe", write, "k-2"));
+    expect(stripeCrm.requestsFor(write.contactId)).toBe(2);
+    expect(groundTruth(stripePlan, stripeCrm).duplicates).toBe(0);
+    // A lost response: the write landed, the connection dropped before the answer.
+    const lost = new FakeCrm(planWith({ kind: "lost-response" }, "fetch"));
+    const error = await syncContact(lost, "fetch", write, "k-3").catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "TypeError", message: "fetch failed" });
+    expect(lost.notes.get(write.contactId)).toBe(1);
+  }, 60_000);
+
+  it("through plain fetch (MDN's idiom), needlework lands at least as many writes as the best peer", async () => {
+    const report = await runPeerAudit(SCENARIOS.length, 5, FRAMEWORKS, { client: "fetch" });
+    const landed = (f: (typeof FRAMEWORKS)[number]) =>
+      tally(report.rows.filter((r) => r.framework === f && r.reader === "careful")).landed;
+    const peers = FRAMEWORKS.filter((f) => f !== "needlework").map(landed);
+    expect(landed("needlework")).toBeGreaterThanOrEqual(Math.max(...peers));
+  }, 180_000);
+
+  it("two seeds give the same ranking (per reader, and needlework against the best peer)", async () => {
+    const first = ranking(await runPeerAudit(RANKING_RUNS, 2026));
+    expect(Object.values(first).map((r) => r.needlework)).toEqual(["tied", "ahead", "ahead"]);
+    expect(ranking(await runPeerAudit(RANKING_RUNS, 7))).toEqual(first);
+  }, 600_000);
 
   it("needlework's marker is the envelope's status, however the text around it is shaped", () => {
     expect(flaggedEnvelope('{"status":"ok","retriable":false,"data":{"error":"x"}}')).toBe(false);

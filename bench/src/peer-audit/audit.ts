@@ -1,4 +1,5 @@
 import { inVirtualTime } from "./clock.js";
+import { forget } from "./loopback.js";
 import { READERS, type Reader } from "./model.js";
 import { runNeedlework } from "./needlework.js";
 import { type FrameworkRun, type PeerKeys, runAiSdk, runLangChain, runOpenAIAgents } from "./peers.js";
@@ -120,6 +121,7 @@ export async function runPeerAudit(
         const { value: run } = await inVirtualTime(seed + plan.run * 97 + f * 7 + r, () =>
           runFramework(framework, plan, crm, reader, keys),
         );
+        forget(crm);
         const truth = groundTruth(plan, crm);
         rows.push({
           plan,
@@ -196,6 +198,35 @@ export function silentTriple(report: PeerAuditReport, f: Framework, scenario?: S
 
 export const frameworksIn = (report: PeerAuditReport): Framework[] =>
   FRAMEWORKS.filter((f) => report.rows.some((r) => r.framework === f));
+
+/** Where needlework stands against the best peer for one reader: fewer, as many, or more silent failures. */
+export type Standing = "ahead" | "tied" | "behind";
+
+/**
+ * The ranking a reader of the audit relies on: per reader, the frameworks from fewest to most
+ * silent failures (model level), ties joined by `=`, and where needlework stands against the best
+ * peer. Two seeds must give the same standings (a test checks it on small runs).
+ *
+ * @example
+ * ```ts
+ * ranking(report).careful; // { order: "AI SDK = LangChain = needlework < ...", needlework: "tied" }
+ * ```
+ */
+export function ranking(report: PeerAuditReport): Record<Reader, { order: string; needlework: Standing }> {
+  const out = {} as Record<Reader, { order: string; needlework: Standing }>;
+  for (const reader of READERS) {
+    const rates = frameworksIn(report).map((f) => {
+      const t = tally(select(report, f, reader));
+      return { f, rate: t.silentFailures / Math.max(1, t.runs) };
+    });
+    rates.sort((a, b) => a.rate - b.rate);
+    const order = rates.map((r, i) => (i === 0 ? r.f : `${r.rate === rates[i - 1]!.rate ? "=" : "<"} ${r.f}`));
+    const own = rates.find((r) => r.f === "needlework")?.rate ?? 0;
+    const best = Math.min(...rates.filter((r) => r.f !== "needlework").map((r) => r.rate));
+    out[reader] = { order: order.join(" "), needlework: own < best ? "ahead" : own === best ? "tied" : "behind" };
+  }
+  return out;
+}
 
 /**
  * Per HTTP client (the careful reader): which clients' failures a framework turns into something
@@ -279,6 +310,9 @@ export function formatPeerAudit(report: PeerAuditReport): string[] {
       );
     }
   }
+  lines.push("", "Ranking (silent failures, fewest first; needlework against the best peer):", "");
+  for (const [reader, r] of Object.entries(ranking(report)))
+    lines.push(`- ${reader}: ${r.order} (needlework ${r.needlework})`);
   const figures = frameworks.map((f) => `${f} ${silentTriple(report, f)}`).join(", ");
   lines.push("", `peer audit: silent failures (careful/hurried/flag) ${figures} (${report.runs} runs each)`);
   return lines;

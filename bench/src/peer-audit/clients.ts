@@ -1,19 +1,21 @@
-// The tool body every framework runs, through the HTTP client its run uses. The CRM's answer is
-// turned into what that client really does with it: the real packages' error classes (axios, got,
-// node-fetch, Stripe) built from the answer, the platform's own (`Response`, `DOMException`,
-// undici's "fetch failed"), and an openapi-generator `ApiException` written as the generator emits
-// it (generated code ships in each SDK, not in a package). Each client's code is the one its docs
-// show: axios/got/Stripe throw on an error status; with node-fetch the README's `HTTPResponseError`
-// check; with `fetch` MDN's idiom, `if (!response.ok) throw new Error(`Response status: ...`)`; the
-// openapi SDK throws `ApiException`. `fetch-response` (a tool that hands back the `Response` when it
-// is not ok, the field report's case) is its own labelled scenario, never drawn for the headline.
-import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from "axios";
-import { HTTPError, RequestError, TimeoutError as GotTimeoutError } from "got";
-import { AbortError, FetchError, Response as NodeFetchResponse } from "node-fetch";
+// The tool body every framework runs, through the HTTP client its run uses: a real request to the
+// CRM on 127.0.0.1 (loopback.ts), each client at its defaults, written as its docs show. axios, got,
+// ky, @octokit/request and Stripe throw on an error status (Stripe with its default
+// `maxNetworkRetries`, 2; got and ky retry no POST by default); node-fetch with its README's
+// `HTTPResponseError` check; `fetch` with MDN's idiom, `if (!response.ok) throw new Error(`Response
+// status: ...`)`; an openapi-generator SDK's `ApiException`, as its generated code throws it after
+// a fetch (generated code ships in each SDK, not in a package). Nothing is built by hand: every
+// error is the one the client raised for what the server did. `fetch-response` (a tool that hands
+// back the `Response` when it is not ok, the field report's case) is its own labelled scenario,
+// never drawn for the headline.
+import { request as octokitRequest } from "@octokit/request";
+import axios from "axios";
+import got from "got";
+import ky from "ky";
+import nodeFetch, { type Response as NodeFetchResponse } from "node-fetch";
 import Stripe from "stripe";
-import type { ClientKind, CrmAnswer, FakeCrm, IntendedWrite } from "./world.js";
-
-const URL_ = "https://crm.example/services/data/v62.0/composite/sync";
+import { loopbackBase, tokenFor } from "./loopback.js";
+import type { ClientKind, FakeCrm, IntendedWrite } from "./world.js";
 
 /** openapi-generator's `typescript` template: `ApiException` with a numeric `code`, body and headers in the message. */
 export class ApiException<T> extends Error {
@@ -36,123 +38,72 @@ class HTTPResponseError extends Error {
   }
 }
 
-const systemError = (message: string, code: string): Error => Object.assign(new Error(message), { code });
-
-function axiosCall(answer: CrmAnswer, key: string): unknown {
-  const config = { url: URL_, method: "post", headers: new AxiosHeaders({ "Idempotency-Key": key }), timeout: 10_000 };
-  const cfg = config as unknown as InternalAxiosRequestConfig;
-  if (answer.transport === "reset")
-    throw AxiosError.from(systemError("socket hang up", "ECONNRESET"), "ECONNRESET", cfg, {});
-  if (answer.transport === "timeout") throw new AxiosError("timeout of 10000ms exceeded", "ECONNABORTED", cfg, {});
-  const response = {
-    data: answer.body,
-    status: answer.status,
-    statusText: answer.statusText,
-    headers: new AxiosHeaders(answer.headers),
-    config: cfg,
-    request: {},
-  };
-  if (answer.status >= 400) {
-    const code = answer.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST;
-    throw new AxiosError(`Request failed with status code ${answer.status}`, code, cfg, {}, response);
-  }
-  return answer.body;
+interface Call {
+  readonly url: string;
+  readonly base: string;
+  readonly headers: Record<string, string>;
+  readonly write: IntendedWrite;
+  readonly key: string;
+  readonly token: string;
 }
 
-function gotCall(answer: CrmAnswer): unknown {
-  // got's errors read the request's options; a request-like object stands in for the socket.
-  const request = { _onResponse() {}, options: { method: "POST", url: new URL(URL_) } };
-  if (answer.transport === "reset")
-    throw new RequestError("socket hang up", systemError("socket hang up", "ECONNRESET"), request as never);
-  if (answer.transport === "timeout")
-    throw new GotTimeoutError(
-      Object.assign(new Error("Timeout awaiting 'request' for 10000ms"), {
-        event: "request",
-        code: "ETIMEDOUT",
-      }) as never,
-      {} as never,
-      request as never,
-    );
-  if (answer.status >= 400) {
-    const response = {
-      statusCode: answer.status,
-      statusMessage: answer.statusText,
-      headers: answer.headers,
-      body: JSON.stringify(answer.body),
-      request,
-      ok: false,
-    };
-    throw new HTTPError(response as never);
+const json = (call: Call): RequestInit => ({
+  method: "POST",
+  headers: { ...call.headers, "content-type": "application/json" },
+  body: JSON.stringify(call.write),
+});
+
+async function fetchCall(call: Call, returnResponse: boolean): Promise<unknown> {
+  const response = await fetch(call.url, json(call));
+  if (!response.ok) {
+    if (returnResponse) return response;
+    throw new Error(`Response status: ${response.status}`);
   }
-  return answer.body;
+  return response.json();
 }
 
-async function nodeFetchCall(answer: CrmAnswer): Promise<unknown> {
-  if (answer.transport === "reset")
-    throw new FetchError(
-      `request to ${URL_} failed, reason: socket hang up`,
-      "system",
-      systemError("socket hang up", "ECONNRESET") as never,
-    );
-  if (answer.transport === "timeout") throw new AbortError("The operation was aborted.");
-  const response = new NodeFetchResponse(JSON.stringify(answer.body), {
-    status: answer.status,
-    statusText: answer.statusText,
-    headers: answer.headers,
+async function openapiCall(call: Call): Promise<unknown> {
+  const response = await fetch(call.url, json(call));
+  if (response.status >= 200 && response.status < 300) return response.json();
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // the generated code keeps a body it cannot parse as text
+  }
+  throw new ApiException(response.status, "Unknown API Status Code!", body, Object.fromEntries(response.headers));
+}
+
+async function nodeFetchCall(call: Call): Promise<unknown> {
+  const response = await nodeFetch(call.url, {
+    method: "POST",
+    headers: { ...call.headers, "content-type": "application/json" },
+    body: JSON.stringify(call.write),
   });
   if (!response.ok) throw new HTTPResponseError(response);
   return response.json();
 }
 
-async function fetchCall(answer: CrmAnswer, returnResponse: boolean): Promise<unknown> {
-  if (answer.transport === "reset")
-    throw new TypeError("fetch failed", { cause: systemError("other side closed", "UND_ERR_SOCKET") });
-  if (answer.transport === "timeout")
-    throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
-  const response = new Response(JSON.stringify(answer.body), {
-    status: answer.status,
-    statusText: answer.statusText,
-    headers: answer.headers,
+function stripeCall(call: Call): Promise<unknown> {
+  const { port } = new URL(call.base);
+  const stripe = new Stripe(call.token, { host: "127.0.0.1", port: Number(port), protocol: "http" });
+  return stripe.customers.update(
+    call.write.contactId,
+    { email: call.write.email, metadata: { note: call.write.note } },
+    { idempotencyKey: call.key },
+  );
+}
+
+async function octokitCall(call: Call): Promise<unknown> {
+  const { data } = await octokitRequest("POST /crm/contacts/{contactId}/sync", {
+    baseUrl: call.base,
+    headers: call.headers,
+    contactId: call.write.contactId,
+    email: call.write.email,
+    note: call.write.note,
   });
-  if (response.ok) return response.json();
-  if (returnResponse) return response;
-  throw new Error(`Response status: ${response.status}`);
-}
-
-function openapiCall(answer: CrmAnswer): unknown {
-  if (answer.transport === "reset")
-    throw new TypeError("fetch failed", { cause: systemError("read ECONNRESET", "ECONNRESET") });
-  if (answer.transport === "timeout")
-    throw new TypeError("fetch failed", {
-      cause: Object.assign(systemError("Headers Timeout Error", "UND_ERR_HEADERS_TIMEOUT"), {
-        name: "HeadersTimeoutError",
-      }),
-    });
-  if (answer.status >= 400)
-    throw new ApiException(answer.status, "Unknown API Status Code!", answer.body, answer.headers);
-  return answer.body;
-}
-
-function stripeCall(answer: CrmAnswer): unknown {
-  const { errors } = Stripe;
-  if (answer.transport === "reset")
-    throw new errors.StripeConnectionError({
-      message: "An error occurred with our connection to Stripe. Request was retried 0 times.",
-    });
-  if (answer.transport === "timeout")
-    throw new errors.StripeConnectionError({ message: "Request aborted due to timeout being reached (80000ms)" });
-  if (answer.status >= 400) {
-    const body = answer.body as { message?: string; code?: string };
-    throw errors.StripeError.generate({
-      message: body.message ?? answer.statusText,
-      type: answer.status >= 500 ? "api_error" : "invalid_request_error",
-      ...(body.code === undefined ? {} : { code: body.code }),
-      statusCode: answer.status,
-      headers: answer.headers,
-      requestId: "req_audit",
-    } as never);
-  }
-  return answer.body;
+  return data;
 }
 
 /**
@@ -170,22 +121,35 @@ export async function syncContact(
   write: IntendedWrite,
   key: string,
 ): Promise<unknown> {
-  await Promise.resolve(); // a request is never synchronous
-  const answer = crm.sync(write, key);
+  const base = await loopbackBase();
+  const token = tokenFor(crm);
+  const headers = { authorization: `Bearer ${token}`, "idempotency-key": key };
+  const call: Call = {
+    url: `${base}/crm/contacts/${encodeURIComponent(write.contactId)}/sync`,
+    base,
+    headers,
+    write,
+    key,
+    token,
+  };
   switch (client) {
     case "axios":
-      return axiosCall(answer, key);
+      return (await axios.post(call.url, write, { headers })).data;
     case "got":
-      return gotCall(answer);
+      return got.post(call.url, { json: write, headers }).json();
+    case "ky":
+      return ky.post(call.url, { json: write, headers }).json();
     case "node-fetch":
-      return nodeFetchCall(answer);
+      return nodeFetchCall(call);
     case "fetch":
-      return fetchCall(answer, false);
+      return fetchCall(call, false);
     case "fetch-response":
-      return fetchCall(answer, true);
+      return fetchCall(call, true);
     case "openapi":
-      return openapiCall(answer);
+      return openapiCall(call);
+    case "octokit":
+      return octokitCall(call);
     case "stripe":
-      return stripeCall(answer);
+      return stripeCall(call);
   }
 }

@@ -4,7 +4,11 @@
 // @sinonjs/fake-timers (the library behind Vitest's and Jest's fake timers) and moves the clock to
 // the next timer whenever nothing else is left to run. Math.random is seeded per run, so jittered
 // waits are the same on every run of the audit.
+// The clock does not move while a client's request is on the wire (loopback.ts counts them): a
+// request to the loopback server takes real time, and a timer must not fire early in the meantime.
 import FakeTimers from "@sinonjs/fake-timers";
+import { clearTimeout as realClear, setTimeout as realTimeout } from "node:timers";
+import { noRequestInFlight, requestsInFlight } from "./loopback.js";
 import { seeded } from "./world.js";
 
 const START = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -14,6 +18,16 @@ const SETTLE_TURNS = 5;
 const STUCK_TURNS = 100_000;
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Real milliseconds a request to the loopback server may take before the audit gives up on it. */
+const WIRE_MS = 30_000;
+
+function wire(): Promise<void> {
+  let timer: ReturnType<typeof realTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = realTimeout(() => reject(new Error("peer audit: a request to the loopback server never ended")), WIRE_MS);
+  });
+  return Promise.race([noRequestInFlight(), late]).finally(() => realClear(timer));
+}
 
 /**
  * Runs `body` under fake timers and a seeded `Math.random`, advancing virtual time only when the
@@ -41,6 +55,11 @@ export async function inVirtualTime<T>(seed: number, body: () => Promise<T>): Pr
     while (!settled) {
       for (let i = 0; i < SETTLE_TURNS && !settled; i++) await turn();
       if (settled) break;
+      if (requestsInFlight() > 0) {
+        await wire();
+        idle = 0;
+        continue;
+      }
       if (clock.countTimers() > 0) {
         clock.next();
         idle = 0;

@@ -7,6 +7,7 @@
 // out), then the summary line last.
 // `--by-client` adds a table per HTTP client (careful reader) before the summary line.
 import { formatByClient, formatPeerAudit, runPeerAudit } from "./audit.js";
+import { closeLoopback } from "./loopback.js";
 import { remoteToolsSection } from "./remote/audit.js";
 import { SECTIONS } from "./sections.js";
 
@@ -25,4 +26,5 @@ if (args.includes("--by-client")) lines.push(...formatByClient(report), "");
 if (sectionRuns > 0)
   for (const section of SECTIONS) lines.push(...(await section.lines({ runs: sectionRuns, seed, report })), "");
 if (!args.includes("--no-remote")) lines.push(...(await remoteToolsSection()), "");
+await closeLoopback();
 for (const line of [...lines, last]) console.log(line);

@@ -2,16 +2,7 @@
 // module-level entry of SECTIONS: a harness choice varied on its own (a labelled sensitivity row),
 // so a reader sees what that choice does to the result. A section of another kind lives in its own
 // module (remote/audit.ts: the remote tools section, which main.ts prints after these).
-import {
-  FRAMEWORKS,
-  type Framework,
-  frameworksIn,
-  type PeerAuditReport,
-  pct,
-  runPeerAudit,
-  select,
-  tally,
-} from "./audit.js";
+import { FRAMEWORKS, type Framework, type PeerAuditReport, pct, runPeerAudit, select, tally } from "./audit.js";
 import { READERS } from "./model.js";
 
 /** What a section is given: the headline run, to compare with and to repeat with one choice changed. */

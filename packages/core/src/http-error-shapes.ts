@@ -1,5 +1,6 @@
 import { mapAws } from "./aws-error-shapes.js";
 import { errorChain, read } from "./error-chain.js";
+import { mapHtmlWhereJson } from "./html-where-json.js";
 import { mapHttpStatus } from "./http-status.js";
 import type { MappedError } from "./mapped-error.js";
 import { retryAfterMsFromHeaders } from "./retry-after.js";
@@ -111,7 +112,9 @@ function recognize(chain: readonly unknown[], error: unknown, now: () => number)
   if (fault === "server" && typeof read(error, "$metadata") === "object") return mapHttpStatus(500);
   // The idiom the platform docs teach: `throw new Error(\`Response status: ${response.status}\`)`.
   const stated = statusInMessage(error);
-  return stated === undefined ? undefined : mapHttpStatus(stated, undefined, now);
+  if (stated !== undefined) return mapHttpStatus(stated, undefined, now);
+  // An HTML page where JSON was expected (a proxy's error page answered with 200).
+  return mapHtmlWhereJson(error);
 }
 
 /**

@@ -6,7 +6,6 @@ import {
   ToolError,
   ToolResult,
 } from "@needlework/core";
-import { IDEMPOTENCY_HINT } from "@needlework/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { failWith, type RemoteCallSite } from "./remote-results.js";
@@ -37,21 +36,37 @@ export function verdictOf(error: unknown): ConnectionVerdict {
   return "reconnect"; // a network error (fetch failed, reset, refused): the transport is suspect
 }
 
+/** Only for a call nothing was sent by, or one safe to repeat: see {@link lostOrUnavailable}. */
 const unavailable = (site: RemoteCallSite, why: string, notApplied: boolean): MappedError => ({
   status: "error",
   code: "UPSTREAM_UNAVAILABLE",
   retriable: true,
   effect: notApplied ? "none" : "unknown",
   message: `Server '${site.server}' is unavailable (${why}).`,
-  suggestion:
-    notApplied || site.safeToRepeat ? "Retry later; if it keeps failing, report the outage." : IDEMPOTENCY_HINT,
+  suggestion: "Retry later; if it keeps failing, report the outage.",
 });
+
+/**
+ * A request whose answer was lost after it was sent (the connection failed or closed mid-call, a
+ * gateway's 502/504): for a tool safe to repeat, `UPSTREAM_UNAVAILABLE` (retried); for any other,
+ * `OUTCOME_UNKNOWN`, not retriable, since the write may have landed. Nothing sent: unavailable.
+ */
+function lostOrUnavailable(site: RemoteCallSite, why: string, notApplied: boolean): unknown {
+  if (notApplied || site.safeToRepeat) return failWith(unavailable(site, why, notApplied), site);
+  throw new ToolError(
+    `Server '${site.server}' did not answer '${site.tool}' (${why}); it may or may not have taken effect.`,
+    {
+      code: "OUTCOME_UNKNOWN",
+      suggestion: "Do not call it again blindly: check whether the action took effect first.",
+    },
+  );
+}
 
 /**
  * The tool's answer for a request that failed below the tool (the transport, the protocol), per
  * DESIGN: refused or reset connections, 502-504 and a closed transport (a crashed stdio child) are
  * `UPSTREAM_UNAVAILABLE`, retried for any tool when nothing was sent, else for read-only and
- * idempotent tools only; 401/403 `UNAUTHORIZED`/`FORBIDDEN`; JSON-RPC -32602 `INVALID_ARGUMENTS`,
+ * idempotent tools only (for any other tool a call that may have landed is `OUTCOME_UNKNOWN`); 401/403 `UNAUTHORIZED`/`FORBIDDEN`; JSON-RPC -32602 `INVALID_ARGUMENTS`,
  * -32601 `UNKNOWN_TOOL`; a request timeout `TIMEOUT` for a tool safe to repeat, else
  * `OUTCOME_UNKNOWN`. Never the error's text: the SDK's messages quote response bodies. @internal
  *
@@ -64,7 +79,7 @@ export function transportFailure(error: unknown, site: RemoteCallSite): unknown 
   if (error instanceof McpError) {
     switch (error.code) {
       case ErrorCode.ConnectionClosed:
-        return failWith(unavailable(site, "the connection closed during the call", false), site);
+        return lostOrUnavailable(site, "the connection closed during the call", false);
       case ErrorCode.RequestTimeout:
         if (site.safeToRepeat)
           throw new TimeoutError(`Tool '${site.tool}' on server '${site.server}' timed out.`, { cause: error });
@@ -95,14 +110,14 @@ export function transportFailure(error: unknown, site: RemoteCallSite): unknown 
   const status = httpStatusOfTransport(error);
   if (status !== undefined) {
     if (status === 502 || status === 503 || status === 504)
-      return failWith(unavailable(site, `HTTP ${status}`, status === 503), site);
+      return lostOrUnavailable(site, `HTTP ${status}`, status === 503);
     const mapped = mapHttpStatus(status);
     if (mapped !== undefined)
       return failWith({ ...mapped, message: `Server '${site.server}': ${mapped.message}.` }, site);
   }
   if (error instanceof StreamableHTTPError || isNetworkError(error)) {
     const notApplied = safely(() => provesNotApplied(error) || provesNotApplied((error as { cause?: unknown }).cause));
-    return failWith(unavailable(site, notApplied ? "connection refused" : "the connection failed", notApplied), site);
+    return lostOrUnavailable(site, notApplied ? "connection refused" : "the connection failed", notApplied);
   }
   throw error; // not a transport failure (a bug, a hostile value): the tool-result middleware maps it by type
 }

@@ -190,11 +190,11 @@ describe("connectMcpServer over stdio (the MCP SDK's server as a child process)"
     });
   });
 
-  it("a crashed child is a clear retriable failure, and the next call runs in a restarted child", async () => {
+  it("a crashed child mid-call is OUTCOME_UNKNOWN (the call may have landed), and the next call runs in a restarted child", async () => {
     const before = (await tools.invoke({ name: "kid_pid", arguments: {} })).data as { pid: number };
     const crashed = await tools.invoke({ name: "kid_crash", arguments: {} });
-    expect(crashed).toMatchObject({ status: "error", errorCode: "UPSTREAM_UNAVAILABLE", retriable: true });
-    // Not idempotent: the crash may have come after an effect, so it was not repeated.
+    // Not idempotent: the crash may have come after an effect, so it is neither repeated nor told as retriable.
+    expect(crashed).toMatchObject({ status: "error", errorCode: "OUTCOME_UNKNOWN", retriable: false });
     expect(crashed.metadata.attempts).toBe(1);
     expect(() => process.kill(before.pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
     const after = (await tools.invoke({ name: "kid_pid", arguments: {} })).data as { pid: number };

@@ -3,6 +3,7 @@ import {
   type AgentFunctionDescriptor,
   errorTypeName,
   type FailToolResult,
+  httpStatusOf,
   isToolResult,
   mapThrownError,
   NeedleworkError,
@@ -36,6 +37,15 @@ export type FailureReason =
   | { readonly kind: "thrown"; readonly error: unknown }
   | { readonly kind: "result"; readonly result: FailToolResult };
 
+const RATE_LIMITED = "RATE_LIMITED";
+
+/** A thrown HTTP 4xx (408 aside: the service timed out) or a rate limit: the service answered. */
+function answeredByService(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== undefined && status >= 400 && status < 500 && status !== 408) return true;
+  return mapThrownError(error).code === RATE_LIMITED;
+}
+
 /** A `ToolResult.fail(..., { transient: true })`. @internal */
 export function isTransientFailure(value: unknown): value is FailToolResult {
   return isToolResult(value) && value.kind === "fail" && value.error.transient;
@@ -46,18 +56,24 @@ export function isTransientFailure(value: unknown): value is FailToolResult {
  * non-transient needlework errors (a business answer), which go uncounted like the end of the call
  * (cancellation); timeouts count, `OUTCOME_UNKNOWN` ones included; a transient failed result is a
  * failure, and so is a returned failure value that says it is transient (a 503 `Response`) when
- * the `tool` is given; any other value a success. @internal
+ * the `tool` is given; any other value a success. A client error the service answered (a thrown
+ * HTTP 4xx other than 408: a 404, a 400, a rate limit; or `RATE_LIMITED` as a code) goes uncounted:
+ * the service is up, a 429's `Retry-After` paces the retries, and parallel calls meeting one quota
+ * or one bad record must not open the breaker of a healthy tool. @internal
  */
 export function breakerVerdict(outcome: AttemptOutcome, tool?: AgentFunctionDescriptor): BreakerVerdict {
   if (outcome.kind === "ended") return "uncounted";
   try {
+    if (outcome.kind === "value" && isTransientFailure(outcome.value) && outcome.value.error.code === RATE_LIMITED)
+      return "uncounted";
     if (outcome.kind === "value")
       return isTransientFailure(outcome.value) ||
         (tool !== undefined && isTransientReturnedFailure(outcome.value, tool))
         ? "failure"
         : "success";
     const error = outcome.error;
-    if (!NeedleworkError.isInstance(error)) return "failure";
+    if (!NeedleworkError.isInstance(error)) return answeredByService(error) ? "uncounted" : "failure";
+    if (error.code === RATE_LIMITED) return "uncounted";
     const counts = error.code === "OUTCOME_UNKNOWN" || (error as { transient?: unknown }).transient !== false;
     return counts ? "failure" : "uncounted";
   } catch {

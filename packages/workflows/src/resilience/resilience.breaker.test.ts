@@ -47,6 +47,35 @@ describe("resilience: circuit breaker", () => {
     expect(calls("plain")).toBe(7);
   });
 
+  it("a rate limit or a 404 never opens it: thrown by a client (axios's 429), a ToolError or a failed result", async () => {
+    const rateLimited = [
+      () => {
+        throw Object.assign(new Error("Request failed with status code 429"), {
+          isAxiosError: true,
+          response: { status: 429, headers: { "retry-after": "1" } },
+        });
+      },
+      () => {
+        throw new ToolError("Slow down", { code: "RATE_LIMITED", transient: true });
+      },
+      () => ToolResult.fail("Slow down", { code: "RATE_LIMITED", transient: true }),
+    ];
+    let n = 0;
+    handle("plain", () => rateLimited[n++ % rateLimited.length]!());
+    const invoke = setup(breaker);
+    for (let i = 0; i < 6; i++) expect((await invoke("plain").settled).error).not.toBeInstanceOf(CircuitOpenError);
+    expect(calls("plain")).toBe(6);
+    // Nor does a 404 the service answered (a bad record among parallel writes).
+    handle("plain", () => {
+      throw Object.assign(new Error("Request failed with status code 404"), { response: { status: 404 } });
+    });
+    for (let i = 0; i < 4; i++) expect((await invoke("plain").settled).error).not.toBeInstanceOf(CircuitOpenError);
+    // A 503 still counts.
+    handle("plain", () => ToolResult.fail("Down", { code: "UPSTREAM_UNAVAILABLE", transient: true }));
+    for (let i = 0; i < 3; i++) await invoke("plain").settled;
+    expect((await invoke("plain").settled).error).toBeInstanceOf(CircuitOpenError);
+  });
+
   it("keeps one breaker per tool", async () => {
     handle("plain", fails);
     handle("idem", () => "fine");
