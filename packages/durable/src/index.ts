@@ -38,6 +38,20 @@ export {
   type RunListQuery,
   type RunSummary,
 } from "./run-list.js";
+export {
+  checkFindQuery,
+  type FoundRun,
+  type RunFigures,
+  type RunFindPage,
+  type RunFindQuery,
+} from "./run-find.js";
+export { NOT_CALLED_CODES, wasNotCalled } from "./not-called.js";
+export {
+  type ToolHealth,
+  type ToolHealthReport,
+  type ToolHealthWindow,
+  toolHealthOf,
+} from "./tool-health.js";
 export { storedResult, type StoredRunResult } from "./stored-result.js";
 export {
   FileResumedCheckpointStore,

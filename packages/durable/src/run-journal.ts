@@ -9,7 +9,9 @@ import type {
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "./claims.js";
 import type { ApprovalRecord } from "./approval-record.js";
+import type { RunFindPage, RunFindQuery } from "./run-find.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
+import type { ToolHealthReport, ToolHealthWindow } from "./tool-health.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.
@@ -232,6 +234,17 @@ export interface RunJournal {
    * process died). Optional: the built-in stores have it; the run inspector uses it.
    */
   leaseOf?(runId: string): Promise<RunLeaseInfo | undefined>;
+  /**
+   * Optional: runs found by agent prefix, error code, time range, status and a part of the id, each
+   * with its figures, through the store's indexes (PostgreSQL). A scan for an id's part says how far
+   * it looked. The run inspector uses it; without it the inspector reads runs one by one.
+   */
+  find?(query: RunFindQuery): Promise<RunFindPage>;
+  /**
+   * Optional: every call of the runs started in a window, counted by tool (calls, failures by code,
+   * latency p50/p95), computed by the store (PostgreSQL: in SQL, over the start-time index).
+   */
+  toolHealth?(window: ToolHealthWindow): Promise<ToolHealthReport>;
 }
 
 /**

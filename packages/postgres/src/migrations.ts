@@ -1,6 +1,7 @@
 import { RunStoreError } from "@needlework/durable";
 import type { Pool } from "pg";
 import { ARTIFACTS_MIGRATION } from "./artifact-migration.js";
+import { FIND_MIGRATION } from "./find-migration.js";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */
 export interface Migration {
@@ -112,6 +113,7 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
     sql: journalFunctions,
   },
   ARTIFACTS_MIGRATION(7),
+  FIND_MIGRATION(8),
 ];
 
 /**

@@ -18,6 +18,7 @@ import type { Pool } from "pg";
 import { type NamedStatement, NamedStatements, namedStatement } from "./named-statements.js";
 import { escapeText, jsonParam } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
+import { findRuns, toolHealthIn } from "./postgres-run-find.js";
 import {
   BUSY_MS,
   type CallRow,
@@ -293,6 +294,11 @@ export class PostgresRunJournal implements RunJournal {
     );
     return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]!) } : { runs };
   }
+
+  /** Runs found by the inspector's filters, with their figures, in one statement (see postgres-run-find.ts). */
+  readonly find: NonNullable<RunJournal["find"]> = (query) => findRuns(this.pool, this.schema, query);
+  /** Every call of a window counted per tool, in SQL (see postgres-run-find.ts). */
+  readonly toolHealth: NonNullable<RunJournal["toolHealth"]> = (window) => toolHealthIn(this.pool, this.schema, window);
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
     const { rows } = await withStoreRetry("reading a run's lease", true, () =>

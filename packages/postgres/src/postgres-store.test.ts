@@ -241,7 +241,7 @@ describePostgres("PostgresStore", () => {
     const schema = freshSchema();
     const instances = [open(schema), open(schema), open(schema), open(schema)];
     const applied = await Promise.all(instances.map((s) => s.migrate()));
-    expect(applied.flat()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(applied.flat()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await instances[0]!.migrate()).toEqual([]);
     const { rows } = await instances[0]!.pool.query(`SELECT version, name FROM "${schema}".migrations`);
     expect(rows).toEqual([
@@ -252,6 +252,7 @@ describePostgres("PostgresStore", () => {
       { version: 5, name: "run_calls.approval: an approved call's signed decision record" },
       { version: 6, name: "journal functions: a commit and a take-and-read whose plans the server keeps" },
       { version: 7, name: "artifacts: huge results stored per run, deleted with the run" },
+      { version: 8, name: "runs found by agent prefix and by error code" },
     ]);
   });
 
