@@ -79,7 +79,7 @@ export function findRoutes(app: Hono, k: Inspection): void {
     let lastSeen: RunSummary | undefined;
     outer: while (rows.length < limit && scanned < SCAN) {
       const page = await journal.list({
-        limit: simple ? limit : 200,
+        limit: simple ? limit : Math.min(200, SCAN - scanned),
         ...(storeStatus ? { status: storeStatus } : {}),
         ...(storeCursor ? { cursor: storeCursor } : {}),
       });
