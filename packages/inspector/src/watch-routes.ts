@@ -3,16 +3,17 @@
  */
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { windowHealth } from "./health.js";
+import { cachedHealth } from "./health.js";
 import type { Inspection } from "./inspection.js";
 import { failure, HttpError, integer, leaseExpired } from "./request.js";
 
 /** `GET /api/health` and `GET /api/events` (SSE). */
 export function watchRoutes(app: Hono, k: Inspection, watchMs: number): void {
   const { store, journal, readRun, changed } = k;
+  const health = cachedHealth(k);
   app.get("/api/health", async (c) => {
     const windowMinutes = integer(c, "minutes", 60, 60 * 24 * 30) || 60;
-    return c.json(await windowHealth(k, windowMinutes));
+    return c.json(await health(windowMinutes));
   });
 
   // ---- live: server push
