@@ -46,12 +46,8 @@ export {
   type RunFindQuery,
 } from "./run-find.js";
 export { NOT_CALLED_CODES, wasNotCalled } from "./not-called.js";
-export {
-  type ToolHealth,
-  type ToolHealthReport,
-  type ToolHealthWindow,
-  toolHealthOf,
-} from "./tool-health.js";
+export { toolHealthOf } from "./tool-health.js";
+export type { ToolHealth, ToolHealthReport, ToolHealthWindow } from "./tool-health-report.js";
 export { storedResult, type StoredRunResult } from "./stored-result.js";
 export {
   FileResumedCheckpointStore,

@@ -11,7 +11,7 @@ import type { ResumedCheckpointStore } from "./claims.js";
 import type { ApprovalRecord } from "./approval-record.js";
 import type { RunFindPage, RunFindQuery } from "./run-find.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
-import type { ToolHealthReport, ToolHealthWindow } from "./tool-health.js";
+import type { ToolHealthReport, ToolHealthWindow } from "./tool-health-report.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.

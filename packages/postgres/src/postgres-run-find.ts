@@ -160,9 +160,7 @@ export async function toolHealthIn(pool: Pool, schema: string, window: ToolHealt
     SELECT (SELECT count(*) FROM w)::int AS runs, tools.*, codes.by_code
     FROM (SELECT 1) one LEFT JOIN tools ON true LEFT JOIN codes ON codes.tool = tools.tool
     ORDER BY tools.calls DESC, tools.tool COLLATE "C"`;
-  const { rows } = await withStoreRetry("computing tool health", true, () =>
-    pool.query<HealthRow>(sql, [from, to]),
-  );
+  const { rows } = await withStoreRetry("computing tool health", true, () => pool.query<HealthRow>(sql, [from, to]));
   const tools = rows
     .filter((row) => row.tool !== null)
     .map(

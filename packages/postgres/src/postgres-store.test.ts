@@ -49,7 +49,7 @@ describePostgres("PostgresStore", () => {
     await store.pool.query(`INSERT INTO "${schema}".migrations (version, name) VALUES (99, 'from the future')`);
     const refused = await store.migrate().catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "SCHEMA_TOO_NEW" });
-    expect(String((refused as Error).message)).toMatch(/version 99.*up to 7/);
+    expect(String((refused as Error).message)).toMatch(/version 99.*up to 8/);
   });
 
   it("resumeRun refuses a stored result it cannot trust (RESULT_INVALID), and returns a sound one", async () => {
