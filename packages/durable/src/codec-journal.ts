@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/internal";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
+import type { RunFindQuery } from "./run-find.js";
 import { RunStoreError } from "./run-store-error.js";
 import type { RunCancelRequest } from "./run-cancel.js";
 import { placedIn, type StoreIdentity, storeIdentityOf } from "./store-identity.js";
@@ -266,6 +267,9 @@ export function codecJournal(
     },
     // Summaries hold no payload: nothing to encode or decode.
     list: (query) => inner.list(query),
+    // Found runs carry figures from statuses and codes, which stay readable. Tool health is not
+    // passed on: the latencies it needs are sealed.
+    ...(inner.find ? { find: (query: RunFindQuery) => inner.find!(query) } : {}),
     read: async (runId: string) => open(runId, await inner.read(runId)),
     ...(inner.commit === undefined
       ? {}

@@ -39,6 +39,16 @@ export {
   type RunListQuery,
   type RunSummary,
 } from "./run-list.js";
+export {
+  checkFindQuery,
+  type FoundRun,
+  type RunFigures,
+  type RunFindPage,
+  type RunFindQuery,
+} from "./run-find.js";
+export { NOT_CALLED_CODES, wasNotCalled } from "./not-called.js";
+export { toolHealthOf } from "./tool-health.js";
+export type { ToolHealth, ToolHealthReport, ToolHealthWindow } from "./tool-health-report.js";
 export { storedResult, type StoredRunResult } from "./stored-result.js";
 export {
   FileResumedCheckpointStore,

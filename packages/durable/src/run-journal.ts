@@ -9,7 +9,9 @@ import type {
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
 import type { ResumedCheckpointStore } from "./claims.js";
 import type { ApprovalRecord } from "./approval-record.js";
+import type { RunFindPage, RunFindQuery } from "./run-find.js";
 import type { RunListPage, RunListQuery } from "./run-list.js";
+import type { ToolHealthReport, ToolHealthWindow } from "./tool-health-report.js";
 
 /**
  * How a run began: enough to rebuild its first messages on another instance.
@@ -243,6 +245,17 @@ export interface RunJournal {
   requestCancel?(runId: string, request: RunCancelRequest): Promise<RunCancelRequest>;
   /** Optional, with `requestCancel`: the run's cancel request, or `undefined` when none was made. */
   cancelRequested?(runId: string): Promise<RunCancelRequest | undefined>;
+  /**
+   * Optional: runs found by agent prefix, error code, time range, status and a part of the id, each
+   * with its figures, through the store's indexes (PostgreSQL). A scan for an id's part says how far
+   * it looked. The run inspector uses it; without it the inspector reads runs one by one.
+   */
+  find?(query: RunFindQuery): Promise<RunFindPage>;
+  /**
+   * Optional: every call of the runs started in a window, counted by tool (calls, failures by code,
+   * latency p50/p95), computed by the store (PostgreSQL: in SQL, over the start-time index).
+   */
+  toolHealth?(window: ToolHealthWindow): Promise<ToolHealthReport>;
 }
 
 /**

@@ -197,7 +197,9 @@ async function showRuns(params, stale) {
   $("runs-empty").hidden = page.runs.length > 0;
   $("runs-scanned").hidden = page.scanned === undefined;
   $("runs-scanned").textContent =
-    page.scanned === undefined ? "" : `Looked at ${plural(page.scanned, "run", "runs")} so far: Older → looks further.`;
+    page.scanned === undefined
+      ? ""
+      : `Looked at ${plural(page.scanned, "run", "runs")}${page.scannedThrough ? ` (back to ${when(page.scannedThrough)})` : ""}: Older → looks further.`;
   $("runs-older").hidden = !page.next;
   $("runs-older").onclick = () => {
     cursors.push(params.get("cursor") ?? "");
@@ -493,9 +495,10 @@ async function showHealth(params, stale) {
   $("health-minutes").value = minutes;
   const health = await api(`/api/health?minutes=${encodeURIComponent(minutes)}`);
   if (stale()) return;
-  $("health-runs").textContent = health.complete
-    ? plural(health.runs, "run", "runs")
-    : `the newest ${plural(health.runs, "run", "runs")} of the window (to ${when(health.oldestRead)}); older ones not read`;
+  // Every call of the window is counted; a window's figures are kept a few seconds (as of when).
+  $("health-runs").textContent =
+    `${plural(health.runs, "run", "runs")}, ${plural(health.calls ?? 0, "call", "calls")}, every one counted` +
+    (health.asOf ? ` (as of ${when(health.asOf)})` : "");
   $("health").tBodies[0].replaceChildren(
     ...health.tools.map((t) => {
       const row = el("tr");

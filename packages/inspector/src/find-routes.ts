@@ -7,6 +7,7 @@ import { cursorAfter } from "@needlework/durable";
 import type { Hono } from "hono";
 import type { Inspection, ListRow } from "./inspection.js";
 import { integer, time } from "./request.js";
+import { foundStats } from "./run-stats.js";
 
 /** `GET /api/runs`: the runs list and its search. */
 export function findRoutes(app: Hono, k: Inspection): void {
@@ -20,6 +21,8 @@ export function findRoutes(app: Hono, k: Inspection): void {
     const limit = integer(c, "limit", 50, 500) || 50;
     const from = time(c, "from");
     const to = time(c, "to");
+    // How many runs a search for an id's part looks at per request (then `next` goes on).
+    const scan = integer(c, "scan", 0, 100_000);
     if (q !== undefined) {
       // A run id: that run, whatever the other filters say.
       const run = await readRun(q.length <= 500 ? q : "").catch(() => undefined);
@@ -34,11 +37,37 @@ export function findRoutes(app: Hono, k: Inspection): void {
         return c.json({ runs: [row] });
       }
     }
+    // A store that finds runs itself (PostgreSQL, through its indexes): one statement a page.
+    if (typeof journal.find === "function") {
+      const page = await journal.find({
+        limit,
+        ...(status ? { status } : {}),
+        ...(agent !== undefined ? { agentPrefix: agent } : {}),
+        ...(code !== undefined ? { errorCode: code } : {}),
+        ...(q !== undefined ? { idContains: q.slice(0, 500) } : {}),
+        ...(from !== undefined ? { from: new Date(from).toISOString() } : {}),
+        ...(to !== undefined ? { to: new Date(to).toISOString() } : {}),
+        ...(cursor ? { cursor } : {}),
+        ...(scan > 0 ? { scan } : {}),
+      });
+      const now = Date.now();
+      const runs = page.runs.map((run) => {
+        const { figures: _, interrupted, ...summary } = run;
+        return {
+          ...summary,
+          ...(interrupted ? { status: "interrupted", interrupted: true } : {}),
+          stats: foundStats(run, now),
+        };
+      });
+      // A scan that stopped at its bound says how far it has looked (`next` goes on from there).
+      const looked = page.scanned ? { scanned: page.scanned.runs, scannedThrough: page.scanned.through } : {};
+      return c.json({ runs, ...(page.next ? { next: page.next } : {}), ...looked });
+    }
     const simple = agent === undefined && code === undefined && q === undefined && from === undefined;
     const storeStatus = status === "interrupted" ? "running" : status;
     // The store filters by exact status and pages by cursor; agent prefix (any case), code, id and
     // time are filtered here, over at most `SCAN` summaries per request (then `next` goes on).
-    const SCAN = 2_000;
+    const SCAN = scan || 2_000;
     let storeCursor =
       cursor ??
       (to === undefined
@@ -50,7 +79,7 @@ export function findRoutes(app: Hono, k: Inspection): void {
     let lastSeen: RunSummary | undefined;
     outer: while (rows.length < limit && scanned < SCAN) {
       const page = await journal.list({
-        limit: simple ? limit : 200,
+        limit: simple ? limit : Math.min(200, SCAN - scanned),
         ...(storeStatus ? { status: storeStatus } : {}),
         ...(storeCursor ? { cursor: storeCursor } : {}),
       });
@@ -97,6 +126,7 @@ export function findRoutes(app: Hono, k: Inspection): void {
     if (rows.length < limit && scanned >= SCAN && lastSeen) next = cursorAfter(lastSeen);
     // A search that stopped at its scan limit says how far it has looked (`next` goes on from there).
     const partial = rows.length < limit && scanned >= SCAN && next !== undefined;
-    return c.json({ runs: rows, ...(next ? { next } : {}), ...(partial ? { scanned } : {}) });
+    const looked = partial ? { scanned, scannedThrough: new Date(lastSeen!.startedAt).toISOString() } : {};
+    return c.json({ runs: rows, ...(next ? { next } : {}), ...looked });
   });
 }

@@ -1,69 +1,103 @@
 /*
- * Each tool's health over the runs of a window: calls, failures by error code, and latency
- * percentiles (p50, p95) of its settled calls. One pass over the calls, then one sort per tool.
+ * Each tool's health over a window: every call of the runs started in it. A store that computes it
+ * (`journal.toolHealth`: PostgreSQL, in SQL) answers itself; any other is read run by run, every run
+ * of the window, never a sample.
  */
-import type { JournaledRun } from "@needlework/durable";
+import type { JournaledRun, ToolHealth } from "@needlework/durable";
+import { toolHealthOf } from "@needlework/durable";
+import type { Inspection } from "./inspection.js";
+
+export type { ToolHealth } from "@needlework/durable";
+
+/** What `GET /api/health` answers. */
+export interface WindowHealth {
+  readonly windowMinutes: number;
+  /** Runs started in the window, and every call of theirs: all counted. */
+  readonly runs: number;
+  readonly calls: number;
+  /** Always true: the figures count every call of the window. */
+  readonly complete: true;
+  /** Where they were computed: by the store (`store`, in SQL), or here from every run read (`read`). */
+  readonly computed: "store" | "read";
+  /** When the figures were computed (ISO 8601): the window ends then. A window's figures are kept a few seconds. */
+  readonly asOf: string;
+  readonly tools: readonly ToolHealth[];
+}
+
+/** Runs read at once while counting a window run by run. */
+const READ_AT_ONCE = 20;
+
+/** The health of every tool over the runs started in the last `windowMinutes`. */
+export async function windowHealth(k: Inspection, windowMinutes: number, now = Date.now()): Promise<WindowHealth> {
+  const since = now - windowMinutes * 60_000;
+  const from = new Date(since).toISOString();
+  const to = new Date(now).toISOString();
+  const { journal, readRun } = k;
+  if (typeof journal.toolHealth === "function") {
+    const report = await journal.toolHealth({ from, to });
+    const { runs, calls, tools } = report;
+    return { windowMinutes, runs, calls, complete: true, computed: "store", asOf: to, tools };
+  }
+  // Newest first, page by page, until the window's start: every run of the window read (a run that
+  // cannot be read fails the request: a figure without it would be a sample).
+  const runs: JournaledRun[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await journal.list({ limit: 200, ...(cursor ? { cursor } : {}) });
+    const inWindow = page.runs.filter((s) => Date.parse(s.startedAt) >= since && Date.parse(s.startedAt) <= now);
+    for (let at = 0; at < inWindow.length; at += READ_AT_ONCE) {
+      const read = await Promise.all(inWindow.slice(at, at + READ_AT_ONCE).map((s) => readRun(s.runId)));
+      for (const run of read) if (run) runs.push(run);
+    }
+    const older = page.runs.some((s) => Date.parse(s.startedAt) < since);
+    if (older || !page.next) break;
+    cursor = page.next;
+  }
+  const report = toolHealthOf(runs);
+  const { calls, tools } = report;
+  return { windowMinutes, runs: report.runs, calls, complete: true, computed: "read", asOf: to, tools };
+}
+
+/** How long a window's figures are served as they are; then recomputed (meanwhile served, up to `STALE_MS`). */
+const FRESH_MS = 10_000;
+const STALE_MS = 5 * 60_000;
+/** Windows kept at once. */
+const WINDOWS_KEPT = 16;
 
 /**
- * One tool's figures over a window of runs.
- *
- * @example
- * ```ts
- * const { tools } = await (await fetch(`${inspector.url}api/health?minutes=60`)).json();
- * for (const t of tools as ToolHealth[]) console.log(t.tool, t.calls, t.failures, t.p95Ms);
- * ```
+ * {@link windowHealth} cached per window: counting every call of a long window takes a while over
+ * 100,000 runs, so each window's figures are kept `FRESH_MS` (each answer says when it was computed,
+ * `asOf`), then recomputed in the background while the kept ones are served, up to `STALE_MS` old.
+ * An action of this inspector (`changed`) forgets them all.
  */
-export interface ToolHealth {
-  readonly tool: string;
-  readonly calls: number;
-  /** Settled calls whose status was not `ok` or `partial`. */
-  readonly failures: number;
-  /** Failures by error code (`UNKNOWN` for a failure with none). */
-  readonly byCode: Readonly<Record<string, number>>;
-  /** Latency percentiles of settled calls, in ms (nearest rank); absent with no latency recorded. */
-  readonly p50Ms?: number;
-  readonly p95Ms?: number;
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** The health of every tool called in `runs`, most calls first. */
-export function toolHealth(runs: readonly JournaledRun[]): ToolHealth[] {
-  const tools = new Map<
-    string,
-    { calls: number; failures: number; byCode: Map<string, number>; latencies: number[] }
-  >();
-  for (const run of runs)
-    for (const call of run.calls) {
-      let entry = tools.get(call.tool);
-      if (!entry) {
-        entry = { calls: 0, failures: 0, byCode: new Map(), latencies: [] };
-        tools.set(call.tool, entry);
-      }
-      entry.calls++;
-      const outcome = call.outcome?.outcome;
-      if (!outcome) continue;
-      const latency = outcome.metadata?.latencyMs;
-      if (typeof latency === "number" && Number.isFinite(latency)) entry.latencies.push(latency);
-      if (outcome.status !== "ok" && outcome.status !== "partial") {
-        entry.failures++;
-        const code = outcome.errorCode ?? "UNKNOWN";
-        entry.byCode.set(code, (entry.byCode.get(code) ?? 0) + 1);
-      }
+export function cachedHealth(k: Inspection): (windowMinutes: number) => Promise<WindowHealth> {
+  const kept = new Map<number, { at: number; value: WindowHealth }>();
+  const computing = new Map<number, Promise<WindowHealth>>();
+  k.changed.on("change", () => kept.clear());
+  const compute = (windowMinutes: number): Promise<WindowHealth> => {
+    let running = computing.get(windowMinutes);
+    if (running === undefined) {
+      const at = Date.now();
+      running = windowHealth(k, windowMinutes, at)
+        .then((value) => {
+          if (kept.size >= WINDOWS_KEPT && !kept.has(windowMinutes)) kept.delete(kept.keys().next().value!);
+          kept.set(windowMinutes, { at, value });
+          return value;
+        })
+        .finally(() => computing.delete(windowMinutes));
+      computing.set(windowMinutes, running);
     }
-  return [...tools]
-    .map(([tool, e]) => {
-      const sorted = e.latencies.sort((a, b) => a - b);
-      return {
-        tool,
-        calls: e.calls,
-        failures: e.failures,
-        byCode: Object.fromEntries(e.byCode),
-        ...(sorted.length > 0 ? { p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95) } : {}),
-      };
-    })
-    .sort((a, b) => b.calls - a.calls || (a.tool < b.tool ? -1 : 1));
+    return running;
+  };
+  return async (windowMinutes) => {
+    const entry = kept.get(windowMinutes);
+    const age = entry === undefined ? Number.POSITIVE_INFINITY : Date.now() - entry.at;
+    if (entry !== undefined && age < FRESH_MS) return entry.value;
+    if (entry !== undefined && age < STALE_MS) {
+      // A failed refresh leaves the kept figures (their `asOf` says how old they are); the next request tries again.
+      compute(windowMinutes).catch(() => undefined);
+      return entry.value;
+    }
+    return compute(windowMinutes);
+  };
 }

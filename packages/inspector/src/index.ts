@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 export type { ActionLog } from "./action-log.js";
-export type { ToolHealth } from "./health.js";
+export type { ToolHealth } from "@needlework/durable";
 export type { InspectedAgent } from "./inspected-agent.js";
 export { type Inspector, type InspectorOptions, startInspector } from "./inspector.js";
 export type { ActionRecord } from "./run-view.js";

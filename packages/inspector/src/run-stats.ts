@@ -3,7 +3,8 @@
  * call whose tool never ran (skipped, denied, ...) is "not called", so the header, the result and
  * `run_health` agree.
  */
-import type { JournaledCall, JournaledOutcome, JournaledRun } from "@needlework/durable";
+import type { FoundRun, JournaledCall, JournaledRun } from "@needlework/durable";
+import { wasNotCalled } from "@needlework/durable";
 
 /** A run's figures: what the runs list shows in its columns. */
 export interface RunStats {
@@ -22,22 +23,6 @@ export interface RunStats {
 export const isFailure = (status: string | undefined): boolean =>
   status !== undefined && status !== "ok" && status !== "partial";
 
-/**
- * Codes of calls whose tool never ran. The rule `run_health` counts `tools_not_called` by (workflows'
- * `wasNotCalled`), restated here: the inspector reads journals and never loads the agent framework.
- */
-const NOT_CALLED = new Set([
-  "UNKNOWN_TOOL",
-  "INVALID_ARGUMENTS",
-  "CIRCUIT_OPEN",
-  "APPROVAL_DENIED",
-  "APPROVAL_REQUIRED",
-  "APPROVAL_ARGUMENTS_TOO_LONG",
-  "UNTRUSTED_CONTEXT",
-]);
-const neverRan = (o: JournaledOutcome["outcome"]): boolean =>
-  o.status === "skipped" || (o.errorCode !== undefined && NOT_CALLED.has(o.errorCode));
-
 /** `run_health` counted from a turn's settled calls, for a run that has not ended (the conversation is not stored until then). */
 export function healthSoFar(calls: readonly (JournaledCall | undefined)[]): Record<string, unknown> {
   let ok = 0;
@@ -47,7 +32,7 @@ export function healthSoFar(calls: readonly (JournaledCall | undefined)[]): Reco
     const outcome = call?.outcome?.outcome;
     if (!outcome) continue;
     if (!isFailure(outcome.status)) ok++;
-    else if (neverRan(outcome)) notCalled++;
+    else if (wasNotCalled(outcome)) notCalled++;
     else failed++;
   }
   return {
@@ -67,7 +52,7 @@ export function runStats(run: JournaledRun, now = Date.now()): RunStats {
   for (const call of run.calls) {
     const outcome = call.outcome?.outcome;
     if (!outcome || !isFailure(outcome.status)) continue;
-    if (neverRan(outcome)) notCalled++;
+    if (wasNotCalled(outcome)) notCalled++;
     else failures++;
     if (outcome.errorCode) codes.add(outcome.errorCode);
   }
@@ -80,5 +65,19 @@ export function runStats(run: JournaledRun, now = Date.now()): RunStats {
     failures,
     notCalled,
     codes: [...codes],
+  };
+}
+
+/** The figures of a list row from a run the store found with its figures (`journal.find`). */
+export function foundStats(run: FoundRun, now = Date.now()): RunStats {
+  const started = Date.parse(run.startedAt);
+  const ended = run.endedAt === undefined ? now : Date.parse(run.endedAt);
+  return {
+    durationMs: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, ended - started) : undefined,
+    turns: run.figures.turns,
+    calls: run.figures.calls,
+    failures: run.figures.failures,
+    notCalled: run.figures.notCalled,
+    codes: run.figures.codes,
   };
 }

@@ -1,45 +1,19 @@
 /*
  * Each tool's health over a window, and the server push that keeps open pages current.
  */
-import type { JournaledRun } from "@needlework/durable";
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { toolHealth } from "./health.js";
+import { cachedHealth } from "./health.js";
 import type { Inspection } from "./inspection.js";
 import { failure, HttpError, integer, leaseExpired } from "./request.js";
 
 /** `GET /api/health` and `GET /api/events` (SSE). */
 export function watchRoutes(app: Hono, k: Inspection, watchMs: number): void {
   const { store, journal, readRun, changed } = k;
+  const health = cachedHealth(k);
   app.get("/api/health", async (c) => {
     const windowMinutes = integer(c, "minutes", 60, 60 * 24 * 30) || 60;
-    const since = Date.now() - windowMinutes * 60_000;
-    const runs: JournaledRun[] = [];
-    let cursor: string | undefined;
-    // Newest first, until the window's start, at most 2,000 runs: when it stops before the window's
-    // start it says so (`complete: false`, and the oldest start it read), never a sample shown as the window.
-    let complete = false;
-    let oldestRead: string | undefined;
-    for (let pages = 0; pages < 10; pages++) {
-      const page = await journal.list({ limit: 200, ...(cursor ? { cursor } : {}) });
-      const inWindow = page.runs.filter((summary) => Date.parse(summary.startedAt) >= since);
-      // A page's runs read together, not one round trip after another.
-      for (const run of await Promise.all(inWindow.map((s) => readRun(s.runId).catch(() => undefined))))
-        if (run) runs.push(run);
-      oldestRead = inWindow.at(-1)?.startedAt ?? oldestRead;
-      if (inWindow.length < page.runs.length || !page.next) {
-        complete = true;
-        break;
-      }
-      cursor = page.next;
-    }
-    return c.json({
-      windowMinutes,
-      runs: runs.length,
-      complete,
-      ...(complete || oldestRead === undefined ? {} : { oldestRead }),
-      tools: toolHealth(runs),
-    });
+    return c.json(await health(windowMinutes));
   });
 
   // ---- live: server push

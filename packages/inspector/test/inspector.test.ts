@@ -117,7 +117,7 @@ describe("startInspector over an in-memory store", () => {
 
   it("shows each tool's health over a window: calls, failures by code, p50 and p95 latency", async () => {
     const { body } = await get(inspector, "/api/health?minutes=60");
-    // Every run of the window read (it says `complete: false` and how far it read when it stops short).
+    // Every call of every run of the window counted (see scale.test.ts).
     expect(body).toMatchObject({ windowMinutes: 60, complete: true });
     expect(body.oldestRead).toBeUndefined();
     const merge = body.tools.find((t: { tool: string }) => t.tool === "mergeContacts");

@@ -1,6 +1,7 @@
 import { RunStoreError } from "@needlework/durable";
 import type { Pool } from "pg";
 import { ARTIFACTS_MIGRATION } from "./artifact-migration.js";
+import { FIND_MIGRATION } from "./find-migration.js";
 
 /** One schema change; `sql` gets the quoted schema name. @internal */
 export interface Migration {
@@ -119,6 +120,7 @@ WHERE ended_at IS NOT NULL AND (lease_expires IS NULL OR lease_expires <= now())
     sql: (s) =>
       `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS cancel_requested_by text, ADD COLUMN IF NOT EXISTS cancel_requested_at timestamptz;`,
   },
+  FIND_MIGRATION(9),
 ];
 
 /**

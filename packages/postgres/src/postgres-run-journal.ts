@@ -20,6 +20,7 @@ import { type NamedStatement, NamedStatements, namedStatement } from "./named-st
 import { escapeText, jsonParam } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
 import { cancelRequestedIn, requestCancelIn } from "./postgres-run-cancel.js";
+import { findRuns, toolHealthIn } from "./postgres-run-find.js";
 import {
   BUSY_MS,
   type CallRow,
@@ -144,14 +145,6 @@ export class PostgresRunJournal implements RunJournal {
         [runId, owner],
       ),
     );
-  }
-
-  requestCancel(runId: string, request: RunCancelRequest): Promise<RunCancelRequest> {
-    return requestCancelIn(this.pool, this.schema, runId, request);
-  }
-
-  cancelRequested(runId: string): Promise<RunCancelRequest | undefined> {
-    return cancelRequestedIn(this.pool, this.schema, runId);
   }
 
   turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
@@ -303,6 +296,15 @@ export class PostgresRunJournal implements RunJournal {
     );
     return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]!) } : { runs };
   }
+
+  /** A run's cancel request, who asked and when (see postgres-run-cancel.ts). */
+  readonly requestCancel = (runId: string, request: RunCancelRequest): Promise<RunCancelRequest> =>
+    requestCancelIn(this.pool, this.schema, runId, request);
+  readonly cancelRequested = (runId: string): Promise<RunCancelRequest | undefined> =>
+    cancelRequestedIn(this.pool, this.schema, runId);
+  /** Runs found by the inspector's filters, and every call of a window per tool, in SQL (postgres-run-find.ts). */
+  readonly find: NonNullable<RunJournal["find"]> = (query) => findRuns(this.pool, this.schema, query);
+  readonly toolHealth: NonNullable<RunJournal["toolHealth"]> = (window) => toolHealthIn(this.pool, this.schema, window);
 
   async leaseOf(runId: string): Promise<RunLeaseInfo | undefined> {
     const { rows } = await withStoreRetry("reading a run's lease", true, () =>

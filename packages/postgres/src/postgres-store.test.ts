@@ -253,6 +253,7 @@ describePostgres("PostgresStore", () => {
       { version: 6, name: "journal functions: a commit and a take-and-read whose plans the server keeps" },
       { version: 7, name: "artifacts: huge results stored per run, deleted with the run" },
       { version: 8, name: "a run's cancel request: who asked and when" },
+      { version: 9, name: "runs found by agent prefix and by error code" },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolOutcome } from "@needlework/core";
 import { isUntrustedOutcome } from "@needlework/core";
+import { wasNotCalled } from "@needlework/durable";
 import type { AgentRunResult, CompletedRunResult, RunHealth, ToolCallRecord } from "../agent-run-result.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import {
@@ -17,7 +18,6 @@ import { runHealthBlock, runHealthMessage, successClaimCorrection } from "./run-
 import { bookRound, type PoisonCount, runHealth } from "./run-ledger.js";
 import type { SettledCall } from "./run-round.js";
 import type { AgentRuntime, RunEnd, RunState } from "./run-state.js";
-import { wasNotCalled } from "./synthetic-outcomes.js";
 
 // The steps that end a run or a round, each a function of the run's state: the loop (AgentRun)
 // decides when, these decide what.

@@ -1,7 +1,8 @@
 import { isFailedOutcome, type JsonValue, toJsonSafe, toolOutcomeEnvelope } from "@needlework/core";
 import type { Recovery, RunHealth } from "../agent-run-result.js";
+import { wasNotCalled } from "@needlework/durable";
 import type { SettledCall } from "./run-round.js";
-import { RUNTIME_CODES, wasNotCalled } from "./synthetic-outcomes.js";
+import { RUNTIME_CODES } from "./synthetic-outcomes.js";
 
 /** A failure not yet cleared by a later success of the same tool with equal arguments. @internal */
 export interface BlockingFailure {

@@ -19,22 +19,6 @@ export const RUNTIME_CODES: ReadonlySet<string> = new Set([
   "UNTRUSTED_CONTEXT",
 ]);
 
-/** Codes of calls whose tool body never ran: the model is told "not called", not "failed". @internal */
-const NOT_CALLED_CODES: ReadonlySet<string> = new Set([
-  "UNKNOWN_TOOL",
-  "INVALID_ARGUMENTS",
-  "CIRCUIT_OPEN",
-  "APPROVAL_DENIED",
-  "APPROVAL_REQUIRED",
-  "APPROVAL_ARGUMENTS_TOO_LONG",
-  "UNTRUSTED_CONTEXT",
-]);
-
-/** True when the tool body never ran for this outcome (skipped, denied, unknown tool, bad arguments, open circuit). @internal */
-export function wasNotCalled(outcome: Pick<ToolOutcome, "status" | "errorCode">): boolean {
-  return outcome.status === "skipped" || (outcome.errorCode !== undefined && NOT_CALLED_CODES.has(outcome.errorCode));
-}
-
 const meta = (call: RoundCall, latencyMs = 0) => ({ tool: call.name, callId: call.callId, attempts: 0, latencyMs });
 const ref = (call: RoundCall) => `'${call.name}' (${call.callId})`;
 
