@@ -1,16 +1,22 @@
 import type { ChatAssistantMessage, ChatMessage, FailedItem, JsonValue, ToolOutcomeStatus } from "@needlework/core";
-import type { JournaledCall, JournaledOutcome, JournaledTurn } from "@needlework/durable";
-import { callIdempotencyKey } from "@needlework/core/internal";
+import type { JournaledCall, JournaledOutcome, JournaledRun, JournaledTurn } from "@needlework/durable";
+import { callIdempotencyKey } from "@needlework/core/kit";
 import { callKey } from "../canonical-json.js";
-import type { AgentCheckpoint, CheckpointJournal } from "./checkpoint.js";
 
 /**
  * A checkpoint of format 1 (written before runs were journal-first, up to the release that made
  * the checkpoint a journal): a snapshot of the run's state, signed as a whole. Read, never written.
  * @internal
  */
-export interface CheckpointFormat1 extends Omit<AgentCheckpoint, "version" | "journal"> {
+export interface CheckpointFormat1 {
   readonly version: 1;
+  readonly id: string;
+  readonly agent: string;
+  readonly runId: string;
+  readonly createdAt: string;
+  /** The paused round's calls (`PendingApproval`s), as format 2 has them too. */
+  readonly pending: readonly object[];
+  readonly signature: string;
   readonly state: {
     readonly messages: readonly ChatMessage[];
     readonly calls?: readonly {
@@ -107,7 +113,9 @@ function outcomeOf(
  * call's). Its signature was verified over the format-1 body; the result is not signed again and is
  * never written back as a checkpoint. @internal
  */
-export function migrateCheckpointFormat1(checkpoint: CheckpointFormat1): AgentCheckpoint {
+export function migrateCheckpointFormat1(
+  checkpoint: CheckpointFormat1,
+): Omit<CheckpointFormat1, "version" | "state"> & { readonly version: 2; readonly journal: Omit<JournaledRun, "end"> } {
   const { version: _version, state, ...rest } = checkpoint;
   const messages = Array.isArray(state?.messages) ? state.messages : [];
   const text = (role: string) => {
@@ -134,7 +142,7 @@ export function migrateCheckpointFormat1(checkpoint: CheckpointFormat1): AgentCh
       calls.push({ callId: call.id, tool: call.name, arguments: args as JsonValue, idempotencyKey: key, outcome });
     }
   }
-  const journal: CheckpointJournal = {
+  const journal: Omit<JournaledRun, "end"> = {
     runId,
     agent: checkpoint.agent,
     instructions: text("system"),

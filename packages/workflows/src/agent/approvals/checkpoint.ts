@@ -136,7 +136,8 @@ function migrated(checkpoint: CheckpointFormat1): AgentCheckpoint {
   const state = checkpoint.state as unknown;
   if (typeof state !== "object" || state === null || !Array.isArray((state as { messages?: unknown }).messages))
     throw invalid("its format-1 state has no messages");
-  return migrateCheckpointFormat1(checkpoint);
+  // Its pending calls are format 2's `PendingApproval`s (format 2 kept them as they were).
+  return migrateCheckpointFormat1(checkpoint) as AgentCheckpoint;
 }
 
 /** The shortest `checkpointSecret` accepted, in bytes (HMAC-SHA256 needs at least this much key). */
