@@ -2,16 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import {
   type ApprovalRecord,
-  type DecisionEvidence,
+  callStep,
+  DelegatingExecution,
   type DurableExecution,
   type DurableExecutionFactory,
   type DurableRunInfo,
-  type DurableToolCall,
-  callStep,
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
-import type { ToolOutcome } from "@needlework/core";
 
 /**
  * Options of {@link DbosExecution}.
@@ -67,77 +65,47 @@ function decisionFor(output: unknown, callId: string): boolean {
  * );
  * ```
  */
-export class DbosExecution implements DurableExecution {
-  /** The run's id: the DBOS workflow id. */
-  readonly runId: string;
-  private readonly inner: DurableExecution;
-
+export class DbosExecution extends DelegatingExecution {
   /** A factory for `createAgent({ execution })`: one `DbosExecution` per run. */
   static factory(options: DbosExecutionOptions = {}): DurableExecutionFactory {
     return (run) => new DbosExecution(run, options);
   }
 
   constructor(run: DurableRunInfo, options: DbosExecutionOptions = {}) {
-    const workflowID = DBOS.workflowID;
-    if (workflowID === undefined) {
-      throw new TypeError(
-        "DbosExecution runs inside a DBOS workflow: run the agent in a function registered with DBOS.registerWorkflow.",
-      );
-    }
-    if (workflowID !== run.runId) {
-      throw new TypeError(
-        `DbosExecution: the run's id must be its DBOS workflow id (${workflowID}): run the agent with { runId: DBOS.workflowID }, so a recovered run keeps its idempotency keys.`,
-      );
-    }
-    this.runId = workflowID;
-    const timeout = options.decisionTimeoutSeconds ?? 86_400;
-    let recordedSteps: Promise<readonly StepInfo[]> | undefined;
-    this.inner = engineExecution(
-      {
-        runId: workflowID,
-        step: (name, fn) => DBOS.runStep(fn, { name, retriesAllowed: false }),
-        settled: async (callId) => {
-          recordedSteps ??= outsideWorkflow(() => DBOS.listWorkflowSteps(workflowID)).then((steps) => steps ?? []);
-          const recorded = await recordedSteps;
-          const ran = recorded.some((step) => step.name === callStep(callId));
-          return ran && !recorded.some((step) => step.name === "DBOS.recv" && decisionFor(step.output, callId));
-        },
-        waitForDecision: async (callId) => {
-          const message = await DBOS.recv<DbosDecisionMessage>(dbosDecisionTopic(callId), timeout);
-          return message === null ? undefined : { decision: message.decision, signature: message.signature };
-        },
-      },
-      options,
+    super(dbosSteps(run, options));
+  }
+}
+
+/** The run's execution over DBOS's step, recv and step list (inside the workflow whose id is the run's). */
+function dbosSteps(run: DurableRunInfo, options: DbosExecutionOptions): DurableExecution {
+  const workflowID = DBOS.workflowID;
+  if (workflowID === undefined) {
+    throw new TypeError(
+      "DbosExecution runs inside a DBOS workflow: run the agent in a function registered with DBOS.registerWorkflow.",
     );
   }
-
-  /** Runs `fn` as one DBOS step (`DBOS.runStep`, retries off); a recovered run gets the recorded value. */
-  step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.inner.step(name, fn);
+  if (workflowID !== run.runId) {
+    throw new TypeError(
+      `DbosExecution: the run's id must be its DBOS workflow id (${workflowID}): run the agent with { runId: DBOS.workflowID }, so a recovered run keeps its idempotency keys.`,
+    );
   }
-
-  /** Runs one tool call as one DBOS step recording its outcome (see the class's rules for a call in flight). */
-  call(key: string, fn: () => Promise<ToolOutcome>, call: DurableToolCall): Promise<ToolOutcome> {
-    return this.inner.call(key, fn, call);
-  }
-
-  /** Waits (durably, `DBOS.recv`) for a gated call's signed decision record. */
-  waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined> {
-    return this.inner.waitForDecision(callId, gated);
-  }
-
-  /** The time (epoch ms). */
-  now(): number {
-    return this.inner.now();
-  }
-
-  /** A random number in [0, 1). */
-  random(): number {
-    return this.inner.random();
-  }
-
-  /** True after a step whose recorded value DBOS returned without running it (a recovered run). */
-  replaying(): boolean {
-    return this.inner.replaying?.() ?? false;
-  }
+  const timeout = options.decisionTimeoutSeconds ?? 86_400;
+  let recordedSteps: Promise<readonly StepInfo[]> | undefined;
+  return engineExecution(
+    {
+      runId: workflowID,
+      step: (name, fn) => DBOS.runStep(fn, { name, retriesAllowed: false }),
+      settled: async (callId) => {
+        recordedSteps ??= outsideWorkflow(() => DBOS.listWorkflowSteps(workflowID)).then((steps) => steps ?? []);
+        const recorded = await recordedSteps;
+        const ran = recorded.some((step) => step.name === callStep(callId));
+        return ran && !recorded.some((step) => step.name === "DBOS.recv" && decisionFor(step.output, callId));
+      },
+      waitForDecision: async (callId) => {
+        const message = await DBOS.recv<DbosDecisionMessage>(dbosDecisionTopic(callId), timeout);
+        return message === null ? undefined : { decision: message.decision, signature: message.signature };
+      },
+    },
+    options,
+  );
 }

@@ -1,5 +1,5 @@
 import { DBOS, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import type { ApprovalRecord, DeadLetterQueue } from "@needlework/durable";
+import { type ApprovalRecord, type DeadLetterQueue, type DecisionDelivery, deadLetterRuns } from "@needlework/durable";
 import { type DbosDecisionMessage, dbosDecisionTopic } from "./dbos-execution.js";
 
 /**
@@ -22,9 +22,6 @@ const launched: DbosMessenger = {
   send: (id, message, topic, key) => DBOS.send(id, message, topic, key),
   getWorkflowStatus: (id) => DBOS.getWorkflowStatus(id),
 };
-
-/** What became of a decision sent to a run: delivered (once, however often it is sent), or refused. */
-export type DecisionDelivery = "sent" | "refused";
 
 /** Statuses of a workflow that takes no decision any more. */
 const ENDED = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
@@ -91,24 +88,14 @@ export async function deadLetterExhaustedRuns(options: DeadLetterExhaustedRunsOp
     status: "MAX_RECOVERY_ATTEMPTS_EXCEEDED",
     ...(workflowName === undefined ? {} : { workflowName }),
   });
-  const known = new Set((await deadLetters.list()).map((letter) => `${letter.runId}\u0000${letter.errorCode}`));
-  const written: string[] = [];
-  for (const run of exhausted) {
-    if (known.has(`${run.workflowID}\u0000RECOVERY_ATTEMPTS_EXCEEDED`)) continue;
-    await deadLetters.append({
+  return deadLetterRuns(
+    deadLetters,
+    agent,
+    exhausted.map((run) => ({
       runId: run.workflowID,
-      agent,
-      tool: "",
-      arguments: {},
-      errorCode: "RECOVERY_ATTEMPTS_EXCEEDED",
-      callIds: [],
-      outcomes: [],
-      time: new Date().toISOString(),
       reason: `DBOS gave up recovering the run after ${run.recoveryAttempts ?? "its maximum"} attempts (a crash loop): it is not run again until an operator resumes it (DBOS.resumeWorkflow).`,
-    });
-    written.push(run.workflowID);
-  }
-  return written;
+    })),
+  );
 }
 
 /**

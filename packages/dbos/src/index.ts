@@ -18,9 +18,9 @@ export {
 export {
   type DbosMessenger,
   type DeadLetterExhaustedRunsOptions,
-  type DecisionDelivery,
   deadLetterExhaustedRuns,
   type OtherVersionRun,
   runsOfOtherVersions,
   sendDbosDecision,
 } from "./dbos-runs.js";
+export type { DecisionDelivery } from "@needlework/durable";

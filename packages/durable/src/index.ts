@@ -103,3 +103,9 @@ export {
   type EngineSteps,
   engineExecution,
 } from "./engine-execution.js";
+export {
+  type DecisionDelivery,
+  DelegatingExecution,
+  deadLetterRuns,
+  type ExhaustedRun,
+} from "./engine-adapter.js";

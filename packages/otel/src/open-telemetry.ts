@@ -1,6 +1,9 @@
 import { type ChatClient, InvalidOptionError, type OutcomeObserver, type ToolMiddleware } from "@needlework/core";
 import type { ModuleImporter } from "./otel-api.js";
 import type { DiagnosticsTracer } from "./otel-types.js";
+import { runShims } from "./run-shims.js";
+import type { RunTelemetry } from "./telemetry.js";
+import { telemetryChatClient, toolTelemetry } from "./telemetry-emitters.js";
 import type { TracedPipeline, TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
 import { Tracing } from "./tracing.js";
 
@@ -44,15 +47,36 @@ export interface OpenTelemetryPlugin {
   readonly traits: readonly string[];
   /** One line for `factory.describePipeline()`. */
   describe(): string;
-  /** `execute_tool {tool}` spans around each call, a `retry` event per retry; the pipeline's redaction applies. */
+  /**
+   * The subscriber of every run's telemetry events (workflows' `AgentFrameworkPlugin.telemetry`):
+   * `invoke_agent` spans from the run's start and end (or error), `chat` spans from its model calls,
+   * `execute_tool` spans from its tool executions; the pipeline's redaction (read from `context`) applies.
+   */
+  telemetry(context: TracedPipeline): RunTelemetry;
+  /**
+   * The tool-execution emitter at this plugin's place in the pipeline (`toolTelemetry` over its
+   * subscriber): an `execute_tool {tool}` span per call, a `retry` event per retry; direct calls
+   * (`factory.tools.invoke()`) included.
+   */
   createMiddleware(context: TracedPipeline): ToolMiddleware;
-  /** `execute_tool` spans for the calls the pipeline never ran (unknown tool, invalid arguments). */
+  /** The emitter's observer: `execute_tool` spans for the calls the pipeline never ran (unknown tool, invalid arguments). */
   createObserver(context: TracedPipeline): OutcomeObserver;
-  /** One `invoke_agent {agent}` span per run, the parent of its `chat` and `execute_tool` spans. */
+  /**
+   * One `invoke_agent {agent}` span around `body`, named by the run id `observeRun` learns inside it.
+   * Without a registered context manager, spans made inside are not parented under it.
+   * @deprecated Emit the run's events to `telemetry(context)` (`onRunStart`, `onRunEnd`, `onRunError`).
+   */
   wrapRun<R extends TracedRunResult>(run: TracedRunStart, body: () => Promise<R>): Promise<R>;
-  /** The agent's chat client with each call (streamed or not) in a `chat {model}` span. */
+  /**
+   * The client with each call (streamed or not) in a `chat {model}` span under the active context.
+   * @deprecated Use `telemetryChatClient(client, plugin.telemetry(context), runId)`.
+   */
   wrapChatClient(client: ChatClient): ChatClient;
-  /** The subscriber of a run's events: it closes the run's span from its `run-end` event. */
+  /**
+   * The subscriber of a run's events for the oldest `wrapRun` of the same agent not yet named:
+   * it names its span and closes it from the `run-end` event; undefined outside any `wrapRun`.
+   * @deprecated Emit the run's events to `telemetry(context)`.
+   */
   observeRun(run: TracedRun): ((event: TracedRunEvent) => void) | undefined;
   /**
    * Resolves once the tracer is known (`@opentelemetry/api` is looked for lazily, once). Spans
@@ -110,26 +134,28 @@ export function createOpenTelemetry(
     tracing.redact =
       redactors.length === 0 ? (value) => value : (value) => redactors.reduce<unknown>((v, p) => p.redact!(v), value);
   };
-  const middleware: ToolMiddleware = (call, next) => tracing.traceTool(call, next);
-  // Calls the pipeline never ran get their span here; the middleware spans the others.
-  const observer: OutcomeObserver = (outcome, info) => {
-    if (outcome.metadata.attempts === 0) tracing.instantTool(outcome, info);
-  };
+  // The plugin's own tool emitter: what the factory installs at its place in the pipeline.
+  const tools = toolTelemetry(tracing);
+  const shims = runShims(tracing);
   plugin = {
     name: "opentelemetry",
     traits: [TRACES_RUNS],
     describe: () => `opentelemetry(${tracer === "global" ? "global tracer" : "tracer"})`,
+    telemetry: (context) => {
+      setUp(context);
+      return tracing;
+    },
     createMiddleware: (context) => {
       setUp(context);
-      return middleware;
+      return tools.middleware;
     },
     createObserver: (context) => {
       setUp(context);
-      return observer;
+      return tools.observer;
     },
-    wrapRun: (run, body) => tracing.traceRun(run, body),
-    wrapChatClient: (client) => tracing.instrumentChatClient(client),
-    observeRun: (run) => tracing.observeRun(run),
+    wrapRun: (run, body) => shims.wrapRun(run, body),
+    wrapChatClient: (client) => telemetryChatClient(client, tracing),
+    observeRun: (run) => shims.observeRun(run),
     ready: () => tracing.ready(),
   };
   return plugin;

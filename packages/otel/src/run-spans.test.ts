@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { memoryTracer } from "../test/memory-tracer.js";
 import { z } from "zod";
 import { openTelemetry } from "./open-telemetry.js";
+import { composeTelemetry, telemetryChatClient } from "./telemetry-emitters.js";
 import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
 import type { TracedRunEvent, TracedRunResult } from "./traced-run.js";
 
@@ -65,29 +66,32 @@ const result = (status: string, extra: Partial<TracedRunResult> = {}): TracedRun
   ...extra,
 });
 
-describe("openTelemetry: spans from a run's hooks and events, without workflows", () => {
+describe("openTelemetry: spans from a run's telemetry events, without workflows", () => {
   it("one invoke_agent span over its chat and execute_tool spans, closed by the run-end event, with a retry event per reported retry", async () => {
     const { tracer, named } = otel();
     const plugin = openTelemetry({ tracer });
     const pipeline = { plugins: [plugin] };
+    const telemetry = plugin.telemetry(pipeline);
     NoteTools.locked = 1;
     const invoker = createToolInvoker(container.createChildContainer(), {
       functions: [NoteTools],
       middleware: [plugin.createMiddleware(pipeline), retryOnce],
       observers: [plugin.createObserver(pipeline)],
     });
-    const client = plugin.wrapChatClient(model);
+    const client = telemetryChatClient(model, telemetry, "run_1");
     let endedBeforeBodyReturned = false;
-    const returned = await plugin.wrapRun({ agent: "notes", resumed: false, chatClient: model }, async () => {
-      const subscriber = plugin.observeRun({ agent: "notes", runId: "run_1" });
-      subscriber?.({ type: "run-start" });
+    // The run's events, as workflows emits them: no wrapper around the run, no shared async context.
+    const body = async () => {
+      telemetry.onRunStart?.({ runId: "run_1", agent: "notes", resumed: false, chatClient: model });
       await client.complete({ messages: [], tools: [] });
       await invoker.invoke({ name: "postNote", callId: "call_1", arguments: { note: "hi" } }, { runId: "run_1" });
       await invoker.invoke({ name: "nope", callId: "call_2", arguments: {} }, { runId: "run_1" });
-      subscriber?.({ type: "run-end", result: result("completed") });
+      telemetry.onRunEnd?.({ runId: "run_1", agent: "notes", result: result("completed") });
       endedBeforeBodyReturned = named("invoke_agent notes").length === 1;
       return result("completed");
-    });
+    };
+    await plugin.ready();
+    const returned = await body();
     expect(returned.status).toBe("completed");
     expect(endedBeforeBodyReturned).toBe(true);
     const [run] = named("invoke_agent notes");
@@ -166,6 +170,37 @@ describe("openTelemetry: spans from a run's hooks and events, without workflows"
     await invoker.invoke({ name: "secret-tool", arguments: {} });
     await plugin.ready();
     expect(named("execute_tool [X]-tool")[0]!.attributes[A.toolName]).toBe("[X]-tool");
+  });
+
+  it("a run-error event ends the run's span with the error; composed subscribers each hear it, one that throws changes nothing", async () => {
+    const { tracer, named } = otel();
+    const plugin = openTelemetry({ tracer });
+    await plugin.ready();
+    const heard: string[] = [];
+    const telemetry = composeTelemetry([
+      {
+        onRunStart: () => {
+          throw new Error("broken subscriber");
+        },
+      },
+      plugin.telemetry({ plugins: [plugin] }),
+      { onRunError: (e) => heard.push(e.runId) },
+    ])!;
+    telemetry.onRunStart?.({ runId: "run_x", agent: "crashy", resumed: false });
+    const client = telemetryChatClient(
+      { complete: () => Promise.reject(Object.assign(new Error("down"), { status: 503 })) },
+      telemetry,
+      "run_x",
+    );
+    await expect(client.complete({ messages: [], tools: [] })).rejects.toThrow("down");
+    telemetry.onRunError?.({ runId: "run_x", agent: "crashy", error: new Error("down") });
+    const [crashed] = named("invoke_agent crashy");
+    expect(crashed!.status.code).toBe(2);
+    expect(crashed!.attributes).toMatchObject({ [A.runId]: "run_x" });
+    const [chat] = named("chat");
+    expect(parentOf(chat)).toBe(idOf(crashed));
+    expect(chat!.attributes[A.errorType]).toBe("503");
+    expect(heard).toEqual(["run_x"]);
   });
 
   it("refuses a tracer that is not one, naming the option", () => {

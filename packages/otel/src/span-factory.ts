@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { errorTypeName, mapThrownError } from "@needlework/core";
 import { scrubSecrets } from "@needlework/core/internal";
 import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
@@ -23,8 +22,9 @@ export interface Started {
 
 /**
  * What every span needs: the tracer (found once `@opentelemetry/api` was looked for), explicit
- * parenting through an AsyncLocalStorage, redaction of every attribute and message, and a guard so
- * a tracer that throws never changes a call. `Tracing` makes the GenAI spans on top of it.
+ * parenting (a span's parent is given, or the OpenTelemetry context active when it starts),
+ * redaction of every attribute and message, and a guard so a tracer that throws never changes a
+ * call. `Tracing` makes the GenAI spans on top of it.
  * @internal
  */
 export class SpanFactory {
@@ -32,7 +32,6 @@ export class SpanFactory {
   protected api: OtelApi | undefined;
   protected tracer: DiagnosticsTracer | undefined;
   protected pending: Promise<void> | undefined;
-  protected readonly scope = new AsyncLocalStorage<unknown>();
 
   /** `instrumentationScope`: the instrumentation scope of the global provider's tracer (`tracer: "global"`). */
   constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter, instrumentationScope?: string) {
@@ -96,25 +95,26 @@ export class SpanFactory {
     return message;
   }
 
-  protected start(name: string, kind: number, attributes: TraceAttributes): Started | undefined {
+  /** Starts a span under `parent` (a started span), or under the active OpenTelemetry context. */
+  protected start(name: string, kind: number, attributes: TraceAttributes, parent?: Started): Started | undefined {
     const tracer = this.tracer;
     if (!tracer) return undefined;
     try {
       const api = this.api;
-      const parent = this.scope.getStore() ?? api?.context.active();
-      const span = tracer.startSpan(name, { kind, attributes }, parent);
-      return { span, context: api ? api.trace.setSpan(parent, span) : undefined };
+      const context = parent?.context ?? api?.context.active();
+      const span = tracer.startSpan(name, { kind, attributes }, context);
+      return { span, context: api ? api.trace.setSpan(context, span) : undefined };
     } catch {
       return undefined;
     }
   }
 
-  /** Runs `fn` with the span as the parent of spans started inside (ours, and the OTel-active one). */
-  protected within<T>(started: Started, fn: () => T): T {
-    const { context } = started;
+  /** Runs `fn` with the span as the active OpenTelemetry context (the parent of spans started inside). */
+  protected within<T>(started: Started | undefined, fn: () => T): T {
+    const context = started?.context;
     const api = this.api;
     if (context === undefined || !api) return fn();
-    return this.scope.run(context, () => api.context.with(context, fn));
+    return api.context.with(context, fn);
   }
 
   protected clean(attributes: TraceAttributes): TraceAttributes {

@@ -1,59 +1,84 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { type InvokeInfo, isToolOutcome, isToolResult } from "@needlework/core";
-import type { ToolCallContext, ToolOutcome, ToolRetryReport } from "@needlework/core";
-import { isUntrustedOutcome, toToolOutcome } from "@needlework/core";
-import type { ChatClient, ChatFinishPart, ChatRequest, ChatResponse, ChatStreamPart } from "@needlework/core";
-import { clientAttributes, modelErrorType, stringProperty } from "./client-attributes.js";
+import { isUntrustedOutcome, type ChatClient, type ChatResponse, type ToolOutcome } from "@needlework/core";
+import type { ToolRetryReport } from "@needlework/core";
+import { clientAttributes, modelErrorType } from "./client-attributes.js";
 import { type Started, SpanFactory } from "./span-factory.js";
 import { type DiagnosticsSpan, SPAN_KIND, SPAN_STATUS } from "./otel-types.js";
 import { SETTLED_RUN_STATUSES } from "./run-statuses.js";
 import { TRACE_ATTRIBUTES as A, TRACE_EVENTS } from "./trace-attributes.js";
-import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
+import type { TracedRunResult, TracedRunStart } from "./traced-run.js";
+import type {
+  ModelCallEndTelemetry,
+  ModelCallStartTelemetry,
+  RunEndTelemetry,
+  RunErrorTelemetry,
+  RunStartTelemetry,
+  RunTelemetry,
+  ToolExecutionEndTelemetry,
+  ToolExecutionStartTelemetry,
+  ToolRetryTelemetry,
+} from "./telemetry.js";
 
-/** An `invoke_agent` span in flight: ended once, by the run's `run-end` event or by `traceRun`. */
+/** An `invoke_agent` span in flight: ended once, by the run's end or its error. */
 interface OpenRun {
   readonly started: Started;
   ended: boolean;
 }
 
-/** The thrown value a failed outcome or `ToolResult.fail` keeps for diagnostics, if any. */
-function exceptionOf(value: unknown): unknown {
-  if (isToolOutcome(value)) return value.exception;
-  if (isToolResult(value) && value.kind === "fail") return value.exception;
-  return undefined;
+/** An `execute_tool` span in flight, and whether its tool reads untrusted content. */
+interface OpenTool {
+  readonly started: Started;
+  readonly untrustedReads: boolean;
 }
 
 /**
- * Spans following the OpenTelemetry GenAI conventions: `invoke_agent {agent}` per run, `chat
- * {model}` per model call, `execute_tool {tool}` per tool call with a `retry` event per retry.
- * Every attribute and message passes through `redact` before it reaches the tracer. Spans are
- * parented explicitly (the run's span is kept in an AsyncLocalStorage), so the tree is right even
- * without a registered context manager; with one, the tool's own spans (HTTP, DB) nest under its
- * `execute_tool` span. Tracing never changes a call: a tracer that throws is ignored.
- *
- * What comes from where: the run's span from `traceRun` (a plugin's `wrapRun`) and its events
- * (`observeRun`); `chat` spans from the wrapped chat client; `execute_tool` spans from the tool
- * middleware, which must run around the call to parent the tool's own spans and to see the thrown
- * error (events carry outcomes, never exceptions), and which also spans calls made outside any run
- * (`factory.tools.invoke()`), which have no event stream; retries from the call's context
- * (`ToolCallContext.report`, the same report the run turns into its `tool-retry` event), so a direct
- * call's retries are traced too; calls the pipeline never ran from the invoker's outcome observer.
+ * Spans following the OpenTelemetry GenAI conventions, as the subscriber of a run's telemetry events:
+ * `invoke_agent {agent}` per run, `chat {model}` per model call, `execute_tool {tool}` per tool call
+ * with a `retry` event per retry. Every attribute and message passes through `redact` before it
+ * reaches the tracer. Spans are paired and parented by the ids the events carry (a run's span by its
+ * run id, a call's by its model call or execution id), so the tree is right without a registered
+ * context manager; with one, the context runners (`executeModelCall`, `executeTool`) make the call's
+ * span the active parent of the spans its work makes (HTTP, DB, a sub-agent's run). Replayed work
+ * makes no span: a replayed turn or call makes no model call or tool execution. Tracing never
+ * changes a call: a tracer that throws is ignored.
  * @internal
  */
-export class Tracing extends SpanFactory {
-  /** The run whose body is executing here: its subscriber (`observeRun`) is asked for within the body. */
-  private readonly runs = new AsyncLocalStorage<OpenRun>();
+export class Tracing extends SpanFactory implements RunTelemetry {
+  /** Runs by run id (or, for the deprecated `wrapRun`, by the key it was opened with). */
+  private readonly runs = new Map<unknown, OpenRun>();
+  private readonly models = new Map<string, Started>();
+  private readonly tools = new Map<string, OpenTool>();
 
   /**
-   * Wraps one agent run (or resume) in an `invoke_agent` span; its chat client names the provider.
-   * The span is opened here, not from the run's `run-start` event: it must be the active parent of
-   * everything the body does (chat and tool spans, the tool's own HTTP spans), and a subscriber of
-   * events cannot make a span the parent of work already under way. It is closed by the run's
-   * `run-end` event (see {@link observeRun}); a run that throws has no `run-end`, so it is ended here
-   * with the error, and a run no subscriber heard end is ended here from its result.
+   * Runs `fn` now, or once the tracer is known, in the order events arrived; a promise until then
+   * (a start waits on it, so the spans of its work are made once the tracer is known).
    */
-  async traceRun<R extends TracedRunResult>(run: TracedRunStart, body: () => Promise<R>): Promise<R> {
-    if (this.pending) await this.pending;
+  private when(fn: () => void): Promise<void> | undefined {
+    if (!this.pending) {
+      fn();
+      return undefined;
+    }
+    return this.pending.then(fn);
+  }
+
+  onRunStart(event: RunStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
+      this.openRun(event.runId, event, event.runId);
+    });
+  }
+
+  onRunEnd({ runId, result }: RunEndTelemetry): void {
+    this.when(() => this.closeRun(runId, result));
+  }
+
+  onRunError({ runId, error }: RunErrorTelemetry): void {
+    this.when(() => this.failRun(runId, error));
+  }
+
+  /**
+   * Opens an `invoke_agent` span under the active context; its chat client names the provider.
+   * `runId`, when known, goes on the span at once (so a run that crashes is found by its id too).
+   */
+  openRun(key: unknown, run: TracedRunStart, runId?: string): Started | undefined {
     const { [A.providerName]: provider, [A.requestModel]: model } = clientAttributes(run.chatClient);
     const attributes = this.clean({
       [A.operation]: "invoke_agent",
@@ -61,45 +86,34 @@ export class Tracing extends SpanFactory {
       [A.providerName]: provider!,
       ...(model === undefined ? {} : { [A.requestModel]: model }),
       [A.runResumed]: run.resumed,
+      ...(runId === undefined ? {} : { [A.runId]: runId }),
     });
     const started = this.start(`invoke_agent ${String(attributes[A.agentName])}`, SPAN_KIND.INTERNAL, attributes);
-    if (!started) return body();
-    const open: OpenRun = { started, ended: false };
-    let result: R;
-    try {
-      result = await this.runs.run(open, () => this.within(started, body));
-    } catch (error) {
-      if (!open.ended) {
-        open.ended = true;
-        this.endThrown(started.span, error, false, {}, modelErrorType);
-      }
-      throw error;
-    }
-    this.endRun(open, result);
-    return result;
+    if (started) this.runs.set(key, { started, ended: false });
+    return started;
   }
 
-  /**
-   * The subscriber of one run's events, for the run whose body runs here (`traceRun`); undefined
-   * outside a traced run. Its run id goes on the `invoke_agent` span as the run starts (so a run that
-   * crashes is found by its id too), and the `run-end` event closes the span with the run's status,
-   * usage and health. Replayed events add nothing: the work they stand for was traced when it ran,
-   * and the tool and chat spans come from the calls themselves, never from events, so a replayed
-   * `tool-result` cannot make a second span.
-   */
-  observeRun(run: TracedRun): ((event: TracedRunEvent) => void) | undefined {
-    const open = this.runs.getStore();
-    if (open === undefined) return undefined;
-    this.guard(() => open.started.span.setAttributes(this.clean({ [A.runId]: run.runId })));
-    return (event) => {
-      // A replayed run-end is still this start's end (a resumeRun of a finished run): it closes the span.
-      if (event.type === "run-end" && event.result !== undefined) this.endRun(open, event.result);
-    };
+  /** The run id learned after the span opened (the deprecated `observeRun`). */
+  nameRun(key: unknown, runId: string): void {
+    const open = this.runs.get(key);
+    if (open) this.guard(() => open.started.span.setAttributes(this.clean({ [A.runId]: runId })));
   }
 
-  private endRun(open: OpenRun, result: TracedRunResult): void {
-    if (open.ended) return;
+  /** Ends a run's span with the error it threw. */
+  failRun(key: unknown, error: unknown): void {
+    const open = this.runs.get(key);
+    if (!open || open.ended) return;
     open.ended = true;
+    this.runs.delete(key);
+    this.endThrown(open.started.span, error, false, {}, modelErrorType);
+  }
+
+  /** Ends a run's span with its status, usage and health; ERROR with the reason of a run that stopped. */
+  closeRun(key: unknown, result: TracedRunResult): void {
+    const open = this.runs.get(key);
+    if (!open || open.ended) return;
+    open.ended = true;
+    this.runs.delete(key);
     this.guard(() => {
       const { span } = open.started;
       const { health, usage } = result;
@@ -123,87 +137,83 @@ export class Tracing extends SpanFactory {
     });
   }
 
-  /**
-   * The client the agent loop is given instead of `inner`: the same provider, model and endpoint,
-   * each call in a `chat` span, a streamed one included.
-   */
-  instrumentChatClient(inner: ChatClient): ChatClient {
-    const model = stringProperty(inner, "model");
-    return {
-      ...(inner.provider === undefined ? {} : { provider: inner.provider }),
-      ...(inner.endpoint === undefined ? {} : { endpoint: inner.endpoint }),
-      ...(model === undefined ? {} : { model }),
-      complete: (request) => this.traceChat(inner, request),
-      ...(typeof inner.stream === "function"
-        ? { stream: (request: ChatRequest) => this.traceChatStream(inner, request) }
-        : {}),
-    };
+  /** Runs `fn` with a run's span as the active context (the deprecated `wrapRun` runs its body there). */
+  withinRun<T>(key: unknown, fn: () => T): T {
+    return this.within(this.runs.get(key)?.started, fn);
   }
 
-  /** Wraps one model call in a `chat {model}` span. */
-  async traceChat(client: ChatClient, request: ChatRequest): Promise<ChatResponse> {
-    if (this.pending) await this.pending;
-    const started = this.startChat(client);
-    if (!started) return client.complete(request);
-    let response: ChatResponse;
-    try {
-      response = await this.within(started, () => client.complete(request));
-    } catch (error) {
-      this.endThrown(started.span, error, request.signal?.aborted === true, {}, modelErrorType);
-      throw error;
-    }
-    this.endChat(started.span, response, response.message?.toolCalls?.length ?? 0);
-    return response;
+  private parentRun(runId: string | undefined): Started | undefined {
+    return runId === undefined || runId === "" ? undefined : this.runs.get(runId)?.started;
   }
 
-  /** Wraps one streamed model call in a `chat {model}` span, ended by the stream's finish part (or its error). */
-  async *traceChatStream(client: ChatClient, request: ChatRequest): AsyncGenerator<ChatStreamPart, void, undefined> {
-    if (this.pending) await this.pending;
-    const source = client.stream!(request);
-    const started = this.startChat(client);
-    if (!started) {
-      yield* source;
-      return;
-    }
-    const iterator = source[Symbol.asyncIterator]();
-    let finish: ChatFinishPart | undefined;
-    let toolCalls = 0;
-    let settled = false;
-    try {
-      for (;;) {
-        const next = await this.within(started, () => iterator.next());
-        if (next.done) break;
-        if (next.value.type === "tool-call") toolCalls++;
-        else if (next.value.type === "finish") finish = next.value;
-        yield next.value;
-      }
-      settled = true;
-      this.endChat(started.span, finish ?? {}, toolCalls);
-    } catch (error) {
-      settled = true;
-      this.endThrown(started.span, error, request.signal?.aborted === true, {}, modelErrorType);
-      throw error;
-    } finally {
-      if (!settled) {
-        // The consumer stopped reading: the source is closed (its connection with it) and the span says so.
+  onModelCallStart({ modelCallId, runId, chatClient }: ModelCallStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
+      const started = this.startChat(chatClient, this.parentRun(runId));
+      if (started) this.models.set(modelCallId, started);
+    });
+  }
+
+  onModelCallEnd(event: ModelCallEndTelemetry): void {
+    this.when(() => {
+      const started = this.models.get(event.modelCallId);
+      if (!started) return;
+      this.models.delete(event.modelCallId);
+      const { span } = started;
+      if (event.status === "ok") this.endChat(span, event.response, event.toolCalls);
+      else if (event.status === "error") this.endThrown(span, event.error, event.cancelled, {}, modelErrorType);
+      else
         this.guard(() => {
-          started.span.setAttributes(this.clean({ [A.errorType]: "CANCELLED" }));
-          started.span.setStatus({ code: SPAN_STATUS.ERROR, message: "The stream was not read to its end." });
-          started.span.end();
+          span.setAttributes(this.clean({ [A.errorType]: "CANCELLED" }));
+          span.setStatus({ code: SPAN_STATUS.ERROR, message: "The stream was not read to its end." });
+          span.end();
         });
-        await iterator.return?.();
-      }
-    }
+    });
   }
 
-  private startChat(client: ChatClient): Started | undefined {
+  executeModelCall<T>({ modelCallId, execute }: { modelCallId: string; execute: () => Promise<T> }): Promise<T> {
+    return this.within(this.models.get(modelCallId), execute);
+  }
+
+  onToolExecutionStart(event: ToolExecutionStartTelemetry): Promise<void> | undefined {
+    return this.when(() => {
+      const started = this.startTool(event, this.parentRun(event.runId));
+      if (started) this.tools.set(event.executionId, { started, untrustedReads: event.untrustedReads === true });
+    });
+  }
+
+  onToolExecutionEnd(event: ToolExecutionEndTelemetry): void {
+    this.when(() => {
+      const open = this.tools.get(event.executionId);
+      if (!open) return;
+      this.tools.delete(event.executionId);
+      const { span } = open.started;
+      if (event.status === "thrown") {
+        this.endThrown(span, event.error, event.cancelled, { [A.toolAttempts]: event.attempts });
+        return;
+      }
+      // A result middleware inside the emitter turned a thrown error into an outcome: the span still records it.
+      if (event.exception !== undefined) this.exceptionEvent(span, event.exception);
+      const untrusted = open.untrustedReads || isUntrustedOutcome(event.outcome);
+      this.endTool(span, event.outcome, event.attempts, untrusted);
+    });
+  }
+
+  onToolRetry({ executionId, report }: ToolRetryTelemetry): void {
+    this.when(() => {
+      const open = this.tools.get(executionId);
+      if (open) this.retryEvent(open.started.span, report);
+    });
+  }
+
+  executeTool<T>({ executionId, execute }: { executionId: string; execute: () => Promise<T> }): Promise<T> {
+    return this.within(this.tools.get(executionId)?.started, execute);
+  }
+
+  private startChat(client: ChatClient, parent: Started | undefined): Started | undefined {
     const attributes = this.clean({ [A.operation]: "chat", ...clientAttributes(client) });
     const requestModel = attributes[A.requestModel];
-    return this.start(
-      requestModel === undefined ? "chat" : `chat ${String(requestModel)}`,
-      SPAN_KIND.CLIENT,
-      attributes,
-    );
+    const name = requestModel === undefined ? "chat" : `chat ${String(requestModel)}`;
+    return this.start(name, SPAN_KIND.CLIENT, attributes, parent);
   }
 
   private endChat(span: DiagnosticsSpan, response: Omit<ChatResponse, "message">, toolCalls: number): void {
@@ -222,56 +232,17 @@ export class Tracing extends SpanFactory {
     });
   }
 
-  /** Wraps one tool call (the middleware's `next`) in an `execute_tool {tool}` span. */
-  async traceTool(call: ToolCallContext, next: () => Promise<unknown>): Promise<unknown> {
-    if (this.pending) await this.pending;
-    const started = this.startTool(call.name, call.callId, call.runId, call.tool.description);
-    if (!started) return next();
-    const { span } = started;
-    // Retries scheduled inside this layer are reported through the call's context: one `retry` event each.
-    const outer = call.report;
-    call.report = (event) => {
-      if (event.type === "tool-retry") this.retryEvent(span, event);
-      outer?.(event);
-    };
-    try {
-      const value = await this.within(started, next);
-      const outcome = isToolOutcome(value) ? value : isToolResult(value) ? toToolOutcome(value) : undefined;
-      // A result middleware inside this one turned a thrown error into an outcome: the span still records it.
-      const exception = exceptionOf(value);
-      if (exception !== undefined) this.exceptionEvent(span, exception);
-      const untrusted = call.tool.options.reads === "untrusted" || isUntrustedOutcome(outcome);
-      this.endTool(span, outcome, call.attempt, untrusted);
-      return value;
-    } catch (error) {
-      this.endThrown(span, error, call.callerSignal?.aborted === true, { [A.toolAttempts]: call.attempt });
-      throw error;
-    } finally {
-      call.report = outer;
-    }
-  }
-
-  /** A span for a call the pipeline never ran (unknown tool, invalid arguments). */
-  instantTool(outcome: ToolOutcome, info: InvokeInfo): void {
-    if (this.pending) {
-      void this.pending.then(() => this.instantTool(outcome, info));
-      return;
-    }
-    const started = this.startTool(info.name, info.callId, info.runId, info.tool?.description);
-    if (started) this.endTool(started.span, outcome, outcome.metadata.attempts, isUntrustedOutcome(outcome));
-  }
-
-  private startTool(name: string, callId: string, runId: string, description: string | undefined): Started | undefined {
+  private startTool(event: ToolExecutionStartTelemetry, parent: Started | undefined): Started | undefined {
     if (!this.tracer) return undefined;
     const attributes = this.clean({
       [A.operation]: "execute_tool",
-      [A.toolName]: name,
-      [A.toolCallId]: callId,
+      [A.toolName]: event.tool,
+      [A.toolCallId]: event.callId,
       [A.toolType]: "function",
-      ...(description ? { [A.toolDescription]: description } : {}),
-      [A.runId]: runId,
+      ...(event.description ? { [A.toolDescription]: event.description } : {}),
+      [A.runId]: event.runId,
     });
-    return this.start(`execute_tool ${String(attributes[A.toolName])}`, SPAN_KIND.INTERNAL, attributes);
+    return this.start(`execute_tool ${String(attributes[A.toolName])}`, SPAN_KIND.INTERNAL, attributes, parent);
   }
 
   private endTool(span: DiagnosticsSpan, outcome: ToolOutcome | undefined, attempts: number, untrusted = false): void {

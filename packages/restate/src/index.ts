@@ -18,9 +18,9 @@ export {
 } from "./restate-execution.js";
 export {
   type DeadLetterPausedRunsOptions,
-  type DecisionDelivery,
   deadLetterPausedRuns,
   type RestateDecision,
   restateDecisionHandlers,
   sendRestateDecision,
 } from "./restate-runs.js";
+export type { DecisionDelivery } from "@needlework/durable";

@@ -1,13 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ToolOutcome } from "@needlework/core";
 import {
   type ApprovalRecord,
-  type DecisionEvidence,
+  callStep,
+  DelegatingExecution,
   type DurableExecution,
   type DurableExecutionFactory,
   type DurableRunInfo,
-  type DurableToolCall,
-  callStep,
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
@@ -83,22 +81,7 @@ async function journaledWithoutWait(adminUrl: string, id: string, callId: string
  * });
  * ```
  */
-export class RestateExecution implements DurableExecution {
-  /** The run's id: the workflow's key. */
-  readonly runId: string;
-  private readonly inner: DurableExecution;
-  private turn: Promise<unknown> = Promise.resolve();
-
-  /** Runs `operation` after the operations asked for before it have settled. */
-  private inTurn<T>(operation: () => PromiseLike<T>): Promise<T> {
-    const next = this.turn.then(operation, operation);
-    this.turn = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  }
-
+export class RestateExecution extends DelegatingExecution {
   /**
    * A factory for `createAgent({ execution })`: one `RestateExecution` per run, over the workflow
    * context {@link RestateExecution.run} holds.
@@ -127,65 +110,53 @@ export class RestateExecution implements DurableExecution {
   }
 
   constructor(ctx: WorkflowContext, run: DurableRunInfo, options: RestateExecutionOptions = {}) {
-    if (ctx.key !== run.runId) {
-      throw new TypeError(
-        `RestateExecution: the run's id must be its workflow key (${ctx.key}): run the agent with { runId: ctx.key }, so a retried invocation keeps its idempotency keys.`,
-      );
-    }
-    this.runId = ctx.key;
-    const timeout = options.decisionTimeoutMs ?? 86_400_000;
-    this.inner = engineExecution(
-      {
-        runId: ctx.key,
-        // Restate's SDK awaits one context operation at a time ("awaitNext already pending" otherwise):
-        // the steps of a round's calls are taken in turn, in the order the loop asked for them.
-        step: (name, fn) => this.inTurn(() => ctx.run(name, fn, { maxRetryAttempts: 1 })),
-        waitForDecision: async (callId) => {
-          try {
-            return await this.inTurn(() =>
-              ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout),
-            );
-          } catch (error) {
-            if (error instanceof TimeoutError) return undefined;
-            throw error;
-          }
-        },
-        random: () => ctx.rand.random(),
-        ...(options.adminUrl === undefined
-          ? {}
-          : { settled: (callId: string) => journaledWithoutWait(options.adminUrl!, ctx.request().id, callId) }),
-      },
-      options,
+    super(restateSteps(ctx, run, options));
+  }
+}
+
+/** Runs each operation given after the ones given before it have settled. */
+function inTurns(): <T>(operation: () => PromiseLike<T>) => Promise<T> {
+  let turn: Promise<unknown> = Promise.resolve();
+  return (operation) => {
+    const next = turn.then(operation, operation);
+    turn = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  };
+}
+
+/** The run's execution over the workflow context's journaled steps and durable promises. */
+function restateSteps(ctx: WorkflowContext, run: DurableRunInfo, options: RestateExecutionOptions): DurableExecution {
+  if (ctx.key !== run.runId) {
+    throw new TypeError(
+      `RestateExecution: the run's id must be its workflow key (${ctx.key}): run the agent with { runId: ctx.key }, so a retried invocation keeps its idempotency keys.`,
     );
   }
-
-  /** Runs `fn` as one journaled `ctx.run` (one attempt); a retried invocation gets the journaled value. */
-  step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.inner.step(name, fn);
-  }
-
-  /** Runs one tool call as one `ctx.run` recording its outcome (see the class's rules for a call in flight). */
-  call(key: string, fn: () => Promise<ToolOutcome>, call: DurableToolCall): Promise<ToolOutcome> {
-    return this.inner.call(key, fn, call);
-  }
-
-  /** Waits (durably, on the workflow's promise) for a gated call's signed decision record. */
-  waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined> {
-    return this.inner.waitForDecision(callId, gated);
-  }
-
-  /** The time (epoch ms). */
-  now(): number {
-    return this.inner.now();
-  }
-
-  /** A random number in [0, 1), from `ctx.rand` (the same on replay). */
-  random(): number {
-    return this.inner.random();
-  }
-
-  /** True after a step whose journaled value Restate returned without running it (a retried invocation). */
-  replaying(): boolean {
-    return this.inner.replaying?.() ?? false;
-  }
+  const timeout = options.decisionTimeoutMs ?? 86_400_000;
+  const inTurn = inTurns();
+  return engineExecution(
+    {
+      runId: ctx.key,
+      // Restate's SDK awaits one context operation at a time ("awaitNext already pending" otherwise):
+      // the steps of a round's calls are taken in turn, in the order the loop asked for them.
+      step: (name, fn) => inTurn(() => ctx.run(name, fn, { maxRetryAttempts: 1 })),
+      waitForDecision: async (callId) => {
+        try {
+          return await inTurn(() =>
+            ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout),
+          );
+        } catch (error) {
+          if (error instanceof TimeoutError) return undefined;
+          throw error;
+        }
+      },
+      random: () => ctx.rand.random(),
+      ...(options.adminUrl === undefined
+        ? {}
+        : { settled: (callId: string) => journaledWithoutWait(options.adminUrl!, ctx.request().id, callId) }),
+    },
+    options,
+  );
 }

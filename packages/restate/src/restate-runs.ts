@@ -1,9 +1,6 @@
-import type { ApprovalRecord, DeadLetterQueue } from "@needlework/durable";
+import { type ApprovalRecord, type DeadLetterQueue, type DecisionDelivery, deadLetterRuns } from "@needlework/durable";
 import type { WorkflowSharedContext } from "@restatedev/restate-sdk";
 import { RESTATE_RUN_STATE, restateDecisionPromise } from "./restate-execution.js";
-
-/** What a decision sent to a run became: delivered (once, however often it is sent), or refused. */
-export type DecisionDelivery = "sent" | "refused";
 
 /**
  * A decision as the `decide` handler takes it: the call it is for and the reviewer's signed record.
@@ -115,23 +112,13 @@ export async function deadLetterPausedRuns(options: DeadLetterPausedRunsOptions)
   });
   if (!response.ok) throw new Error(`Restate's admin API did not answer the query (${response.status})`);
   const { rows } = (await response.json()) as { rows: { key: string }[] };
-  const known = new Set((await deadLetters.list()).map((letter) => `${letter.runId}\u0000${letter.errorCode}`));
-  const written: string[] = [];
-  for (const { key } of rows) {
-    if (known.has(`${key}\u0000RECOVERY_ATTEMPTS_EXCEEDED`)) continue;
-    await deadLetters.append({
+  return deadLetterRuns(
+    deadLetters,
+    agent,
+    rows.map(({ key }) => ({
       runId: key,
-      agent,
-      tool: "",
-      arguments: {},
-      errorCode: "RECOVERY_ATTEMPTS_EXCEEDED",
-      callIds: [],
-      outcomes: [],
-      time: new Date().toISOString(),
       reason:
         "Restate paused the run after its retry policy's attempts (a crash loop): it is not run again until an operator resumes it.",
-    });
-    written.push(key);
-  }
-  return written;
+    })),
+  );
 }

@@ -10,6 +10,7 @@ import type { AgentRunResult } from "./agent/agent-run-result.js";
 import type { AgentEvent } from "./agent/stream/agent-event.js";
 import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.types.js";
 import type { DependencyContainer } from "tsyringe";
+import type { RunTelemetry } from "@needlework/otel";
 
 /** Severity of a build diagnostic; `strict` builds turn warnings into errors. */
 export type BuildDiagnosticSeverity = "error" | "warning" | "info";
@@ -75,9 +76,19 @@ export interface AgentFrameworkPlugin {
    */
   redact?(value: unknown): unknown;
   /**
+   * The subscriber of every run's telemetry events, whichever of the six methods starts it: the
+   * run's start, end and error, each model call's start and end (with `executeModelCall` to run the
+   * call in its context). Tracing (`openTelemetry()`) and diagnostics subscribe here. A plugin with
+   * one is not asked for `wrapRun` or `wrapChatClient`. Tool executions reach a
+   * subscriber from its place in the pipeline: its middleware and observer emit them (`toolTelemetry`
+   * of `@needlework/otel`), so direct calls (`factory.tools.invoke()`) are heard too.
+   */
+  telemetry?(context: PluginContext): RunTelemetry | undefined;
+  /**
    * Wraps every run of the factory's agents, whichever of the six methods starts it (`run`,
-   * `stream`, `resume`, `resumeStream`, `resumeRun`, `resumeRunStream`). The diagnostics plugin
-   * traces and logs runs here. Later plugins wrap earlier ones.
+   * `stream`, `resume`, `resumeStream`, `resumeRun`, `resumeRunStream`). Later plugins wrap earlier ones.
+   * @deprecated Subscribe with `telemetry` (`onRunStart`, `onRunEnd`, `onRunError`); still called
+   * for a plugin without it.
    */
   wrapRun?(run: RunInfo, body: () => Promise<AgentRunResult>): Promise<AgentRunResult>;
   /**
@@ -88,7 +99,11 @@ export interface AgentFrameworkPlugin {
    * recorded turns, so resumed and replayed runs are gated alike.
    */
   gateCalls?(request: CallGateRequest): readonly CallVerdict[] | Promise<readonly CallVerdict[]>;
-  /** Wraps each agent's chat client (the diagnostics plugin: a `chat` span per model call). */
+  /**
+   * Wraps each agent's chat client.
+   * @deprecated Subscribe with `telemetry` (`onModelCallStart`, `onModelCallEnd`, `executeModelCall`);
+   * still called for a plugin without it.
+   */
   wrapChatClient?(client: ChatClient): ChatClient;
   /**
    * Observes every run of the factory's agents, whichever of the six methods starts it: called as

@@ -1,6 +1,7 @@
 import type { CallGate } from "./loop/call-gate.types.js";
 import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
 import type { AgentRunResult } from "./agent-run-result.js";
+import type { RunTelemetry } from "@needlework/otel";
 import type { RunInfo } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
 import type { RunListener } from "./events/run-events.js";
@@ -29,15 +30,14 @@ export interface AgentDeps {
   readonly formatOutcome?: (outcome: ToolOutcome) => string;
   /** The plugins' run observers (`observeRun`, composed by the factory): each run's events reach them. */
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
-  /**
-   * Wraps every run, whichever of the six methods starts it (the plugins' `wrapRun`, composed by
-   * the factory: diagnostics traces and logs runs here).
-   */
+  /** Wraps every run, whichever of the six methods starts it (the deprecated `wrapRun` of plugins without `telemetry`). */
   readonly wrapRun?: (run: RunInfo, body: () => Promise<AgentRunResult>) => Promise<AgentRunResult>;
-  /** Wraps the agent's chat client (the plugins' `wrapChatClient`: diagnostics' `chat` spans). */
+  /** Wraps the agent's chat client (the deprecated `wrapChatClient` of plugins without `telemetry`). */
   readonly wrapChatClient?: (client: ChatClient) => ChatClient;
   /** The plugins' call gates (`gateCalls`: the injection policy), asked before every round of every start. */
   readonly callGates?: readonly CallGate[];
+  /** The plugins' telemetry subscriber (`telemetry`, composed by the factory): every run's start, end, error and model calls. */
+  readonly telemetry?: RunTelemetry;
 }
 
 /**

@@ -169,6 +169,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     deadLetters: resolved.deadLetters ?? resolved.store?.deadLetters ?? new InMemoryDeadLetterQueue(),
     ...(deps.runObservers === undefined || deps.runObservers.length === 0 ? {} : { runObservers: deps.runObservers }),
     ...(deps.callGates === undefined || deps.callGates.length === 0 ? {} : { callGates: deps.callGates }),
+    ...(deps.telemetry === undefined ? {} : { telemetry: deps.telemetry }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
   // Once-only resume comes from the journal: with a `store`, the run's journal records that its pause

@@ -19,7 +19,13 @@ import type { AgentFrameworkPlugin, BuildDiagnostic } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";
 import { pluginRunObservers } from "../agent/events/subscribers.js";
 import type { DeclaredAgentInfo } from "./agent-diagnostics.js";
-import { composeInvoker, layersWithResilience, type PipelineParts, type PluginLayer } from "./compose-pipeline.js";
+import {
+  composeInvoker,
+  layersWithResilience,
+  type PipelineParts,
+  type PluginLayer,
+  pluginTelemetry,
+} from "./compose-pipeline.js";
 
 /** One stage of the composed pipeline, outermost first. */
 export interface PipelineStage {
@@ -110,11 +116,12 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   ];
   const redact = <T>(value: T): T => redactors.reduce<unknown>((v, p) => p.redact!(v), value) as T;
   const formatOutcome = (outcome: ToolOutcome): string => formatToolOutcome(outcome, { style });
-  // What plugins observe of every run (`observeRun`): subscribers of each run's event stream.
+  // What plugins hear of every run: the telemetry subscriber (`telemetry`, composed), and the
+  // run's events (`observeRun`), and the deprecated ways of plugins without one (`wrapRun`, `wrapChatClient`).
+  const telemetry = pluginTelemetry(parts.pipelineParts, plugins);
+  const legacy = plugins.filter((p) => typeof p.telemetry !== "function");
   const runObservers = (agent: string) => pluginRunObservers(plugins, agent);
-  // What plugins wrap around every agent's runs and model calls (diagnostics: spans and run-end logs);
-  // later plugins wrap earlier ones.
-  const runWrappers = plugins.filter((p) => typeof p.wrapRun === "function");
+  const runWrappers = legacy.filter((p) => typeof p.wrapRun === "function");
   const wrapRun =
     runWrappers.length === 0
       ? undefined
@@ -124,7 +131,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
   const callGates = plugins
     .filter((p) => typeof p.gateCalls === "function")
     .map((p) => (request: CallGateRequest) => p.gateCalls!(request));
-  const clientWrappers = plugins.filter((p) => typeof p.wrapChatClient === "function");
+  const clientWrappers = legacy.filter((p) => typeof p.wrapChatClient === "function");
   const wrapChatClient = (client: ChatClient): ChatClient =>
     clientWrappers.reduce((inner, p) => p.wrapChatClient!(inner), client);
   // Agents' pipelines are cached: one set of layers per resilience options object (agents created
@@ -213,6 +220,7 @@ export function createAgentFactory(parts: AgentFactoryParts): AgentFactory {
       runObservers: runObservers(resolved.name),
       wrapChatClient,
       callGates,
+      ...(telemetry === undefined ? {} : { telemetry }),
     };
     return agentOf(wrapRun === undefined ? deps : { ...deps, wrapRun }, resolved);
   };

@@ -10,6 +10,7 @@ import {
 } from "@needlework/core";
 import { registerCallProbes } from "@needlework/core/internal";
 import type { DependencyContainer } from "tsyringe";
+import { composeTelemetry, type RunTelemetry } from "@needlework/otel";
 import type { AgentFrameworkPlugin, PluginContext } from "../plugin.js";
 import { hasTrait, PLUGIN_TRAITS } from "../plugin.js";
 import { resiliencePlugin, type ResilienceOptions } from "../resilience/index.js";
@@ -32,6 +33,15 @@ export interface PluginLayer {
 
 function layerOf(plugin: AgentFrameworkPlugin, context: PluginContext): PluginLayer {
   return { middleware: plugin.createMiddleware?.(context), observer: plugin.createObserver?.(context) };
+}
+
+/** The plugins' telemetry subscribers as one (`telemetry`, each set up with its context), if any. @internal */
+export function pluginTelemetry(
+  parts: PipelineParts,
+  plugins: readonly AgentFrameworkPlugin[],
+): RunTelemetry | undefined {
+  const { container, tools } = parts;
+  return composeTelemetry(plugins.map((p, position) => p.telemetry?.({ container, tools, plugins, position })));
 }
 
 /** The plugins' layers, in registration order (first nearest the tool body); created outermost first. @internal */

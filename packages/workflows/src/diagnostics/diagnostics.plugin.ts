@@ -1,7 +1,8 @@
 import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
 import { scrubSecrets } from "@needlework/core/internal";
+import { composeTelemetry } from "@needlework/otel";
 import { createOpenTelemetry, type ModuleImporter } from "@needlework/otel/internal";
-import { type AgentFrameworkPlugin, PLUGIN_TRAITS, type PluginContext, type RunObserved } from "../plugin.js";
+import { type AgentFrameworkPlugin, PLUGIN_TRAITS, type PluginContext } from "../plugin.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
 import { DiagnosticsCollector, type DiagnosticsMetrics } from "./diagnostics-metrics.js";
@@ -10,7 +11,7 @@ import {
   type ResolvedDiagnosticsOptions,
   resolveDiagnosticsOptions,
 } from "./diagnostics.options.js";
-import { runWrapper } from "./instrument-agent.js";
+import { runLogTelemetry } from "./instrument-agent.js";
 
 /**
  * The plugin behind `usingDiagnostics()`; `metrics` holds what it collected.
@@ -74,8 +75,9 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
   const { sink, logger, clock } = resolved;
   const collector = new DiagnosticsCollector(resolved.maxRecords, resolved.latencySamples, resolved.random);
   // With a tracer, the spans are `@needlework/otel`'s: its plugin, set up in this one's pipeline, is
-  // the tracer's subscriber (run spans from wrapRun and the run's events, chat spans from the client,
-  // tool spans from the middleware and observer); this plugin keeps records, metrics and logs.
+  // the tracer's subscriber (run and chat spans from the runs' telemetry events, tool spans from the
+  // tool-execution events its middleware and observer emit here); this plugin keeps records,
+  // metrics and logs (run log lines from the same events).
   const tracing =
     resolved.tracer === undefined
       ? undefined
@@ -103,7 +105,7 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
     }
   };
   // `redact` is known once the pipeline is set up: read it when a run ends, not now.
-  const wrapRun = runWrapper({ tracing, logger, redact: (value) => redact(value) });
+  const runLogs = logger === undefined ? undefined : runLogTelemetry(logger, (value) => redact(value));
 
   const emit = (draft: DraftRecord): void => {
     if (redact !== identity && (draft.message !== undefined || draft.error !== undefined)) {
@@ -162,14 +164,15 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
       return observer;
     },
     ready: () => tracing?.ready() ?? Promise.resolve(),
-    ...(wrapRun === undefined ? {} : { wrapRun }),
-    ...(tracing === undefined
+    ...(tracing === undefined && runLogs === undefined
       ? {}
       : {
-          traits: [PLUGIN_TRAITS.tracesRuns],
-          wrapChatClient: tracing.wrapChatClient,
-          observeRun: (run: RunObserved) => tracing.observeRun(run),
+          telemetry: (context: PluginContext) => {
+            setUp(context);
+            return composeTelemetry([tracing?.telemetry(context), runLogs]);
+          },
         }),
+    ...(tracing === undefined ? {} : { traits: [PLUGIN_TRAITS.tracesRuns] }),
   };
   return plugin;
 }

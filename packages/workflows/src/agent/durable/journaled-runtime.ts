@@ -8,6 +8,7 @@ import {
   turnStep,
 } from "@needlework/durable";
 import { finishPart, recordedParts, type RunRecord, withCallIds } from "@needlework/durable/internal";
+import { telemetryChatClient } from "@needlework/otel";
 import type { AgentRuntime, JournaledRuntime } from "../loop/run-state.js";
 
 export type { JournaledRuntime } from "../loop/run-state.js";
@@ -37,7 +38,11 @@ export function journaledRuntime(
   // Outcomes the execution recorded: the loop answers the rest (calls it never ran) through it too.
   const recorded = new WeakSet<ToolOutcome>();
   let asked = 0;
-  const { chatClient } = runtime.options;
+  // Model calls reach the telemetry subscriber from here, inside the turn's step: a replayed turn makes none.
+  const { telemetry } = runtime;
+  const chatClient = telemetry
+    ? telemetryChatClient(runtime.options.chatClient, telemetry, runId)
+    : runtime.options.chatClient;
 
   /** Names the turn's calls deterministically, before the step records the turn. */
   const named = (index: number, response: ChatResponse): ChatResponse => {
@@ -149,6 +154,7 @@ export function journaledRuntime(
   return {
     ...runtime,
     options: { ...runtime.options, chatClient: journaledChat },
+    telemetryClient: runtime.options.chatClient,
     invoker,
     runtimeInvoker,
     execution,

@@ -38,11 +38,27 @@ export interface IterationEndRunEvent {
 }
 
 /**
- * The one vocabulary a run speaks: the streamed {@link AgentEvent}s, and the moments the hooks
- * observe (which carry more than a stream may show: the conversation, the exception of an outcome).
- * @internal
+ * A started run threw instead of ending (it has no `run-end`): telemetry hears it, the stream does
+ * not (the stream's consumer gets the error itself). @internal
  */
-export type RunEvent = AgentEvent | IterationStartRunEvent | CallBookedRunEvent | IterationEndRunEvent;
+export interface RunErrorRunEvent {
+  readonly type: "run-error";
+  readonly error: unknown;
+  readonly replayed?: true;
+}
+
+/**
+ * The one vocabulary a run speaks: the streamed {@link AgentEvent}s, the moments the hooks observe
+ * (which carry more than a stream may show: the conversation, the exception of an outcome), and the
+ * run's error. Model calls and tool executions are reported beside them to the telemetry
+ * subscriber (see `telemetrySubscriber`), from where they happen. @internal
+ */
+export type RunEvent =
+  | AgentEvent
+  | IterationStartRunEvent
+  | CallBookedRunEvent
+  | IterationEndRunEvent
+  | RunErrorRunEvent;
 
 /**
  * A subscriber of a run's events. It is called in the order the run emits, one event at a time; a
@@ -76,6 +92,21 @@ export class RunEvents {
     if (listeners.length === 0) return undefined;
     const marked: RunEvent = this.replaying?.() === true ? { ...event, replayed: true } : event;
     return this.deliver(marked, 0);
+  }
+
+  /**
+   * The run threw: `run-error` reaches every subscriber (none can change the error, nor delay it),
+   * and the error is thrown on.
+   */
+  fail(error: unknown): never {
+    for (const listener of this.listeners) {
+      try {
+        listener({ type: "run-error", error })?.then(undefined, () => undefined);
+      } catch {
+        // Observing must never change a run's error.
+      }
+    }
+    throw error;
   }
 
   private deliver(event: RunEvent, from: number): Promise<void> | undefined {

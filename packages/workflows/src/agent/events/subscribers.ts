@@ -1,3 +1,5 @@
+import { emitTelemetry, type RunTelemetry } from "@needlework/otel";
+import type { ChatClient } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../../plugin.js";
 import type { AgentEvent } from "../stream/agent-event.js";
 import type { AgentHooks } from "../hooks.js";
@@ -6,8 +8,13 @@ import type { RunEventSink } from "../stream/agent-run-stream.js";
 import type { JournaledRuntime } from "../loop/run-state.js";
 import { type RunEvent, RunEvents, type RunListener, type RunMoment } from "./run-events.js";
 
-/** The moments only the hooks hear: the stream never shows them. */
-const HOOK_MOMENTS: ReadonlySet<RunEvent["type"]> = new Set(["iteration-start", "call-booked", "iteration-end"]);
+/** The moments the stream never shows: the hooks' and the run's error (the consumer gets the error itself). */
+const HOOK_MOMENTS: ReadonlySet<RunEvent["type"]> = new Set([
+  "iteration-start",
+  "call-booked",
+  "iteration-end",
+  "run-error",
+]);
 
 const copied = (run: RunMoment) => ({ usage: { ...run.usage } });
 
@@ -55,18 +62,46 @@ export function streamSubscriber(sink: RunEventSink): RunListener {
   return (event) => {
     if (HOOK_MOMENTS.has(event.type)) return undefined;
     if (event.type === "tool-retry") return sink.emitNow(event);
-    return sink.emit(event as Exclude<RunEvent, { type: "iteration-start" | "call-booked" | "iteration-end" }>);
+    return sink.emit(
+      event as Exclude<RunEvent, { type: "iteration-start" | "call-booked" | "iteration-end" | "run-error" }>,
+    );
   };
 }
 
 /**
- * The event stream of one run of `runtime`: its hooks, then the stream's sink (when streamed), then
- * the plugins' run observers, in that order. Replayed events are marked from the runtime's replay.
+ * The telemetry subscriber (the plugins' `telemetry`, composed) as a subscriber of one run's events:
+ * its start (a replayed `run-start` is a resumed run's), its end (a replayed `run-end` too: each start
+ * of a run ends) and its error. Only what `onRunStart` returns is awaited (a tracer being found).
+ * @internal
+ */
+export function telemetrySubscriber(
+  telemetry: RunTelemetry,
+  agent: string,
+  runId: string,
+  chatClient: ChatClient,
+): RunListener {
+  return (event) => {
+    // A subscriber still finding its tracer is waited for once, at the start: the run's work is then traced.
+    if (event.type === "run-start")
+      return emitTelemetry(telemetry, "onRunStart", { runId, agent, resumed: event.replayed === true, chatClient });
+    if (event.type === "run-end") emitTelemetry(telemetry, "onRunEnd", { runId, agent, result: event.result });
+    else if (event.type === "run-error") emitTelemetry(telemetry, "onRunError", { runId, agent, error: event.error });
+    return undefined;
+  };
+}
+
+/**
+ * The event stream of one run of `runtime`: its telemetry, its hooks, then the stream's sink (when
+ * streamed), then the plugins' run observers, in that order. Replayed events are marked from the
+ * runtime's replay.
  * @internal
  */
 export function openRunEvents(runtime: JournaledRuntime, runId: string, sink: RunEventSink | undefined): RunEvents {
   const { options } = runtime;
   const listeners: RunListener[] = [];
+  // The agent's own client names the provider and model (the runtime's is the journal's).
+  const { telemetry, telemetryClient = options.chatClient } = runtime;
+  if (telemetry) listeners.push(telemetrySubscriber(telemetry, options.name, runId, telemetryClient));
   const hooks = hookSubscriber(options, options.name, runId);
   if (hooks) listeners.push(hooks);
   if (sink) listeners.push(streamSubscriber(sink));

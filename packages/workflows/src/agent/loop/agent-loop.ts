@@ -65,7 +65,7 @@ export class AgentRun {
 
   /** Loops until a final answer, a pause or a limit. */
   loop(): Promise<AgentRunResult> {
-    return this.finish(() => this.turns());
+    return this.finish(() => this.turns()).catch((error: unknown) => this.events.fail(error));
   }
 
   /** The run's result from its end; `run-start` first, `approval-required` for a pause, `run-end` last. */

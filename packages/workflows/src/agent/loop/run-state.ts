@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { ChatClient, ChatMessage, ToolInvoker, ToolOutcome } from "@needlework/core";
+import type { RunTelemetry } from "@needlework/otel";
 import type {
   AwaitingApprovalRunResult,
   CompletedRunResult,
@@ -29,6 +30,8 @@ export interface AgentRuntime {
   readonly runObservers?: readonly ((runId: string) => RunListener | undefined)[];
   /** The plugins' call gates (the injection policy), asked before every round. */
   readonly callGates?: readonly CallGate[];
+  /** The plugins' telemetry subscriber (composed): the run's start, end and error, and its model calls. */
+  readonly telemetry?: RunTelemetry;
 }
 
 /**
@@ -53,6 +56,8 @@ export interface JournaledRuntime extends AgentRuntime {
    * nothing when the execution recorded that outcome already.
    */
   readonly answer: (call: AnsweredCall, outcome: ToolOutcome) => Promise<void> | undefined;
+  /** The agent's chat client as given (`options.chatClient` is the journal's): telemetry names the run's model by it. */
+  readonly telemetryClient?: ChatClient;
 }
 
 /** A call the loop answers itself: who it is and the key its round assigned. @internal */
