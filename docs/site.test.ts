@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEntries } from "../scripts/api-entries.js";
 import { userPages } from "../scripts/package-docs.js";
 import { cannotRun } from "../test/support/cannot-run.js";
-import { browserTestsRun, chromiumLaunchOptions, NO_CHROMIUM } from "../test/support/chromium.js";
+import { browserTestsRun, launchChromium, NO_CHROMIUM } from "../test/support/chromium.js";
 import { SECTIONS, sectionPages } from "./.vitepress/sidebar.js";
 
 const docsDir = fileURLToPath(new URL(".", import.meta.url));
@@ -85,7 +85,7 @@ else
       if (!chromium) throw new Error("No Chromium on this CI machine: .ci/run installs the Debian package chromium.");
       server = await serveSite(dist);
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await playwright.launch(chromiumLaunchOptions(chromium));
+      browser = await launchChromium(playwright, chromium);
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.on("console", (message) => {
         if (message.type() === "error") problems.push(`${message.text()} (${message.location().url})`);

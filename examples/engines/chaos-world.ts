@@ -78,6 +78,15 @@ export class ChaosTools {
   async receipt({ target }: z.infer<typeof Target>, ctx: ToolContext) {
     return { target, ...(await effect(ctx, "receipt", target)) };
   }
+
+  @AgentFunction({
+    description: "Refunds the account. A person approves it first.",
+    input: Target,
+    requiresApproval: true,
+  })
+  async refund({ target }: z.infer<typeof Target>, ctx: ToolContext) {
+    return { target, ...(await effect(ctx, "refund", target)) };
+  }
 }
 
 /** A scripted model: lookup, upsert and charge in one round, then the receipt, then the answer. */
@@ -92,12 +101,28 @@ export const chaosModel: ChatClient = {
   },
 };
 
-/** The chaos agent over an engine's execution. */
-export function chaosAgent(execution: DurableExecutionFactory): Agent {
+/** A scripted model for approvals: the refund (gated), then the receipt, then the answer. */
+export const approvalModel: ChatClient = {
+  async complete({ messages }) {
+    const target = /acct-\d+/.exec(messages.find((m) => m.role === "user")?.content ?? "")?.[0] ?? "acct-0";
+    const turns = messages.filter((m) => m.role === "assistant").length;
+    if (turns === 0) return { message: { toolCalls: [{ id: APPROVAL_CALL, name: "refund", arguments: { target } }] } };
+    if (turns === 1) return { message: { toolCalls: [{ id: "receipt_1", name: "receipt", arguments: { target } }] } };
+    return { message: { content: `Account ${target} refunded.` } };
+  },
+};
+
+/** The call id of the approval run's gated call, and the key its decisions are signed with. */
+export const APPROVAL_CALL = "refund_0";
+export const APPROVAL_SECRET = "needlework-engines-chaos-approval-secret";
+
+/** The chaos agent over an engine's execution (`approval`: the agent whose one call waits for a person). */
+export function chaosAgent(execution: DurableExecutionFactory, kind: "chaos" | "approval" = "chaos"): Agent {
   const invoker = createToolInvoker(container.createChildContainer(), { functions: [ChaosTools] });
+  const chatClient = kind === "chaos" ? chaosModel : approvalModel;
   return createAgent(
     { invoker },
-    { name: "chaos", instructions: "Settle the account.", chatClient: chaosModel, execution },
+    { name: kind, instructions: "Settle the account.", chatClient, execution, checkpointSecret: APPROVAL_SECRET },
   );
 }
 
@@ -113,9 +138,14 @@ export interface ChaosRunResult {
   }[];
 }
 
+/** The account a run works on (from the digits of its id). */
+export function targetOf(runId: string): string {
+  return `acct-${runId.replace(/\D/g, "").slice(-6) || "0"}`;
+}
+
 /** Runs the chaos agent for `runId` and reduces its result to what the checks read. */
 export async function runChaos(agent: Agent, runId: string): Promise<ChaosRunResult> {
-  const target = `acct-${runId.replace(/\D/g, "").slice(-6) || "0"}`;
+  const target = targetOf(runId);
   const result = await agent.run(`Settle ${target}.`, { runId });
   // Each tool is called once a run: its tool message (the text the model read) carries the effect row.
   const texts = new Map<string, string>();
@@ -142,6 +172,8 @@ interface EffectRow {
   readonly run_id: string;
   readonly tool: string;
   readonly target: string;
+  readonly generation: number;
+  readonly finished: boolean;
 }
 
 /** What the checks found: counts and the guarantees broken (empty when all hold). */
@@ -151,6 +183,8 @@ export interface ChaosReport {
   readonly effects: number;
   readonly outcomeUnknown: number;
   readonly reruns: number;
+  /** Worker processes killed between a tool's effect and its answer (their effect rows never finished). */
+  readonly midCallKills: number;
   readonly violations: readonly string[];
 }
 
@@ -167,6 +201,7 @@ export async function checkGuarantees(
   pool: pg.Pool,
   schema: string,
   results: ReadonlyMap<string, readonly (ChaosRunResult | undefined)[]>,
+  expectedCalls = 4,
 ): Promise<ChaosReport> {
   const { rows } = await pool.query<EffectRow>(`SELECT * FROM "${schema}".effects ORDER BY id`);
   const byKey = new Map<string, EffectRow[]>();
@@ -184,7 +219,8 @@ export async function checkGuarantees(
     }
     for (const other of others)
       if (JSON.stringify(other) !== JSON.stringify(first)) violations.push(`G3: run ${runId} read differently`);
-    if (first.calls.length !== 4) violations.push(`G3: run ${runId} has ${first.calls.length} outcomes, not 4`);
+    if (first.calls.length !== expectedCalls)
+      violations.push(`G3: run ${runId} has ${first.calls.length} outcomes, not ${expectedCalls}`);
     for (const call of first.calls) {
       calls++;
       if (call.errorCode === "OUTCOME_UNKNOWN") outcomeUnknown++;
@@ -208,5 +244,6 @@ export async function checkGuarantees(
       if (keys.size > 1) violations.push(`G2: ${runId} ${tool} ran under ${keys.size} keys`);
   }
   for (const key of byKey.keys()) if (!settledKeys.has(key)) violations.push(`G3: ${key} ran but has no outcome`);
-  return { runs: results.size, calls, effects: rows.length, outcomeUnknown, reruns, violations };
+  const midCallKills = new Set(rows.filter((row) => !row.finished).map((row) => row.generation)).size;
+  return { runs: results.size, calls, effects: rows.length, outcomeUnknown, reruns, midCallKills, violations };
 }

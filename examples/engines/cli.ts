@@ -3,9 +3,9 @@ import { runEngineChaos } from "./chaos.js";
 import { dbosWorker, type EngineWorkerConfig, restateWorker } from "./workers.js";
 
 // `npx -y pnpm@10 --filter @needlework/examples run engines dbos` (or `restate`): 30 runs of 4 tool calls
-// inside the engine, the worker killed with SIGKILL at random moments (on Restate, every 4th kill takes the
-// server down too) and restarted each time until every run finished; then the guarantees, checked from the
-// effects table. The coordinator forks this same file with `worker <engine>`.
+// inside the engine, started in waves, the worker killed with SIGKILL while a tool is in flight (on Restate,
+// every 3rd kill is of the server) and restarted each time until every run finished; then the guarantees,
+// checked from the effects table. The coordinator forks this same file with `worker <engine>`.
 // Smaller runs: ENGINES="runs=6,kills=2".
 if (process.argv[2] === "worker") {
   const config = JSON.parse(process.env["NEEDLEWORK_ENGINE_WORKER"] ?? "{}") as EngineWorkerConfig;

@@ -2,7 +2,8 @@
 // engine until its parent kills it (SIGKILL) or stops it (SIGTERM). Forked by kill-loop.ts with
 // `worker dbos` or `worker restate`; configured by NEEDLEWORK_ENGINE_WORKER (JSON).
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { DbosExecution } from "@needlework/dbos";
+import { DbosExecution, deadLetterExhaustedRuns } from "@needlework/dbos";
+import { PostgresStore } from "@needlework/postgres";
 import { RestateExecution, restateDecisionHandlers } from "@needlework/restate";
 import { seededRandom } from "@needlework/workflows/testing";
 import * as restate from "@restatedev/restate-sdk";
@@ -25,15 +26,23 @@ export interface EngineWorkerConfig {
     readonly schema: string;
     readonly applicationVersion: string;
     readonly maxRecoveryAttempts: number;
+    /** When set: at launch, runs past their recovery attempts become dead letters in this store schema. */
+    readonly deadLetterSchema?: string;
   };
   /** Restate: the port the endpoint serves on (the same in every generation, registered once). */
-  readonly restate?: { readonly port: number };
+  readonly restate?: {
+    readonly port: number;
+    /** The server's admin API, for the approval run's `RestateExecution` (`adminUrl`). */
+    readonly adminUrl?: string;
+  };
 }
 
 /** The DBOS queue the chaos runs are enqueued on (a `DBOSClient` enqueues, workers dequeue). */
 export const CHAOS_QUEUE = "needlework-chaos";
 /** The DBOS workflow and Restate workflow name of a chaos run. */
 export const CHAOS_WORKFLOW = "chaos_run";
+/** The DBOS workflow and Restate workflow name of an approval run (one gated call). */
+export const APPROVAL_WORKFLOW = "approval_run";
 
 function world(config: EngineWorkerConfig): pg.Pool {
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 12 });
@@ -51,11 +60,19 @@ function world(config: EngineWorkerConfig): pg.Pool {
 export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
   const options = config.dbos!;
   world(config);
-  const agent = chaosAgent(DbosExecution.factory());
-  DBOS.registerWorkflow(async (_input: string) => runChaos(agent, DBOS.workflowID!), {
-    name: CHAOS_WORKFLOW,
-    maxRecoveryAttempts: options.maxRecoveryAttempts,
-  });
+  for (const kind of ["chaos", "approval"] as const) {
+    const agent = chaosAgent(DbosExecution.factory(), kind);
+    DBOS.registerWorkflow(
+      async (_input: string) => {
+        process.send?.({ kind: "running" });
+        return runChaos(agent, DBOS.workflowID!);
+      },
+      {
+        name: kind === "chaos" ? CHAOS_WORKFLOW : APPROVAL_WORKFLOW,
+        maxRecoveryAttempts: options.maxRecoveryAttempts,
+      },
+    );
+  }
   DBOS.setConfig({
     name: "needlework-chaos",
     systemDatabaseUrl: options.systemDatabaseUrl,
@@ -65,27 +82,41 @@ export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
   });
   await DBOS.launch();
   await DBOS.registerQueue(CHAOS_QUEUE, { concurrency: 10 });
+  if (options.deadLetterSchema !== undefined) {
+    const store = new PostgresStore({ connectionString: config.databaseUrl, schema: options.deadLetterSchema });
+    await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "chaos" });
+    await store.close();
+  }
   process.send?.({ kind: "ready" });
   process.once("SIGTERM", () => void DBOS.shutdown().then(() => process.exit(0)));
 }
 
-/** The Restate workflow of a chaos run (its `run` handler runs the agent; `decide` takes decisions). */
-export function chaosWorkflow() {
-  const agent = chaosAgent(RestateExecution.factory());
+/**
+ * The Restate workflow of a chaos or approval run (its `run` handler runs the agent; `decide` takes
+ * decisions). Restate counts an attempt each time it cannot reach a worker, too: about one a second
+ * (`maxInterval`) while the worker restarts. The first chaos harness bounded runs at 50 attempts and
+ * every run paused after a few kills (0 of 30 ended); the bound here is for crash loops, not outages.
+ */
+export function chaosWorkflow(kind: "chaos" | "approval" = "chaos", adminUrl?: string) {
+  const agent = chaosAgent(RestateExecution.factory(adminUrl === undefined ? {} : { adminUrl }), kind);
   return restate.workflow({
-    name: CHAOS_WORKFLOW,
+    name: kind === "chaos" ? CHAOS_WORKFLOW : APPROVAL_WORKFLOW,
     handlers: {
       run: (ctx: restate.WorkflowContext, _input: string) => RestateExecution.run(ctx, () => runChaos(agent, ctx.key)),
       ...restateDecisionHandlers(),
     },
-    options: { retryPolicy: { maxAttempts: 50, onMaxAttempts: "pause", initialInterval: 100, maxInterval: 1_000 } },
+    options: { retryPolicy: { maxAttempts: 2_000, onMaxAttempts: "pause", initialInterval: 100, maxInterval: 1_000 } },
   });
 }
 
 /** A Restate worker: serves the workflow's endpoint (the server calls it; the server keeps the journal). */
 export async function restateWorker(config: EngineWorkerConfig): Promise<void> {
   world(config);
-  await restate.serve({ services: [chaosWorkflow()], port: config.restate!.port, logger: () => undefined });
+  await restate.serve({
+    services: [chaosWorkflow(), chaosWorkflow("approval", config.restate!.adminUrl)],
+    port: config.restate!.port,
+    logger: () => undefined,
+  });
   process.send?.({ kind: "ready" });
   process.once("SIGTERM", () => process.exit(0));
 }

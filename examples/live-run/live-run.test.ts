@@ -5,7 +5,7 @@ import { chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLiveRun } from "./live-run-agent.js";
 import { cannotRun } from "../../test/support/cannot-run.js";
-import { chromiumLaunchOptions, browserTestsRun, NO_CHROMIUM } from "../../test/support/chromium.js";
+import { browserTestsRun, launchChromium, NO_CHROMIUM } from "../../test/support/chromium.js";
 import { startLiveRunServer } from "./server.js";
 
 const FULL_SPEED = { wordDelayMs: 0, toolDelayMs: 0, retryDelayMs: 0 };
@@ -50,7 +50,7 @@ describeInBrowser("the live run page in headless Chromium", () => {
   }, async () => {
     if (!chromiumPath)
       throw new Error("No Chromium on this CI machine: .ci/run installs the Debian package chromium before the tests.");
-    const browser = await playwright.launch(chromiumLaunchOptions(chromiumPath));
+    const browser = await launchChromium(playwright, chromiumPath);
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
       await page.goto(server.url);

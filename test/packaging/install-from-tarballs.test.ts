@@ -4,7 +4,7 @@
 // TypeScript 7 and a strict one (no @types/node, skipLibCheck off), a Vitest 5 project set up as
 // docs/getting-started.md says, and the run inspector's bin. Needs the packages built (`pnpm build`; `pnpm test` builds first) and the npm registry for
 // third-party dependencies. One npm install serves every app: they are folders of one consumer project.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -290,6 +290,31 @@ describe("the packed packages installed into fresh apps", { timeout: 600_000 }, 
     const { stdout } = await run(process.execPath, [tsc7, "--version"], app);
     expect(stdout).toMatch(/Version 7\./);
     await run(process.execPath, [tsc7, "-p", ".", "--noEmit"], join(app, "types"));
+  });
+
+  it.concurrent("names every exported error class as documented (ESM and CommonJS); isInstance knows another installed copy's", async () => {
+    // Two installed copies: the app's, and a second copy of its @needlework folder beside the check.
+    const dir = join(app, "error-names");
+    const scope = join(app, "node_modules", "@needlework");
+    mkdirSync(join(dir, "second", "node_modules"), { recursive: true });
+    for (const file of ["check.mjs", "load.mjs"]) cpSync(fixture(`error-names/${file}`), join(dir, file));
+    cpSync(fixture("error-names/load.mjs"), join(dir, "second", "load.mjs"));
+    cpSync(scope, join(dir, "second", "node_modules", "@needlework"), { recursive: true, dereference: true });
+    const { stdout } = await run(process.execPath, ["check.mjs", scope], dir);
+    const { checked, problems } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+      checked: string[];
+      problems: string[];
+    };
+    expect(problems).toEqual([]);
+    for (const format of ["esm", "cjs"])
+      for (const known of [
+        "@needlework/core NeedleworkError",
+        "@needlework/durable RunStoreError",
+        "@needlework/workflows CheckpointError",
+      ]) {
+        const [entry, name] = known.split(" ");
+        expect(checked).toContain(`${entry} (${format}) ${name}`);
+      }
   });
 
   describe("docs/getting-started.md as written", () => {

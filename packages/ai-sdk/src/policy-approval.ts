@@ -19,8 +19,9 @@ export interface PolicyGate {
 }
 
 /**
- * The invoker's gate, or `undefined` when it has none (no injection policy). Without a `runId`
- * every call is its own run, so nothing untrusted came before it: the gate says run. @internal
+ * The invoker's gate, or `undefined` when it has none (no injection policy). Without a run id (a
+ * `toAiSdkToolApproval` given none) the gate cannot tell which run the call belongs to and says
+ * nothing: the tool set's own run (where the call runs) still refuses what the policy gates. @internal
  */
 export function gateOf(
   invoker: ToolInvoker,

@@ -67,7 +67,10 @@ export interface AiSdkToolsOptions {
   readonly tools?: readonly string[];
   /**
    * The needlework run id of each call: a fixed id (one tool set per conversation) or a function
-   * of the call (one tool set shared by many runs). Default: a fresh run id per call.
+   * of the call (one tool set shared by many runs; answering `undefined` means the default).
+   * Default: one run id per tool set, so what one call read (untrusted content) gates the calls
+   * after it through the same tool set. Make one tool set per conversation, or pass a run id per
+   * conversation, so conversations are judged apart.
    */
   readonly runId?: string | ((call: AiSdkToolCallInfo) => string | undefined);
   /**
@@ -110,8 +113,8 @@ function toModelOutput({ output }: { output: unknown }): ModelOutput {
  * the schema come back as an `INVALID_ARGUMENTS` envelope the model can act on. A `requiresApproval`
  * tool carries `needsApproval: true`, so the SDK stops for approval before running it; with AI SDK 7
  * also pass `toolApproval: toAiSdkToolApproval(invoker)`. With an injection policy on the invoker
- * (`usingInjectionPolicy`), every tool's `needsApproval` asks the policy for the call's run (give
- * each conversation a `runId`), and a call it would put to a person runs only once the conversation
+ * (`usingInjectionPolicy`), every tool's `needsApproval` asks the policy for the call's run (one
+ * per tool set unless `runId` says otherwise: give each conversation its own), and a call it would put to a person runs only once the conversation
  * holds a person's approval of that very call.
  *
  * @example
@@ -133,7 +136,17 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
   const render = (outcome: ToolOutcome): JsonValue =>
     format ? toJsonSafe(format(outcome)) : toJsonSafe(toolOutcomeEnvelope(outcome, { omitMetadata }));
   const tools: AiSdkToolSet = {};
-  const gate = gateOf(invoker, runId);
+  // One run per tool set unless `runId` names one (as the MCP adapter has one per connection): a
+  // fresh run per call would let each call start clean, forgetting what the one before it read.
+  const ownRun = `ai_sdk_tools_${globalThis.crypto.randomUUID()}`;
+  const runIdOf = (call: AiSdkToolCallInfo): string => {
+    const given: unknown = typeof runId === "function" ? runId(call) : runId;
+    if (given === undefined) return ownRun;
+    if (typeof given !== "string" || given === "")
+      throw new TypeError("toAiSdkTools: the runId option must give a non-empty string or undefined.");
+    return given;
+  };
+  const gate = gateOf(invoker, runIdOf);
   for (const definition of selectDefinitions("toAiSdkTools", invoker, own.tools)) {
     const name = definition.name;
     const approvalTool = definition.flags.requiresApproval ? invoker.get(name) : undefined;
@@ -159,8 +172,7 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
           if (!checked.ok) return render(checked.outcome);
         }
         const context = call.experimental_context ?? call.context;
-        const id =
-          typeof runId === "function" ? runId({ toolName: name, toolCallId: call.toolCallId, context }) : runId;
+        const id = runIdOf({ toolName: name, toolCallId: call.toolCallId, context });
         // A call the policy puts to a person runs only when the conversation holds a person's
         // approval of this very call (the SDK's tool-approval-response); otherwise the policy refuses it.
         const approved =
@@ -171,7 +183,7 @@ export function toAiSdkTools(invoker: ToolInvoker, options: AiSdkToolsOptions = 
           { name, arguments: input, callId: call.toolCallId },
           {
             ...(call.abortSignal ? { signal: call.abortSignal } : {}),
-            ...(id === undefined ? {} : { runId: id }),
+            runId: id,
             ...(approved ? { items: PERSON_APPROVED } : {}),
           },
           onError,

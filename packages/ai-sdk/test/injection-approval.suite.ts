@@ -138,6 +138,35 @@ export function describeInjectionApproval(sdk: AiSdkMajor): void {
       expect(refunds).toEqual([]);
     });
 
+    it("no runId: one tool set is one run, so a ticket read in one call gates the refund in the next under deny; another tool set is another conversation", async () => {
+      const { factory, refunds } = helpDesk("deny");
+      const model = sdk.scriptedModel([
+        step("t1", "readTicket", { id: "12" }),
+        { text: "Read it." },
+        step("t2", "refundOrder", FROM_TICKET),
+        { text: "Done." },
+        step("t3", "refundOrder", { order: "5501", amount: 12 }),
+        { text: "Refunded." },
+      ]);
+      const tools = toAiSdkTools(factory.tools); // no runId: the tool set's own run
+      const options = { model: model.model, tools, stopWhen: stepCountIs(3) };
+      const first = await generateText({ ...options, prompt: PROMPT });
+      const second = await generateText({
+        ...options,
+        messages: [
+          { role: "user", content: PROMPT },
+          ...first.response.messages,
+          { role: "user", content: "Now refund it." },
+        ],
+      });
+      expect(refunds).toEqual([]);
+      expect(second.content.some((p) => p.type === "tool-approval-request")).toBe(false);
+      expect(JSON.stringify(model.calls()[3]?.prompt)).toContain("UNTRUSTED_CONTEXT");
+      // Another conversation (its own tool set) read nothing untrusted: its refund runs.
+      await generateText({ ...options, tools: toAiSdkTools(factory.tools), prompt: "Refund order 5501 with 12 EUR." });
+      expect(refunds).toEqual([{ order: "5501", amount: 12 }]);
+    });
+
     itSince7(
       "toAiSdkToolApproval: the request carries the policy's reason naming the flagged arguments; approved, it runs",
       async () => {

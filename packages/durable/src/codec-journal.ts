@@ -3,6 +3,7 @@ import type { JsonValue } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/kit";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
+import { placedIn, type StoreIdentity, storeIdentityOf } from "./store-identity.js";
 import type {
   JournaledCall,
   JournaledCallStart,
@@ -48,10 +49,18 @@ function unsealedPayload(context: PayloadContext | undefined): RunStoreError {
  * ```
  */
 export class PayloadSealer {
-  constructor(private readonly codec: PayloadCodec) {}
+  private readonly store: () => Promise<string | undefined>;
+
+  /** `store`: the store's identity, added to every context (a value sealed elsewhere does not open). */
+  constructor(
+    private readonly codec: PayloadCodec,
+    store?: StoreIdentity,
+  ) {
+    this.store = storeIdentityOf(store);
+  }
 
   async value(value: unknown, context?: PayloadContext): Promise<JsonValue> {
-    return { [MARK]: await this.codec.encode(JSON.stringify(value ?? null), context) };
+    return { [MARK]: await this.codec.encode(JSON.stringify(value ?? null), await placedIn(context, this.store)) };
   }
 
   async text(text: string, context?: PayloadContext): Promise<string> {
@@ -63,7 +72,7 @@ export class PayloadSealer {
     if (stored !== null && typeof stored === "object" && !Array.isArray(stored) && Object.hasOwn(stored, MARK)) {
       const sealed = (stored as Record<string, unknown>)[MARK];
       if (typeof sealed === "string" && Object.keys(stored).length === 1) {
-        const plain = await this.codec.decode(sealed, context);
+        const plain = await this.codec.decode(sealed, await placedIn(context, this.store));
         try {
           return JSON.parse(plain) as T;
         } catch {
@@ -88,20 +97,34 @@ export class PayloadSealer {
   }
 }
 
+/** Options of {@link codecJournal}. */
+export interface CodecJournalOptions {
+  /** The store area (`PayloadContext.namespace`). Default `journal`. */
+  readonly namespace?: string;
+  /** The store's identity (`PayloadContext.store`): a value sealed in another store does not open. */
+  readonly store?: StoreIdentity;
+}
+
 /**
  * A journal whose payloads pass through `codec`: input, instructions, model messages, tool
  * arguments, outcomes (all but status, retriable, error code and metadata's tool, call id and key),
  * formatted text and results are stored encoded; run and call ids, agent and tool names, statuses,
  * error codes and times stay readable. Stores wrap their journal in it when given a `codec`: a
- * third-party store gets encryption at rest by wrapping its journal the same way.
+ * third-party store gets encryption at rest by wrapping its journal the same way, naming its
+ * identity (`store`) so its values do not open in another store that shares the key.
  *
  * @example
  * ```ts
- * const journal = codec === undefined ? inner : codecJournal(inner, codec);
+ * const journal = codec === undefined ? inner : codecJournal(inner, codec, { store: "postgres:needlework" });
  * ```
  */
-export function codecJournal(inner: RunJournal, codec: PayloadCodec, namespace = JOURNAL_NAMESPACE): RunJournal {
-  const seal = new PayloadSealer(codec);
+export function codecJournal(
+  inner: RunJournal,
+  codec: PayloadCodec,
+  options: string | CodecJournalOptions = {},
+): RunJournal {
+  const { namespace = JOURNAL_NAMESPACE, store } = typeof options === "string" ? { namespace: options } : options;
+  const seal = new PayloadSealer(codec, store);
   // Call ids are the model's (or its provider's) to choose, so with a codec they never reach a clear
   // column: a call is stored as `t<turn>c<position>`, its place in the (sealed) turn that asked for
   // it, which any process holding the key derives again from the turns. A call no recorded turn

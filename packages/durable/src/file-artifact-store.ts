@@ -16,6 +16,7 @@ import {
 } from "./artifact-store.js";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import { RunStoreError } from "./run-store-error.js";
+import { fileStoreId } from "./store-identity.js";
 
 /** Options of {@link FileArtifactStore}. */
 export interface FileArtifactStoreOptions {
@@ -220,8 +221,12 @@ export class FileArtifactStore implements ArtifactStore {
 
   /** Where a sealed value belongs: the run, the artifact and this store (its id, made on first use). */
   private async context(runId: string, id: string, kind: string): Promise<PayloadContext> {
-    this.storeId ??= storeIdOf(this.directory);
-    return { namespace: ARTIFACT_NAMESPACE, runId, kind, ref: `${await this.storeId}/${id}` };
+    this.storeId ??= fileStoreId(this.directory).catch((error: unknown) => {
+      this.storeId = undefined;
+      throw error;
+    });
+    const store = await this.storeId;
+    return { namespace: ARTIFACT_NAMESPACE, runId, kind, ref: `${store}/${id}`, store: `file:${store}` };
   }
 }
 
@@ -239,27 +244,4 @@ function parseHeader(line: string, runId: string, id: string): Header {
       "FileArtifactStore: an artifact file names another run or artifact than where it lies: it was moved.",
     );
   return header;
-}
-
-/** The store's id (`store-id` in its directory): created once, so sealed artifacts name the store they belong to. */
-async function storeIdOf(directory: string): Promise<string> {
-  const path = join(directory, "store-id");
-  try {
-    return (await readFile(path, "utf8")).trim();
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "ENOENT") throw error;
-  }
-  await mkdir(directory, { recursive: true });
-  try {
-    const handle = await open(path, "wx");
-    try {
-      await handle.writeFile(randomUUID());
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
-  }
-  return (await readFile(path, "utf8")).trim();
 }

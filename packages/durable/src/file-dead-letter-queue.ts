@@ -5,6 +5,7 @@ import { PayloadSealer } from "./codec-journal.js";
 import { ownOption } from "@needlework/core/kit";
 import { type AppendHandle, cutBack, syncDirectory, writeFully } from "./file-append.js";
 import type { PayloadCodec } from "./payload-codec.js";
+import { fileStoreId } from "./store-identity.js";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { toJsonSafe } from "@needlework/core";
@@ -77,7 +78,10 @@ export class FileDeadLetterQueue implements ManagedDeadLetterQueue {
     if (typeof path !== "string" || path === "")
       throw new TypeError("FileDeadLetterQueue: pass the path of the JSON-lines file.");
     const codec = ownOption(options, "codec"); // an own property: a polluted prototype supplies none
-    this.seal = codec === undefined ? undefined : new PayloadSealer(codec);
+    // Sealed entries are bound to the store (the id in `store-id` beside the file): a line moved
+    // to another store's file does not open, even where the key is shared.
+    const store = async (): Promise<string> => `file:${await fileStoreId(dirname(path))}`;
+    this.seal = codec === undefined ? undefined : new PayloadSealer(codec, store);
   }
 
   async append(entry: DeadLetterEntry): Promise<void> {

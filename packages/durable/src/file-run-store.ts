@@ -8,6 +8,7 @@ import { FileArtifactStore } from "./file-artifact-store.js";
 import { deleteRunFrom, type RunDeletion } from "./run-deletion.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import type { AgentStore, RunJournal } from "./run-journal.js";
+import { fileStoreId, storeIdentityOf } from "./store-identity.js";
 
 /** Options of {@link FileRunStore} and {@link FileRunJournal}. */
 export interface FileRunStoreOptions {
@@ -16,6 +17,8 @@ export interface FileRunStoreOptions {
   /**
    * Encodes every payload the store writes (journal and dead letters), e.g. `aesGcmCodec(key)`;
    * ids, names, statuses, codes and times stay readable. Records written without one stay readable.
+   * Sealed values are bound to the store's id (`store-id` in its directory, made on first use): a
+   * value moved to another store that shares the key does not open.
    */
   readonly codec?: PayloadCodec;
 }
@@ -39,6 +42,7 @@ export class FileRunStore implements AgentStore {
   /** The store's artifacts, under `artifacts/` (sealed with the store's codec), deleted with their run. */
   readonly artifacts: FileArtifactStore;
   private readonly runs: FileRunJournal;
+  private readonly identity: () => Promise<string | undefined>;
 
   constructor(
     readonly directory: string,
@@ -48,12 +52,27 @@ export class FileRunStore implements AgentStore {
     const own = ownProperties(options);
     const journal = new FileRunJournal(join(directory, "runs"), own);
     const given = ownOption(own, "codec");
-    this.journal = given === undefined ? journal : codecJournal(journal, given);
+    this.identity = storeIdentityOf(async () => `file:${await fileStoreId(directory)}`);
+    const store = () => this.storeId();
+    this.journal = given === undefined ? journal : codecJournal(journal, given, { store });
     const codec = given === undefined ? {} : { codec: given };
     this.deadLetters = new FileDeadLetterQueue(join(directory, "dead-letters.jsonl"), codec);
     this.resumedCheckpoints = new FileResumedCheckpointStore(join(directory, "resumed"));
     this.artifacts = new FileArtifactStore(join(directory, "artifacts"), codec);
     this.runs = journal;
+  }
+
+  /**
+   * The identity sealed values are bound to: `file:` and the id in the directory's `store-id` file
+   * (made on first use; keep it with the directory, as a backup does).
+   *
+   * @example
+   * ```ts
+   * console.log(await store.storeId()); // file:4f0c…
+   * ```
+   */
+  async storeId(): Promise<string> {
+    return (await this.identity()) ?? "";
   }
 
   /**

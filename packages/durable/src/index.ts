@@ -67,7 +67,8 @@ export {
   payloadCodecOption,
 } from "./payload-codec.js";
 export { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
-export { codecJournal, JOURNAL_NAMESPACE, PayloadSealer } from "./codec-journal.js";
+export { type CodecJournalOptions, codecJournal, JOURNAL_NAMESPACE, PayloadSealer } from "./codec-journal.js";
+export type { StoreIdentity } from "./store-identity.js";
 export { InMemoryRunJournal, InMemoryRunStore, type InMemoryRunStoreOptions } from "./in-memory-run-store.js";
 export { FileRunJournal } from "./file-run-journal.js";
 export { FileRunStore, type FileRunStoreOptions } from "./file-run-store.js";

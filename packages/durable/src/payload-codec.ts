@@ -21,6 +21,11 @@ export interface PayloadContext {
   readonly kind: string;
   /** The call id (arguments, outcome, formatted) or turn index (turn); absent for run-level fields. */
   readonly ref?: string;
+  /**
+   * The store's identity (`postgres:<schema>`, `file:<id of its directory>`): a codec that binds
+   * values to it refuses a value moved to another store, even one that shares the key.
+   */
+  readonly store?: string;
 }
 
 /**
@@ -64,8 +69,12 @@ export interface AesKeyRing {
   readonly keys: Readonly<Record<string, AesKey>>;
 }
 
-/** The stored form's version: `nwc2` binds the value to its place; `nwc1` (before it) did not. */
-const PREFIX = "nwc2";
+/**
+ * The stored form's version: `nwc3` binds the value to its store and its place; `nwc2` (before it)
+ * to its place only; `nwc1` to neither.
+ */
+const PREFIX = "nwc3";
+const PLACE_BOUND = "nwc2";
 const UNBOUND = "nwc1";
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 /** GCM's full tag, and the IV length it is made for. */
@@ -90,29 +99,33 @@ const unreadable = (why: string): RunStoreError =>
 /** Options of {@link aesGcmCodec}. */
 export interface AesGcmCodecOptions {
   /**
-   * Also decode values in the stored form of earlier versions (`nwc1`), which are not bound to their
-   * place: a database writer could move such a value to another run or field. Only while old runs
-   * are read during an upgrade; default `false` (they are `PAYLOAD_UNREADABLE`).
+   * Also decode values in the stored forms of earlier versions: `nwc2` (bound to its place, not to
+   * its store) and `nwc1` (bound to neither). A database writer could move such a value to another
+   * store that shares the key (`nwc2`), or to another run or field (`nwc1`). Only while old runs are
+   * read during an upgrade; default `false` (they are `PAYLOAD_UNREADABLE`).
    */
   readonly readUnbound?: boolean;
 }
 
-/** The associated data a value is bound to: the stored form's version and the value's place. */
-function associatedData(context: PayloadContext | undefined): Buffer {
+/** The associated data a value is bound to: the stored form's version, its store (`nwc3`) and its place. */
+function associatedData(version: string, context: PayloadContext | undefined): Buffer {
   const place =
     context === undefined ? [] : [context.namespace, context.runId, context.kind, context.ref ?? ""].map(String);
-  return Buffer.from(JSON.stringify([PREFIX, ...place]), "utf8");
+  const store = version === PREFIX ? [String(context?.store ?? "")] : [];
+  return Buffer.from(JSON.stringify([version, ...store, ...place]), "utf8");
 }
 
 /**
  * AES-256-GCM with a random 96-bit IV per value, authenticated (an altered value is refused) and
- * bound to its place: the context a store passes (namespace, run id, field, call id or turn index) is
- * the associated data, so a value moved to another run, row or field is refused. The stored form
- * names its version and key: `nwc2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), so with a key ring
+ * bound to its store and its place: the context a store passes (its identity, namespace, run id,
+ * field, call id or turn index) is the associated data, so a value moved to another run, row, field
+ * or store (one sharing the key included) is refused. The stored form names its version and key:
+ * `nwc3.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), so with a key ring
  * `aesGcmCodec({ current: "k2", keys: { k1, k2 } })` encodes with `k2` and still decodes what `k1`
  * wrote. A value it cannot decode (an unknown key id, altered bytes, another place, not its format)
- * throws `RunStoreError` `PAYLOAD_UNREADABLE`, naming no key material. Values of the unbound `nwc1`
- * form decode only with `{ readUnbound: true }`.
+ * throws `RunStoreError` `PAYLOAD_UNREADABLE`, naming no key material. Values of the earlier forms
+ * (`nwc2`, not bound to their store; `nwc1`, not bound to their place) decode only with
+ * `{ readUnbound: true }`.
  *
  * @example
  * ```ts
@@ -139,7 +152,7 @@ export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOption
     encode(plain, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", current, iv, { authTagLength: TAG_BYTES });
-      cipher.setAAD(associatedData(context));
+      cipher.setAAD(associatedData(PREFIX, context));
       const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url"));
       return [PREFIX, ring.current, ...parts].join(".");
@@ -147,10 +160,12 @@ export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOption
     decode(stored, context) {
       const parts = typeof stored === "string" ? stored.split(".") : [];
       const version = parts[0];
-      if (parts.length !== 5 || (version !== PREFIX && version !== UNBOUND))
+      if (parts.length !== 5 || (version !== PREFIX && version !== PLACE_BOUND && version !== UNBOUND))
         throw unreadable("it is not in the codec's format");
-      if (version === UNBOUND && !readUnbound)
-        throw unreadable("it is in the unbound nwc1 form of an earlier version (decode it with { readUnbound: true })");
+      if (version !== PREFIX && !readUnbound)
+        throw unreadable(
+          `it is in the ${version} form of an earlier version, not bound to its ${version === UNBOUND ? "place" : "store"} (decode it with { readUnbound: true })`,
+        );
       const [, id, iv, tag, data] = parts as [string, string, string, string, string];
       const secret = keys.get(id);
       if (secret === undefined) throw unreadable(`it was written with key ${JSON.stringify(id)}, which is not in keys`);
@@ -162,12 +177,12 @@ export function aesGcmCodec(key: AesKey | AesKeyRing, options: AesGcmCodecOption
         throw unreadable("its authentication tag or IV is not the full length the codec writes");
       try {
         const decipher = createDecipheriv("aes-256-gcm", secret, ivBytes, { authTagLength: TAG_BYTES });
-        if (version === PREFIX) decipher.setAAD(associatedData(context));
+        if (version !== UNBOUND) decipher.setAAD(associatedData(version, context));
         decipher.setAuthTag(tagBytes);
         return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
       } catch {
         throw unreadable(
-          "it was altered, moved from another run, row or field, or written with another key of the same id",
+          "it was altered, moved from another run, row, field or store, or written with another key of the same id",
         );
       }
     },

@@ -291,4 +291,9 @@ export interface AgentStore {
    * makes a resume once-only. The built-in stores still have it, for code that calls it.
    */
   readonly resumedCheckpoints?: ResumedCheckpointStore;
+  /**
+   * The identity its codec binds sealed values to (`PayloadContext.store`): `postgres:<schema>`,
+   * `file:<id>`. What the inspector passes when it opens the store's payloads with a codec.
+   */
+  storeId?(): Promise<string>;
 }

@@ -45,8 +45,10 @@ export interface Inspection {
 export function inspection(settings: InspectorSettings): Inspection {
   const { store, codec, agents } = settings;
   const givenActions = settings.actions;
-  const journal: RunJournal = codec ? codecJournal(store.journal, codec) : store.journal;
-  const seal = codec ? new PayloadSealer(codec) : undefined;
+  // Sealed values are bound to their store: open them as the store it names (`storeId()`).
+  const storeId = async (): Promise<string> => (typeof store.storeId === "function" ? store.storeId() : "");
+  const journal: RunJournal = codec ? codecJournal(store.journal, codec, { store: storeId }) : store.journal;
+  const seal = codec ? new PayloadSealer(codec, storeId) : undefined;
   const letters = store.deadLetters;
   const byName = new Map<string, InspectedAgent>();
   for (const agent of agents) byName.set(agent.name, agent);

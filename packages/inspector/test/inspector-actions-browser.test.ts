@@ -15,7 +15,7 @@ import { chromium as playwright, type Browser, type Page } from "playwright-core
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
 import { cannotRun } from "../../../test/support/cannot-run.js";
-import { browserTestsRun, chromiumLaunchOptions, NO_CHROMIUM } from "../../../test/support/chromium.js";
+import { browserTestsRun, launchChromium, NO_CHROMIUM } from "../../../test/support/chromium.js";
 import { type Inspector, startInspector } from "../src/index.js";
 import { type WrittenRuns, writeRuns } from "./runs.js";
 
@@ -44,7 +44,7 @@ function actions(open: () => Promise<Opened>, shots: boolean): void {
     runs = await writeRuns(opened.store, { denial: true });
     // A token on loopback: every request (and action) must carry it.
     inspector = await startInspector({ store: opened.store, port: 0, token, agents: runs.agents, watchMs: 50 });
-    browser = await playwright.launch(chromiumLaunchOptions(chromium));
+    browser = await launchChromium(playwright, chromium);
     page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
     page.on("console", (message) => {
       if (message.type() === "error" || message.type() === "warning") problems.push(message.text());

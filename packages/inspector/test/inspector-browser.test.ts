@@ -11,7 +11,7 @@ import { chromium as playwright, type Browser, type Page } from "playwright-core
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../postgres/src/test-database.js";
 import { cannotRun } from "../../../test/support/cannot-run.js";
-import { browserTestsRun, chromiumLaunchOptions, NO_CHROMIUM } from "../../../test/support/chromium.js";
+import { browserTestsRun, launchChromium, NO_CHROMIUM } from "../../../test/support/chromium.js";
 import { endProcessGroup, spawnInGroup } from "../../../test/support/process-group.js";
 import { type WrittenRuns, writeRuns } from "./runs.js";
 
@@ -54,7 +54,7 @@ if (browserRuns)
       runs = await writeRuns(store);
       const started = await startBin(["--database-url", DATABASE_URL, "--schema", schema, "--port", "0"]);
       bin = started.child;
-      browser = await playwright.launch(chromiumLaunchOptions(chromium));
+      browser = await launchChromium(playwright, chromium);
       page = await browser.newPage({ viewport: { width: 1100, height: 1200 } });
       page.on("console", (message) => {
         if (message.type() === "error" || message.type() === "warning") problems.push(message.text());

@@ -164,6 +164,6 @@ export class PostgresArtifactStore implements ArtifactStore {
   }
 
   private at(runId: string, id: string, kind: string): PayloadContext {
-    return { namespace: ARTIFACT_NAMESPACE, runId, kind, ref: `${this.storeName}/${id}` };
+    return { namespace: ARTIFACT_NAMESPACE, runId, kind, ref: `${this.storeName}/${id}`, store: this.storeName };
   }
 }

@@ -48,8 +48,10 @@ export class PostgresDeadLetterQueue implements ManagedDeadLetterQueue {
     private readonly pool: Pool,
     private readonly schema: string,
     codec?: PayloadCodec,
+    /** The store's identity its sealed letters are bound to (`postgres:<schema>`). */
+    store?: string,
   ) {
-    this.seal = codec === undefined ? undefined : new PayloadSealer(codec);
+    this.seal = codec === undefined ? undefined : new PayloadSealer(codec, store);
   }
 
   async append(given: DeadLetterEntry): Promise<void> {

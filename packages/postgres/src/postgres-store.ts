@@ -45,7 +45,8 @@ export interface PostgresStoreOptions {
    * Encodes every payload the store writes (`aesGcmCodec(key)` from `@needlework/workflows`): input,
    * instructions, messages, tool arguments, outcomes, formatted text, results and dead-letter entries.
    * Ids, agent and tool names, statuses, error codes and times stay readable columns. Rows written
-   * without a codec stay readable after one is configured.
+   * without a codec stay readable after one is configured. Sealed values are bound to the schema's
+   * name: a value moved to another schema that shares the key does not open.
    */
   readonly codec?: PayloadCodec;
 }
@@ -105,10 +106,26 @@ export class PostgresStore implements AgentStore {
     // An idle client whose server went away must not crash the process; the next query reports it.
     if (this.ownsPool) this.pool.on("error", () => undefined);
     const journal = new PostgresRunJournal(this.pool, this.quoted, parsed.leaseMs ?? DEFAULT_LEASE_MS);
-    this.journal = parsed.codec === undefined ? journal : codecJournal(journal, parsed.codec);
-    this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted, parsed.codec);
+    // Sealed values are bound to the store: its schema's name (`postgres:<schema>`).
+    const store = `postgres:${this.schema}`;
+    this.journal = parsed.codec === undefined ? journal : codecJournal(journal, parsed.codec, { store });
+    this.deadLetters = new PostgresDeadLetterQueue(this.pool, this.quoted, parsed.codec, store);
     this.resumedCheckpoints = new PostgresCheckpointClaims(this.pool, this.quoted);
     this.artifacts = new PostgresArtifactStore(this.pool, this.quoted, parsed.codec, `postgres:${this.schema}`);
+  }
+
+  /**
+   * The identity sealed values are bound to: `postgres:` and the schema's name. A value moved to
+   * another schema that shares the key does not open (so restore a dump into a schema of the same
+   * name).
+   *
+   * @example
+   * ```ts
+   * console.log(await store.storeId()); // postgres:needlework
+   * ```
+   */
+  async storeId(): Promise<string> {
+    return `postgres:${this.schema}`;
   }
 
   /**

@@ -49,13 +49,19 @@ async function journaledWithoutWait(adminUrl: string, id: string, callId: string
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({
-      query: `SELECT name FROM sys_journal WHERE id = '${id.replaceAll("'", "''")}'`,
+      query: `SELECT name, entry_lite_json FROM sys_journal WHERE id = '${id.replaceAll("'", "''")}'`,
     }),
   });
   if (!response.ok) return false;
-  const { rows } = (await response.json()) as { rows: { name: string | null }[] };
-  const names = new Set(rows.map((row) => row.name));
-  return names.has(callStep(callId)) && !names.has(restateDecisionPromise(callId));
+  const { rows } = (await response.json()) as { rows: { name: string | null; entry_lite_json?: string | null }[] };
+  // A promise's get is journaled with an empty name: its key is in the entry (`GetPromise.key`).
+  const promise = restateDecisionPromise(callId);
+  const waited = rows.some((row) => {
+    if (!row.entry_lite_json?.includes("GetPromise")) return false;
+    const entry = JSON.parse(row.entry_lite_json) as { Command?: { GetPromise?: { key?: string } } };
+    return entry.Command?.GetPromise?.key === promise;
+  });
+  return rows.some((row) => row.name === callStep(callId)) && !waited;
 }
 
 /**

@@ -71,18 +71,19 @@ describe("aesGcmCodec", () => {
     });
   });
 
-  it("binds a value to its place: another run, field or call id does not decode it; the unbound nwc1 form only on request", async () => {
+  it("binds a value to its place: another run, field or call id does not decode it; the earlier nwc2 and nwc1 forms only on request", async () => {
     const key = randomBytes(32);
     const codec = aesGcmCodec(key);
     const place = { namespace: "journal", runId: "run_a", kind: "arguments", ref: "call_1" };
     const sealed = await codec.encode('{"to":"c1@example.com"}', place);
-    expect(sealed.startsWith("nwc2.")).toBe(true);
+    expect(sealed.startsWith("nwc3.")).toBe(true);
     expect(await codec.decode(sealed, place)).toBe('{"to":"c1@example.com"}');
     for (const moved of [
       { ...place, runId: "run_b" },
       { ...place, kind: "result" },
       { ...place, ref: "call_2" },
       { ...place, namespace: "dead-letter" },
+      { ...place, store: "postgres:other" },
       undefined,
     ]) {
       await expect(Promise.resolve().then(() => codec.decode(sealed, moved))).rejects.toMatchObject({
@@ -98,6 +99,22 @@ describe("aesGcmCodec", () => {
       code: "PAYLOAD_UNREADABLE",
     });
     expect(await aesGcmCodec(key, { readUnbound: true }).decode(old, place)).toBe("old value");
+    // The form before store binding (nwc2: place only): refused unless asked for, and still bound to its place.
+    const iv2 = randomBytes(12);
+    const placeOnly = createCipheriv("aes-256-gcm", key, iv2);
+    placeOnly.setAAD(Buffer.from(JSON.stringify(["nwc2", "journal", "run_a", "arguments", "call_1"]), "utf8"));
+    const data2 = Buffer.concat([placeOnly.update("place-bound value", "utf8"), placeOnly.final()]);
+    const old2 = ["nwc2", "k", ...[iv2, placeOnly.getAuthTag(), data2].map((b) => b.toString("base64url"))].join(".");
+    const refused = await Promise.resolve()
+      .then(() => codec.decode(old2, place))
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "PAYLOAD_UNREADABLE" });
+    expect((refused as Error).message).toMatch(/nwc2 form.*not bound to its store.*readUnbound: true/);
+    const upgrading = aesGcmCodec(key, { readUnbound: true });
+    expect(await upgrading.decode(old2, { ...place, store: "file:any" })).toBe("place-bound value");
+    await expect(
+      Promise.resolve().then(() => upgrading.decode(old2, { ...place, runId: "run_b" })),
+    ).rejects.toMatchObject({ code: "PAYLOAD_UNREADABLE" });
     // A user codec written before contexts existed keeps working (it ignores them).
     const legacy = { encode: (plain: string) => `x${plain}`, decode: (stored: string) => stored.slice(1) };
     const store = new FileRunStore(await mkdtemp(join(tmpdir(), "nw-codec-")), { codec: legacy });

@@ -1,0 +1,137 @@
+// G4 on Restate, with a spawned worker and server, both killed by SIGKILL while an approval waits on
+// the workflow's durable promise: the wait survives, a decision sent twice applies once, a decision
+// for an ended run is refused (checked from the effects table the tools write in PostgreSQL).
+import { randomBytes } from "node:crypto";
+import { signDecision } from "@needlework/durable/internal";
+import { sendRestateDecision } from "@needlework/restate";
+import { restateServerBinary } from "@needlework/restate/testing";
+import pg from "pg";
+import { expect, it } from "vitest";
+import { DATABASE_URL, describePostgres } from "../../packages/postgres/src/test-database.js";
+import { cannotRun } from "../../test/support/cannot-run.js";
+import { forkWorker, killWorker, type Worker } from "./chaos.js";
+import { APPROVAL_CALL, APPROVAL_SECRET, type ChaosRunResult, createEffectsTable, targetOf } from "./chaos-world.js";
+import { restateSide } from "./engine-sides.js";
+import { APPROVAL_WORKFLOW, CHAOS_WORKFLOW } from "./workers.js";
+
+const NAME = "Restate approvals under kill -9 of the worker and of the server (spawned processes)";
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Rows of a SQL query on Restate's admin API. */
+async function query<T>(adminUrl: string, sql: string): Promise<T[]> {
+  const response = await fetch(`${adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query: sql }),
+  });
+  if (!response.ok) return [];
+  return ((await response.json()) as { rows: T[] }).rows;
+}
+
+/** The result of a run of `workflow`, once it has one. */
+async function outputOf(ingressUrl: string, workflow: string, runId: string): Promise<ChaosRunResult> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const response = await fetch(`${ingressUrl}/restate/workflow/${workflow}/${runId}/output`).catch(() => undefined);
+    if (response?.status === 200) return (await response.json()) as ChaosRunResult;
+    await response?.body?.cancel();
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not end`);
+    await sleep(200);
+  }
+}
+
+if (restateServerBinary() === undefined) {
+  cannotRun(NAME, "no restate-server binary: run `npx -y pnpm@10 install` (@restatedev/restate-server)");
+} else {
+  describePostgres(NAME, () => {
+    it("G4: the wait survives both kills, a decision sent twice applies once, one for an ended run is refused", {
+      timeout: 180_000,
+    }, async () => {
+      const tag = randomBytes(5).toString("hex");
+      const schema = `nw_restate_g4_${tag}`;
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+      await createEffectsTable(pool, schema);
+      const side = await restateSide();
+      const workers: Worker[] = [];
+      const spawn = (generation: number) => {
+        const worker = forkWorker("restate", {
+          databaseUrl: DATABASE_URL,
+          schema,
+          generation,
+          seed: generation + 1,
+          maxDelayMs: 40,
+          ...side.config,
+        });
+        workers.push(worker);
+        return worker;
+      };
+      try {
+        await spawn(0).ready;
+        await side.open();
+        const runId = `approval-${tag}`;
+        await side.start([runId], APPROVAL_WORKFLOW);
+        // The run waits on its decision promise: the journal of its `run` invocation names it.
+        const promise = `needlework:decision:${APPROVAL_CALL}`;
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          const [invocation] = await query<{ id: string }>(
+            side.server.adminUrl,
+            `SELECT id FROM sys_invocation WHERE target_service_name = '${APPROVAL_WORKFLOW}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
+          );
+          const entries = invocation
+            ? await query<{ entry_lite_json: string | null }>(
+                side.server.adminUrl,
+                `SELECT entry_lite_json FROM sys_journal WHERE id = '${invocation.id}'`,
+              )
+            : [];
+          if (entries.some((row) => row.entry_lite_json?.includes(`"key":"${promise}"`))) break;
+          if (Date.now() > deadline) throw new Error("the run did not wait for its decision");
+          await sleep(50);
+        }
+        await killWorker(workers[0]!);
+        await side.crashServer!();
+        await spawn(1).ready;
+
+        const call = { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } };
+        const record = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), call, "approved");
+        const send = () => sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, APPROVAL_CALL, record);
+        expect(await Promise.all([send(), send()])).toEqual(["sent", "sent"]);
+        // Killed again once the receipt has begun (so the approved refund's result is journaled): the
+        // replay passes the recorded wait and the recorded refund (the journal read through the admin
+        // API tells a waited-for call from one that was not).
+        const begun = Date.now() + 60_000;
+        while ((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'receipt'`)).rowCount === 0) {
+          if (Date.now() > begun) throw new Error("the run did not go on after the approved refund");
+          await sleep(5);
+        }
+        await killWorker(workers[1]!);
+        await spawn(2).ready;
+        const result = await outputOf(side.server.ingressUrl, APPROVAL_WORKFLOW, runId);
+        expect(result.calls).toEqual([
+          expect.objectContaining({ tool: "refund", status: "ok" }),
+          expect.objectContaining({ tool: "receipt", status: expect.any(String) }),
+        ]);
+        const effects = await pool.query(`SELECT generation FROM "${schema}".effects WHERE tool = 'refund'`);
+        expect(effects.rows).toEqual([{ generation: 1 }]);
+
+        // Ended runs refuse decisions: this one (another call of it), and a chaos run that ran to its end.
+        const other = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), { ...call, callId: "refund_1" }, "approved");
+        expect(await sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, "refund_1", other)).toBe(
+          "refused",
+        );
+        const ended = `chaos-${tag}`;
+        await side.start([ended]);
+        await outputOf(side.server.ingressUrl, CHAOS_WORKFLOW, ended);
+        expect(await sendRestateDecision(side.server.ingressUrl, CHAOS_WORKFLOW, ended, "charge_0", record)).toBe(
+          "refused",
+        );
+        expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+      } finally {
+        for (const worker of workers) await killWorker(worker);
+        await side.close();
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      }
+    });
+  });
+}
