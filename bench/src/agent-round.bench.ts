@@ -1,4 +1,4 @@
-import { ScriptedChatClient, type ScriptedToolCall } from "@needlework/workflows";
+import { ScriptedChatClient, type ScriptedToolCall } from "@needlework/core";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { defineBenchmark, type Goal } from "./lib/benchmark.js";

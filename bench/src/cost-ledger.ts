@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import { createToolInvoker, DEFAULT_ARGUMENT_LIMITS, formatToolOutcome, toJsonSafe } from "@needlework/core";
-import { nextId, parseToolArguments, toolValueOutcome } from "@needlework/core/internal";
+import { parseToolArguments, toolValueOutcome } from "@needlework/core/internal";
+import { nextId } from "@needlework/core/kit";
 import { container } from "tsyringe";
 import { orderSchema, ShapeTools, shapeBodies, sumSchema } from "./lib/shape-tools.js";
 import { documentedStack } from "./lib/stacks.js";

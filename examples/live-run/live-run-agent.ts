@@ -1,6 +1,6 @@
 import { type AgentStore } from "@needlework/workflows/durable";
-import { type Agent, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
-import { type ChatMessage, type ChatRequest } from "@needlework/core";
+import { type Agent, ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
+import { type ChatMessage, type ChatRequest, type ScriptedTurn } from "@needlework/core";
 import { container } from "tsyringe";
 import { CrmTools } from "../crm-sync-audit/crm-tools.js";
 import { CrmDirectory, FakeCrm } from "../crm-sync-audit/fake-crm.js";

@@ -1,6 +1,6 @@
 import "reflect-metadata";
-import type { ChatClient, ChatRequest } from "@needlework/core";
-import { type AgentStore, ScriptedChatClient, type ScriptedTurn, usingAgentFramework } from "@needlework/workflows";
+import type { ChatClient, ChatRequest, ScriptedTurn } from "@needlework/core";
+import { type AgentStore, ScriptedChatClient, usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
 import { BankTools, Ledger, MailTools } from "./tools.js";
 

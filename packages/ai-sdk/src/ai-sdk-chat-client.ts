@@ -1,4 +1,4 @@
-import { ownOptions } from "@needlework/core/internal";
+import { ownOptions } from "@needlework/core/kit";
 import {
   NeedleworkError,
   type ChatClient,

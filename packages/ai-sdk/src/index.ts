@@ -26,3 +26,4 @@ export type {
 } from "./ai-sdk-language-model.js";
 export { toProviderName } from "./provider-name.js";
 export { toUiMessageStream, type UiMessageChunk } from "./ui-message-stream.js";
+export type { UiMessageSourceEvent } from "./ui-message-events.js";

@@ -6,13 +6,8 @@
  * marked approved, only when the conversation holds a person's approval of that very call.
  */
 import type { ToolInvoker } from "@needlework/core";
-import {
-  APPROVED_BY_PERSON,
-  APPROVED_ITEM,
-  hasCallProbe,
-  type ProbeVerdict,
-  probeCall,
-} from "@needlework/core/internal";
+import { hasCallProbe, type ProbeVerdict, probeCall } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/kit";
 import type { AiSdkToolCallInfo } from "./tool-call-info.js";
 
 /** The items that tell the policy's middleware a person approved this call. @internal */

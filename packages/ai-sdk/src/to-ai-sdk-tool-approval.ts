@@ -1,4 +1,4 @@
-import { ownOptions } from "@needlework/core/internal";
+import { ownOptions } from "@needlework/core/kit";
 import type { ToolInvoker } from "@needlework/core";
 import { gateOf } from "./policy-approval.js";
 import { selectDefinitions } from "./select-definitions.js";

@@ -10,7 +10,7 @@ import {
 } from "@needlework/core";
 import type { dynamicTool, JSONSchema7, JSONValue } from "ai";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
-import { ownOptions } from "@needlework/core/internal";
+import { ownOptions } from "@needlework/core/kit";
 import { approvedInMessages, gateOf, PERSON_APPROVED } from "./policy-approval.js";
 import { selectDefinitions } from "./select-definitions.js";
 import type { AiSdkToolCallInfo } from "./tool-call-info.js";

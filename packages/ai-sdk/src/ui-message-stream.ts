@@ -1,5 +1,5 @@
 import { type JsonValue, NeedleworkError, toJsonSafe } from "@needlework/core";
-import type { AgentEvent } from "@needlework/workflows";
+import type { UiMessageSourceEvent } from "./ui-message-events.js";
 
 /**
  * One chunk of the Vercel AI SDK's UI message stream protocol (v1), as `useChat` and
@@ -60,7 +60,7 @@ function inputOf(args: string | Record<string, unknown>): unknown {
  * instructions or a checkpoint), `approval-required` gives `{ runId, pending }` (the signed checkpoint
  * stays on the server), and an event of a type not listed here sends nothing.
  */
-function createEncoder(): (event: AgentEvent) => UiMessageChunk[] {
+function createEncoder(): (event: UiMessageSourceEvent) => UiMessageChunk[] {
   let openText: string | undefined;
   const closeText = (): UiMessageChunk[] => {
     if (openText === undefined) return [];
@@ -138,7 +138,8 @@ function endChunk(error: unknown): UiMessageChunk {
  * cancelled run ends with `abort`, a failed one with `error` and a fixed message (never the
  * exception's text). Pass it to the SDK's `createUIMessageStreamResponse({ stream })`; events are
  * read as the client takes them, and cancelling the stream cancels the run. A protocol encoder only:
- * it needs neither `ai` nor a runtime import of @needlework/workflows (whose `AgentEvent` it reads).
+ * it needs neither `ai` nor @needlework/workflows (it reads events of the shape
+ * {@link UiMessageSourceEvent}, which `AgentEvent` is).
  *
  * @example
  * ```ts
@@ -150,9 +151,9 @@ function endChunk(error: unknown): UiMessageChunk {
  * }
  * ```
  */
-export function toUiMessageStream(stream: AsyncIterable<AgentEvent>): ReadableStream<UiMessageChunk> {
+export function toUiMessageStream(stream: AsyncIterable<UiMessageSourceEvent>): ReadableStream<UiMessageChunk> {
   const encode = createEncoder();
-  let iterator: AsyncIterator<AgentEvent> | undefined;
+  let iterator: AsyncIterator<UiMessageSourceEvent> | undefined;
   return new ReadableStream<UiMessageChunk>(
     {
       async pull(controller) {

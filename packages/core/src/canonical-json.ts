@@ -1,7 +1,7 @@
 /**
  * JSON with object keys sorted at every level, so equal values give equal text. Used to compare
  * tool arguments ("the same call") and to sign checkpoints.
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function canonicalJson(value: unknown): string {
   // Built as text, not through an object with sorted keys: assigning `sorted["__proto__"]` sets a
@@ -49,7 +49,7 @@ function write(input: unknown, seen: Set<object>): string | undefined {
   }
 }
 
-/** Arguments as an object when the model sent parseable JSON text; otherwise as given. @internal */
+/** Arguments as an object when the model sent parseable JSON text; otherwise as given. Part of `@needlework/core/kit`. */
 export function parsedArguments(args: unknown): unknown {
   if (typeof args !== "string") return args;
   try {
@@ -62,7 +62,7 @@ export function parsedArguments(args: unknown): unknown {
 /**
  * The identity of a call for "the same tool with equal arguments": the tool name and the
  * canonical JSON of its parsed arguments (`'{"b":1,"a":2}'` equals `{ a: 2, b: 1 }`).
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function callKey(tool: string, args: unknown): string {
   const parsed = parsedArguments(args);

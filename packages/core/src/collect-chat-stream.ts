@@ -29,7 +29,7 @@ export class ChatStreamIncompleteError extends NeedleworkError {
 /**
  * Assembles streamed parts into the one {@link ChatResponse} they stand for: `content` is the joined
  * deltas (absent when the stream wrote no text), tool calls in order, usage and finish reason from
- * the `finish` part. @internal
+ * the `finish` part. Part of `@needlework/core/kit`.
  */
 export class ChatResponseAssembler {
   private content: string | undefined;
@@ -64,7 +64,7 @@ export class ChatResponseAssembler {
  * Reads a {@link ChatClient.stream} to its end and assembles the one {@link ChatResponse} the loop
  * books, calling `onDelta` for each text delta (awaited: a slow consumer slows the model read, as
  * SSE back-pressure would). An abort of `signal` rejects at once and closes the stream.
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export async function collectChatStream(
   parts: AsyncIterable<ChatStreamPart>,
@@ -95,7 +95,7 @@ export async function collectChatStream(
 /**
  * One model call. With `onDelta` (a streamed run) it reads `client.stream()` when the client has
  * one, a delta at a time; otherwise, or without `onDelta` (`run()`), `complete()` (a streamed run
- * then gets the text as one delta). An abort of `signal` rejects at once. @internal
+ * then gets the text as one delta). An abort of `signal` rejects at once. Part of `@needlework/core/kit`.
  */
 export async function askModel(
   client: ChatClient,

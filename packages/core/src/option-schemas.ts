@@ -7,7 +7,7 @@ import { z } from "zod";
 
 /**
  * An integer of at least `min` (a safe integer: `Infinity`, `NaN` and `2.5` are refused).
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function integerAtLeast(min: number) {
   const message = `must be an integer of at least ${min}`;
@@ -16,7 +16,7 @@ export function integerAtLeast(min: number) {
 
 /**
  * A function, kept as it is: never wrapped, so its behaviour and `this` are the caller's.
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function functionOption<F extends (...args: never[]) => unknown>(message = "must be a function") {
   return z.custom<F>((value) => typeof value === "function", message);
@@ -24,13 +24,13 @@ export function functionOption<F extends (...args: never[]) => unknown>(message 
 
 /**
  * A string or a regular expression (an entry of `fieldNames`, `allow`, `preserveKeys`).
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export const stringOrRegExp = z.union([z.string(), z.instanceof(RegExp)], "must be a string or a regular expression");
 
 /**
  * One side of a {@link requireOrder} check: the option's path, what the caller gave and its default.
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export interface OrderedOption {
   readonly path: readonly string[];
@@ -42,7 +42,7 @@ export interface OrderedOption {
  * For a `superRefine`: adds an issue when `low` exceeds `high` once defaults are applied. It is
  * reported on the upper bound when the caller gave it, else on the lower one, so the message always
  * names an option the caller wrote. `why` ends the message (": one attempt cannot outlast ...").
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function requireOrder(ctx: z.RefinementCtx, low: OrderedOption, high: OrderedOption, why = ""): void {
   const lowValue = low.given ?? low.fallback;

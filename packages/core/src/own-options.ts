@@ -10,7 +10,7 @@
  * const own = ownOptions(options, ["runId", "approve"]);
  * if (own.approve !== undefined) await own.approve(call);
  * ```
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function ownOptions<T extends object>(value: T | null | undefined, keys: readonly (keyof T & string)[]): T {
   const copy = Object.create(null) as Record<string, unknown>;

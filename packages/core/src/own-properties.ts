@@ -1,6 +1,6 @@
 /**
  * An option read from the options object's own properties only: a key inherited from a polluted
- * `Object.prototype` (or any prototype) is not an option. @internal
+ * `Object.prototype` (or any prototype) is not an option. Part of `@needlework/core/kit`.
  */
 export function ownOption<T extends object, K extends keyof T>(options: T | undefined, key: K): T[K] | undefined {
   if (options === null || typeof options !== "object") return undefined;
@@ -9,7 +9,7 @@ export function ownOption<T extends object, K extends keyof T>(options: T | unde
 
 /**
  * A copy of `options` holding its own enumerable properties only, on a null prototype: what an
- * options schema parses, so an inherited key is never read as an option. @internal
+ * options schema parses, so an inherited key is never read as an option. Part of `@needlework/core/kit`.
  */
 export function ownProperties<T>(options: T): T {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return options;

@@ -14,7 +14,7 @@ import type { z } from "zod";
  * const schema = z.strictObject({ limit: z.int().min(1).optional() });
  * const options = parseOptions("usingBulkhead", schema, { limit: 4 });
  * ```
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export function parseOptions<S extends z.ZodType>(owner: string, schema: S, value: unknown): z.output<S> {
   // Own properties only, in and out: zod reads a key through the prototype chain, so a polluted
@@ -94,7 +94,7 @@ function ownOutput(value: unknown, given: ReadonlySet<object>, depth: number): u
  * const schema = z.strictObject({ limit: z.int().optional() });
  * true satisfies SchemaMatches<typeof schema, { readonly limit?: number }>;
  * ```
- * @internal
+ * Part of `@needlework/core/kit`.
  */
 export type SchemaMatches<S extends z.ZodType, T> = [T] extends [z.input<S>]
   ? [Exclude<keyof T, keyof z.input<S>> | Exclude<keyof z.input<S>, keyof T>] extends [never]

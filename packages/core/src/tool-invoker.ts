@@ -102,7 +102,7 @@ export interface ToolInvoker {
 
 const ID_PREFIX = randomBytes(4).toString("hex");
 let counter = 0;
-/** A cheap, process-unique id. @internal */
+/** A cheap, process-unique id (`run_…`, `call_…`): how needlework names what it starts. Part of `@needlework/core/kit`. */
 export function nextId(kind: string): string {
   return `${kind}_${ID_PREFIX}${(++counter).toString(36)}`;
 }

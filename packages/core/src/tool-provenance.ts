@@ -80,9 +80,9 @@ export function isUntrustedOutcome(outcome: { readonly metadata?: unknown } | un
 
 /**
  * The `items` key an adapter sets, to {@link APPROVED_BY_PERSON}, when a person approved this one
- * call (MCP elicitation): the injection policy's middleware then lets it run. @internal
+ * call (MCP elicitation): the injection policy's middleware then lets it run. Part of `@needlework/core/kit`.
  */
 export const APPROVED_ITEM = "needlework.approvedByPerson";
 
-/** The value of {@link APPROVED_ITEM}: a module symbol, so a value from JSON cannot pass for it. @internal */
+/** The value of {@link APPROVED_ITEM}: a module symbol, so a value from JSON cannot pass for it. Part of `@needlework/core/kit`. */
 export const APPROVED_BY_PERSON: unique symbol = Symbol("needlework.approved-by-person");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
-import { callIdempotencyKey } from "@needlework/core/internal";
+import { callIdempotencyKey } from "@needlework/core/kit";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
 import type { RunFindQuery } from "./run-find.js";
 import { RunStoreError } from "./run-store-error.js";

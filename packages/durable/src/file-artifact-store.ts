@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { JsonValue } from "@needlework/core";
-import { ownOption, ownProperties } from "@needlework/core/internal";
+import { ownOption, ownProperties } from "@needlework/core/kit";
 import {
   ARTIFACT_NAMESPACE,
   type ArtifactInfo,

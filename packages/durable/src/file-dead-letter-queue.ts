@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { openDeadLetter, sealDeadLetter } from "./codec-dead-letter.js";
 import { PayloadSealer } from "./codec-journal.js";
-import { ownOption } from "@needlework/core/internal";
+import { ownOption } from "@needlework/core/kit";
 import { type AppendHandle, cutBack, syncDirectory, writeFully } from "./file-append.js";
 import type { PayloadCodec } from "./payload-codec.js";
 import { fileStoreId } from "./store-identity.js";

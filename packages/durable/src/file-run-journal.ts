@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NeedleworkError } from "@needlework/core";
-import { ownOption } from "@needlework/core/internal";
+import { ownOption } from "@needlework/core/kit";
 import { appendIndexLine, type IndexLine, listFileRuns, RUN_ID } from "./file-run-index.js";
 import { foldJournal, type JournalRecord, LeaseFold } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ownOption, ownProperties } from "@needlework/core/internal";
+import { ownOption, ownProperties } from "@needlework/core/kit";
 import { FileResumedCheckpointStore } from "./claims.js";
 import { codecJournal } from "./codec-journal.js";
 import { FileDeadLetterQueue } from "./file-dead-letter-queue.js";

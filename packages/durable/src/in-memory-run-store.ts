@@ -4,7 +4,7 @@ import { deleteRunFrom, type RunDeletion } from "./run-deletion.js";
 import { InMemoryResumedCheckpointStore } from "./claims.js";
 import { foldJournal, type JournalRecord } from "./journal-records.js";
 import { endIsFinal, type Lease, leaseMsOption, leaseRules } from "./leases.js";
-import { ownOption } from "@needlework/core/internal";
+import { ownOption } from "@needlework/core/kit";
 import { runBusy, runEnded } from "./run-store-error.js";
 import { checkCancellable, checkCancelRequest, copyRequest, type RunCancelRequest } from "./run-cancel.js";
 import { pageOfRuns, RUNNING, type RunListPage, type RunListQuery, type RunSummary } from "./run-list.js";

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "@needlework/core/internal";
+import { canonicalJson } from "@needlework/core/kit";
 
 function hmac(key: Uint8Array, body: object): string {
   return createHmac("sha256", key).update(canonicalJson(body)).digest("hex");

@@ -2,7 +2,7 @@
  * startInspector's options: their types, their schema, and the resolved settings the server runs with.
  */
 import { InvalidOptionError } from "@needlework/core";
-import { parseOptions } from "@needlework/core/internal";
+import { parseOptions } from "@needlework/core/kit";
 import type { AgentStore, PayloadCodec } from "@needlework/durable";
 import { payloadCodecOption } from "@needlework/durable";
 import { z } from "zod";

@@ -16,7 +16,7 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeForModel, type UnhandledToolErrorHandler } from "@needlework/core";
-import { APPROVED_BY_PERSON, APPROVED_ITEM, ownOptions } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM, ownOptions } from "@needlework/core/kit";
 import { ConnectionServer, runIdOfCall } from "./connection-run-id.js";
 import { decideApproval, type McpApprovalDecision, type McpApproveFunction, notApproved } from "./mcp-approval.js";
 import { hasObjectOutput, toMcpToolList } from "./mcp-tools.js";

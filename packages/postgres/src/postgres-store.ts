@@ -6,7 +6,7 @@ import {
   type RunJournal,
 } from "@needlework/durable";
 import { codecJournal, payloadCodecOption } from "@needlework/durable";
-import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
+import { ownProperties as ownOptions, parseOptions } from "@needlework/core/kit";
 import pg from "pg";
 import { z } from "zod";
 import { applyMigrations } from "./migrations.js";

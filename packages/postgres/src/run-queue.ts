@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { InvalidOptionError } from "@needlework/core";
-import { ownProperties as ownOptions, parseOptions } from "@needlework/core/internal";
+import { ownProperties as ownOptions, parseOptions } from "@needlework/core/kit";
 import { RunStoreError, storedResult } from "@needlework/durable";
 // Types only: a store never loads the builder. The queue runs agents, so it names their type.
 import type { Agent, AgentRunResult } from "@needlework/workflows/durable";

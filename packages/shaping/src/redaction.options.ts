@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { functionOption, stringOrRegExp } from "@needlework/core/internal";
-import { parseOptions, type SchemaMatches } from "@needlework/core/internal";
+import { functionOption, stringOrRegExp } from "@needlework/core/kit";
+import { parseOptions, type SchemaMatches } from "@needlework/core/kit";
 import { DETECTOR_NAMES, type DetectorName } from "./redaction-detectors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { integerAtLeast, stringOrRegExp } from "@needlework/core/internal";
-import { parseOptions, type SchemaMatches } from "@needlework/core/internal";
+import { integerAtLeast, stringOrRegExp } from "@needlework/core/kit";
+import { parseOptions, type SchemaMatches } from "@needlework/core/kit";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./tokenizer.js";
 
 /**

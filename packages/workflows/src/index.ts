@@ -3,7 +3,9 @@
 // small); the parts of the journal, the event stream, shaping and diagnostics that stores, custom
 // encoders and exporters need are on the subpaths `/durable`, `/streaming`, `/shaping` and
 // `/diagnostics`. The chat types are @needlework/core's; the run-store names are @needlework/durable's,
-// re-exported here so every import users wrote keeps working.
+// re-exported here so every import users wrote keeps working. The scripted model's option and step
+// types (`ScriptedChatClientOptions`, `ScriptedToolCall`, `ScriptedTurn`) moved to `/testing` (and
+// are @needlework/core's); `ScriptedChatClient` and `ScriptedStep` stay here.
 export {
   AgentFrameworkBuilder,
   AgentFrameworkBuildError,
@@ -97,10 +99,7 @@ export {
   type ResumeStreamOptions,
   type RunHealth,
   type RunOptions,
-  type ScriptedChatClientOptions,
   type ScriptedStep,
-  type ScriptedToolCall,
-  type ScriptedTurn,
   type StoppedRunResult,
   type StreamOptions,
   type SuccessClaimDetector,

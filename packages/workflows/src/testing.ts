@@ -27,6 +27,7 @@ export {
 export {
   ScriptedChatClient,
   ScriptExhaustedError,
+  type ScriptedChatClientOptions,
   type ScriptedStep,
   type ScriptedToolCall,
   type ScriptedTurn,

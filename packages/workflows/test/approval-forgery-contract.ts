@@ -1,7 +1,7 @@
 // Shared attack scenarios on approvals for every AgentStore (memory, file, PostgreSQL): a database
 // writer without the checkpoint secret forges journal rows; nothing gated may run on them.
 import { AgentFunction, AgentFunctionGroup, createToolInvoker, type ToolContext } from "@needlework/core";
-import { callIdempotencyKey } from "@needlework/core/internal";
+import { callIdempotencyKey } from "@needlework/core/kit";
 import { container } from "tsyringe";
 import { expect, it } from "vitest";
 import { z } from "zod";

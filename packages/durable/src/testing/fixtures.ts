@@ -1,4 +1,4 @@
-import { callIdempotencyKey } from "@needlework/core/internal";
+import { callIdempotencyKey } from "@needlework/core/kit";
 import type {
   AgentStore,
   JournaledCallStart,

@@ -1,5 +1,5 @@
 import type { DiagnosticsTracer } from "@needlework/otel";
-import { parseOptions, type SchemaMatches } from "@needlework/core/internal";
+import { parseOptions, type SchemaMatches } from "@needlework/core/kit";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RemoteToolOverrides } from "./remote-options.js";

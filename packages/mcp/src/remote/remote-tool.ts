@@ -1,5 +1,6 @@
 import { abortReason, type DefinedTool, defineTool, isToolResult, type JsonSchema, ToolResult } from "@needlework/core";
-import { BINARY_ARTIFACTS_ITEM, type BinaryArtifactSink, canonicalJson } from "@needlework/core/internal";
+import { BINARY_ARTIFACTS_ITEM, type BinaryArtifactSink } from "@needlework/core/internal";
+import { canonicalJson } from "@needlework/core/kit";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpClosedError, McpConnectError, type McpConnection } from "./mcp-connection.js";

@@ -1,7 +1,7 @@
 import type { ChatClient, ToolClass } from "@needlework/core";
-import { ownOptions } from "@needlework/core/internal";
+import { ownOptions } from "@needlework/core/kit";
 import { z } from "zod";
-import { functionOption, integerAtLeast } from "@needlework/core/internal";
+import { functionOption, integerAtLeast } from "@needlework/core/kit";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import { resilienceOptionsSchema } from "../resilience/resilience.options.js";
 import { AGENT_DEFAULTS } from "./agent-defaults.js";

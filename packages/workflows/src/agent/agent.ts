@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/core";
-import { nextId } from "@needlework/core/internal";
+import { nextId } from "@needlework/core/kit";
 import type { AgentRuntime } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "./agent-run-result.js";
 import type { RunInfo } from "../plugin.js";

@@ -1,5 +1,5 @@
 import type { ArtifactStore } from "@needlework/durable";
-import { integerAtLeast, parseOptions, type SchemaMatches } from "@needlework/core/internal";
+import { integerAtLeast, parseOptions, type SchemaMatches } from "@needlework/core/kit";
 import { z } from "zod";
 
 /**

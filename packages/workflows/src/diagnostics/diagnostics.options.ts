@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DiagnosticsTracer } from "@needlework/otel";
-import { functionOption, integerAtLeast } from "@needlework/core/internal";
+import { functionOption, integerAtLeast } from "@needlework/core/kit";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 import type { DiagnosticsLogger } from "./diagnostics-logger.js";

@@ -8,13 +8,8 @@ import {
   type ToolOutcome,
   toolEffects,
 } from "@needlework/core";
-import {
-  APPROVED_BY_PERSON,
-  APPROVED_ITEM,
-  CALL_PROBE,
-  type CallProbe,
-  enclosedRunReadUntrusted,
-} from "@needlework/core/internal";
+import { CALL_PROBE, type CallProbe, enclosedRunReadUntrusted } from "@needlework/core/internal";
+import { APPROVED_BY_PERSON, APPROVED_ITEM } from "@needlework/core/kit";
 import { z } from "zod";
 import { type CallGateRequest, type CallVerdict, GATE_ITEM, GATED_BY_LOOP } from "../agent/loop/call-gate.types.js";
 import { parseOptions } from "../options/parse-options.js";

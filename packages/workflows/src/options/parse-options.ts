@@ -1,1 +1,1 @@
-export { parseOptions, type SchemaMatches } from "@needlework/core/internal";
+export { parseOptions, type SchemaMatches } from "@needlework/core/kit";

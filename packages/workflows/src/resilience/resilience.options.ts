@@ -1,6 +1,6 @@
 import { isTransientError } from "@needlework/core";
 import { z } from "zod";
-import { functionOption, integerAtLeast, requireOrder } from "@needlework/core/internal";
+import { functionOption, integerAtLeast, requireOrder } from "@needlework/core/kit";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { ToolCallContext, ToolMiddleware } from "@needlework/core";
 import { z } from "zod";
-import { functionOption, requireOrder } from "@needlework/core/internal";
+import { functionOption, requireOrder } from "@needlework/core/kit";
 import type { SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 

@@ -1,10 +1,5 @@
-import {
-  answerSync,
-  keyedIdempotent,
-  ownAbortAsTimeout,
-  ownOptions,
-  toolValueOutcome,
-} from "@needlework/core/internal";
+import { answerSync, keyedIdempotent, ownAbortAsTimeout, toolValueOutcome } from "@needlework/core/internal";
+import { ownOptions } from "@needlework/core/kit";
 import {
   createToolOutcome,
   type ErrorMapRule,

@@ -1,7 +1,7 @@
 import type { ErrorMapRule, UnhandledFailureFormatter } from "@needlework/core";
 import { z } from "zod";
-import { functionOption } from "@needlework/core/internal";
-import { ownOptions } from "@needlework/core/internal";
+import { functionOption } from "@needlework/core/kit";
+import { ownOptions } from "@needlework/core/kit";
 import { parseOptions, type SchemaMatches } from "../options/parse-options.js";
 import type { AgentFrameworkPlugin } from "../plugin.js";
 import { TOOL_RESULT_KEYS, type ToolResultMiddlewareOptions, toolResultMiddleware } from "./tool-result.middleware.js";

@@ -216,7 +216,7 @@ describe("checkpoints at the edges", () => {
     await refused(agent.resume(JSON.stringify(tampered), { call_1_1: "approved" }), "CHECKPOINT_SIGNATURE_MISMATCH");
   });
 
-  it("refuses a checkpoint of format 1 (a state snapshot) with CHECKPOINT_VERSION_UNSUPPORTED and runs nothing", async () => {
+  it("refuses a checkpoint of a format it does not know (a later release's) with CHECKPOINT_VERSION_UNSUPPORTED and runs nothing", async () => {
     const h = harness();
     const agent = createAgent(
       { invoker: h.invoker },
@@ -229,13 +229,13 @@ describe("checkpoints at the edges", () => {
     );
     const old = forge(
       {
-        version: 1,
-        id: "old1",
+        version: 3,
+        id: "new1",
         agent: "support",
         runId: "r1",
         createdAt: new Date().toISOString(),
         pending: [{ callId: "c1", tool: "refund", arguments: { orderId: "o1", amount: 1 }, requiresApproval: true }],
-        state: { messages: [], iteration: 0, corrected: false, calls: [] },
+        journal: { runId: "r1", agent: "support", instructions: "", input: "", startedAt: "", turns: [], calls: [] },
       } as unknown as Omit<AgentCheckpoint, "signature">,
       SECRET,
     );

@@ -19,8 +19,8 @@ export type CheckpointErrorCode =
 
 /**
  * `agent.resume()` refused a checkpoint: malformed, altered or signed with another key, paused by
- * another agent, older than `checkpointMaxAgeMs`, already resumed, of a format this version no longer
- * resumes (`CHECKPOINT_VERSION_UNSUPPORTED`), or the decisions do not match
+ * another agent, older than `checkpointMaxAgeMs`, already resumed, of a format this release does not
+ * read (`CHECKPOINT_VERSION_UNSUPPORTED`: one written by a later release), or the decisions do not match
  * its pending calls. No tool ran.
  *
  * @example

@@ -1,6 +1,7 @@
 import type { JournaledRun } from "@needlework/durable";
 import { checkJsonSignature, signJson } from "@needlework/durable/internal";
 import { CheckpointError } from "./checkpoint-error.js";
+import { type CheckpointFormat1, migrateCheckpointFormat1 } from "./checkpoint-format-1.js";
 
 /**
  * A call of the paused round. Calls with `requiresApproval` need a decision; the others run on
@@ -38,8 +39,8 @@ export type CheckpointJournal = Omit<JournaledRun, "end">;
  * A paused run, JSON-serializable and signed (HMAC-SHA256 over its canonical JSON): the signed,
  * serialized journal of the run (`journal`) and the pause (`pending`). Store it as text anywhere;
  * any agent built with the same `checkpointSecret` and tools can resume it, once (across processes,
- * once needs a shared `store`). Checkpoints of version 1 (before 0.x journal-first runs) are refused
- * with `CHECKPOINT_VERSION_UNSUPPORTED`.
+ * once needs a shared `store`). A checkpoint of format 1 (a state snapshot, written before runs were
+ * journal-first) is read as the journal it stands for and resumes the same way.
  *
  * @example
  * ```ts
@@ -101,11 +102,14 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
       "The checkpoint's signature does not match: it was altered, or signed by an agent with another key. Resume it on an agent created with the same `checkpointSecret` (without one, only the agent instance that paused the run can resume it).",
     );
   }
-  const checkpoint = value as AgentCheckpoint;
-  if ((checkpoint as { version?: unknown }).version === 1) {
+  // Format 1 (a state snapshot) is read as the journal it stands for: its signature was checked above.
+  const checkpoint =
+    (value as { version?: unknown }).version === 1 ? migrated(value as CheckpointFormat1) : (value as AgentCheckpoint);
+  const version = (checkpoint as { version?: unknown }).version;
+  if (typeof version === "number" && version > 2) {
     throw new CheckpointError(
       "CHECKPOINT_VERSION_UNSUPPORTED",
-      "This checkpoint was written by an earlier version (format 1, a state snapshot, not a journal): this version resumes only checkpoints of format 2. Resume it with the version that paused it, or start the run again.",
+      `This checkpoint is of format ${version}, written by a later release: this one reads formats 1 and 2. Resume it with the release that paused it (or a later one).`,
     );
   }
   const journal = checkpoint.journal as Partial<CheckpointJournal> | null | undefined;
@@ -125,6 +129,15 @@ export function verifyCheckpoint(input: AgentCheckpoint | string, key: Uint8Arra
     throw invalid("its format is not version 2");
   }
   return checkpoint;
+}
+
+/** A signed format-1 checkpoint as format 2; one whose state is not a format-1 state is not usable. */
+function migrated(checkpoint: CheckpointFormat1): AgentCheckpoint {
+  const state = checkpoint.state as unknown;
+  if (typeof state !== "object" || state === null || !Array.isArray((state as { messages?: unknown }).messages))
+    throw invalid("its format-1 state has no messages");
+  // Its pending calls are format 2's `PendingApproval`s (format 2 kept them as they were).
+  return migrateCheckpointFormat1(checkpoint) as AgentCheckpoint;
 }
 
 /** The shortest `checkpointSecret` accepted, in bytes (HMAC-SHA256 needs at least this much key). */

@@ -1,4 +1,4 @@
-import { callIdempotencyKey } from "@needlework/core/internal";
+import { callIdempotencyKey } from "@needlework/core/kit";
 import type { AgentRuntime } from "../loop/agent-loop.js";
 import { prepareRound } from "../loop/round-call.js";
 import { callKey } from "../canonical-json.js";

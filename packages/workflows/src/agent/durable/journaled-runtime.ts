@@ -1,5 +1,5 @@
 import type { ChatClient, ChatResponse, ChatStreamPart, ToolInvoker, ToolOutcome } from "@needlework/core";
-import { ChatResponseAssembler } from "@needlework/core/internal";
+import { ChatResponseAssembler } from "@needlework/core/kit";
 import {
   type ApprovalRecord,
   type DurableExecution,

@@ -1,5 +1,5 @@
 import type { AgentFunctionDescriptor, RoundPolicy, ToolInvoker } from "@needlework/core";
-import { callIdempotencyKey, nextId } from "@needlework/core/internal";
+import { callIdempotencyKey, nextId } from "@needlework/core/kit";
 import type { ChatToolCall } from "@needlework/core";
 import { callKey } from "../canonical-json.js";
 

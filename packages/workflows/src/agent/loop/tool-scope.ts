@@ -5,7 +5,7 @@ import {
   type ToolClass,
   type ToolInvoker,
 } from "@needlework/core";
-import { nextId } from "@needlework/core/internal";
+import { nextId } from "@needlework/core/kit";
 
 /**
  * Which tools an agent picks: the tools of classes in any of `functionGroups`
