@@ -23,13 +23,21 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The inspector's CLI suggests the closest option name; it renders binary results by their base type.
   "inspector -> core": ["binaryBaseType", "closest"],
   // The MCP server maps SQL states and binary results as the invoker does (one table each, in core).
-  "mcp -> core": ["BINARY_ARTIFACTS_ITEM", "BinaryArtifactSink", "IDEMPOTENCY_HINT", "mapSqlState"],
+  "mcp -> core": ["BINARY_ARTIFACTS_ITEM", "BinaryArtifactSink", "mapSqlState"],
   // Telemetry: moving onto run events (house-telemetry, issue 49); these go with that move.
   "mcp -> otel": ["OtelApi", "SPAN_KIND", "SPAN_STATUS", "loadOtelApi"],
   "otel -> core": ["scrubSecrets"],
   "workflows -> otel": ["ModuleImporter", "SETTLED_RUN_STATUSES", "createOpenTelemetry"],
-  // The PostgreSQL store checks artifacts and reads dead letters with the file and memory stores' checks.
-  "postgres -> durable": ["checkArtifactRunId", "checkArtifactWrite", "runEnded", "unreadableLetter"],
+  // The PostgreSQL store checks artifacts, cancel requests and dead letters with the file and memory
+  // stores' checks.
+  "postgres -> durable": [
+    "checkArtifactRunId",
+    "checkArtifactWrite",
+    "checkCancelRequest",
+    "checkCancellable",
+    "runEnded",
+    "unreadableLetter",
+  ],
   // The secret detectors' tables: shaping's redaction and core's scrubbing share one list.
   "shaping -> core": ["BUILT_IN_DETECTORS", "IBAN_LENGTHS", "Mark", "SHORTEST_SECRET", "TextDetector", "itemFails"],
   // The builder composes core's pipeline (middleware, probes, outcomes of returned values, decorator checks).

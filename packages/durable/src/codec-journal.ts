@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { JsonValue } from "@needlework/core";
 import { callIdempotencyKey } from "@needlework/core/kit";
 import type { PayloadCodec, PayloadContext } from "./payload-codec.js";
-import type { RunFindQuery } from "./run-find.js";
 import { RunStoreError } from "./run-store-error.js";
-import type { RunCancelRequest } from "./run-cancel.js";
+import { withoutPayload } from "./codec-unsealed-members.js";
 import { placedIn, type StoreIdentity, storeIdentityOf } from "./store-identity.js";
 import type {
   JournaledCall,
@@ -244,14 +243,7 @@ export function codecJournal(
     lease: (runId, owner) => inner.lease(runId, owner),
     renew: (runId, owner) => inner.renew(runId, owner),
     release: (runId, owner) => inner.release(runId, owner),
-    ...(inner.leaseOf ? { leaseOf: (runId: string) => inner.leaseOf!(runId) } : {}),
-    // Who asked and when are no payload: kept as they are.
-    ...(inner.requestCancel && inner.cancelRequested
-      ? {
-          requestCancel: (runId: string, request: RunCancelRequest) => inner.requestCancel!(runId, request),
-          cancelRequested: (runId: string) => inner.cancelRequested!(runId),
-        }
-      : {}),
+    ...withoutPayload(inner),
     async turn(runId: string, turn: JournaledTurn, owner: string) {
       return inner.turn(runId, await sealTurn(runId, turn), owner);
     },
@@ -267,9 +259,6 @@ export function codecJournal(
     },
     // Summaries hold no payload: nothing to encode or decode.
     list: (query) => inner.list(query),
-    // Found runs carry figures from statuses and codes, which stay readable. Tool health is not
-    // passed on: the latencies it needs are sealed.
-    ...(inner.find ? { find: (query: RunFindQuery) => inner.find!(query) } : {}),
     read: async (runId: string) => open(runId, await inner.read(runId)),
     ...(inner.commit === undefined
       ? {}
