@@ -1,4 +1,4 @@
-// The journal's two hot statements (a commit, a take-and-read: every run sends them) go to the
+// The journal's hot statements (a commit, a take-and-read: every run sends them; a read) go to the
 // server as named prepared statements, so each connection parses and plans them once instead of on
 // every call. Measured on the durable-runs loop (same session, alternating blocks against the build
 // that sent them unnamed): the server's CPU per run 0.89-0.90× (its backend's /proc time).

@@ -9,7 +9,7 @@ import type {
   JournaledRunEnd,
   JournaledTurn,
 } from "@needlework/durable";
-import { unescapeJson, unescapeText } from "./stored-text.js";
+import { unescapeJson as unescapeStoredJson, unescapeText } from "./stored-text.js";
 
 /** A row of the journal as `pg` returns it. @internal */
 export interface RunRow {
@@ -124,7 +124,12 @@ export interface SummaryRow {
   ended_at: Date | null;
 }
 
-export function toRun(row: RunRow, turns: readonly TurnRow[], calls: readonly CallRow[]): JournaledRun {
+/**
+ * The run of the journal's rows. `escaped: false` says no string of the JSON values holds the escape
+ * character (the caller looked at their text): they are taken as parsed, not copied to unescape.
+ */
+export function toRun(row: RunRow, turns: readonly TurnRow[], calls: readonly CallRow[], escaped = true): JournaledRun {
+  const unescapeJson: <T>(value: T) => T = escaped ? unescapeStoredJson : (value) => value;
   return {
     runId: row.run_id,
     agent: row.agent,

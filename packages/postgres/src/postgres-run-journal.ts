@@ -21,6 +21,7 @@ import { escapeText, jsonParam } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
 import { cancelRequestedIn, requestCancelIn } from "./postgres-run-cancel.js";
 import { findRuns, toolHealthIn } from "./postgres-run-find.js";
+import { readRun, runReadStatement } from "./postgres-run-read.js";
 import {
   BUSY_MS,
   type CallRow,
@@ -53,10 +54,11 @@ import {
  * ```
  */
 export class PostgresRunJournal implements RunJournal {
-  /** `commit` and `takeAndRead`, every run's statements: sent named (see named-statements.ts). */
+  /** `commit`, `takeAndRead` and `read`: sent named (see named-statements.ts). */
   private readonly hot: NamedStatements;
   private readonly commitStatement: NamedStatement;
   private readonly takeStatement: NamedStatement;
+  private readonly readStatement: NamedStatement;
 
   constructor(
     private readonly pool: Pool,
@@ -72,6 +74,7 @@ export class PostgresRunJournal implements RunJournal {
       `SELECT run_id, agent, instructions, input, started_at, status, ended_at, result, taken, busy_ms, turns, calls
        FROM ${schema}.journal_take_and_read($1, $2, $3, $4)`,
     );
+    this.readStatement = runReadStatement(schema);
   }
 
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
@@ -320,31 +323,8 @@ export class PostgresRunJournal implements RunJournal {
       : undefined;
   }
 
+  /** The run as written, in one statement (see postgres-run-read.ts). */
   async read(runId: string): Promise<JournaledRun | undefined> {
-    // One snapshot for the three reads, so a run being written is read consistently.
-    return withStoreRetry("reading a run", true, async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const run = await client.query<RunRow>(`SELECT * FROM ${this.schema}.runs WHERE run_id = $1`, [runId]);
-        const turns = await client.query<TurnRow>(
-          `SELECT turn, message, usage, finish_reason FROM ${this.schema}.run_turns WHERE run_id = $1 ORDER BY turn`,
-          [runId],
-        );
-        const calls = await client.query<CallRow>(
-          `SELECT call_id, tool, arguments, idempotency_key, approval, outcome, formatted FROM ${this.schema}.run_calls
-           WHERE run_id = $1 ORDER BY seq`,
-          [runId],
-        );
-        await client.query("COMMIT");
-        const row = run.rows[0];
-        return row === undefined ? undefined : toRun(row, turns.rows, calls.rows);
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+    return withStoreRetry("reading a run", true, () => readRun(this.hot, this.readStatement, runId));
   }
 }

@@ -1,6 +1,6 @@
 // How many statements a journaled run sends to PostgreSQL, counted on every client of the store's
 // pool (pg's Pool.query goes through a client's query, so each statement is counted once): the
-// two-commit run, the one-statement resume, and a queued run, so none of them can regress.
+// two-commit run, the one-statement resume, a queued run and a read, so none of them can regress.
 import { randomUUID } from "node:crypto";
 import type { ScriptedStep } from "@needlework/workflows";
 import pg from "pg";
@@ -78,6 +78,23 @@ describePostgres("PostgresStore statements per run", () => {
       `SELECT lease_expires <= now() AS free FROM "${store.schema}".runs WHERE run_id = 'run_two_commits'`,
     );
     expect(rows[0]?.free).toBe(true);
+  });
+
+  it("a run's read is one statement, and reads the run as the journal holds it", async () => {
+    const { store, statements } = await countingStore();
+    holdCommitWindows();
+    const crm = new FakeCrm();
+    const { agent } = resumeAgent(crm, store, [round, { text: "Synced." }]);
+    await agent.run("Sync c1.", { runId: "run_read_count" });
+    const before = statements();
+    const run = await store.journal.read("run_read_count");
+    expect(statements() - before).toBe(1);
+    expect(run?.turns.map((t) => t.index)).toEqual([0, 1]);
+    expect(run?.calls.map((c) => c.tool)).toEqual(["upsertContact", "sendEmail", "lookupContact"]);
+    expect(run?.end?.status).toBe("completed");
+    const missing = statements();
+    expect(await store.journal.read("run_never_written")).toBeUndefined();
+    expect(statements() - missing).toBe(1);
   });
 
   it("a queued run: enqueue in two statements, resumeRun in three (at most six in all)", async () => {
