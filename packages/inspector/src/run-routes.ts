@@ -21,14 +21,18 @@ export function runRoutes(app: Hono, k: Inspection, pageOnly: MiddlewareHandler)
   const { store, readRun, actionsOf, readLetters, byName, agentFor, journalAction, tokenSet } = k;
   app.get("/api/runs/:id", async (c) => {
     const runId = idFrom(c, "id");
+    // The run's actions are read while the run is: one wait on the store, not two in turn.
+    const log = actionsOf();
+    const listed = log.then((actions) => actions.list({ runId }).catch(() => []));
+    listed.catch(() => undefined); // a log that cannot open fails the view below, once the run is found
     const run = await readRun(runId);
     if (!run) throw new HttpError(404, "No run with this id in the store.");
-    const interrupted = !run.end && (await leaseExpired(store.journal, runId));
-    const view = runView(run, { interrupted });
-    const [records, deadLetters] = await Promise.all([
-      (await actionsOf()).list({ runId }).catch(() => []),
+    const [interrupted, records, deadLetters] = await Promise.all([
+      !run.end && leaseExpired(store.journal, runId),
+      listed,
       run.end?.status === "dead_lettered" ? readLetters({ runId, limit: 20 }).catch(() => []) : [],
     ]);
+    const view = runView(run, { interrupted });
     return c.json({
       ...view,
       actions: records,
