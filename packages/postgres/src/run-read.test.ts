@@ -23,7 +23,11 @@ async function writeRun(store: PostgresStore, runId: string, text: string, note:
     { callId: "c2", tool: "save", arguments: { q: "plain" }, idempotencyKey: `${runId}:c2` },
   ];
   const start = { runId, agent: "a", instructions: "Do.", input: "Go.", startedAt: "2026-11-29T01:00:00.000Z" };
-  const turn = { index: 0, message: { role: "assistant" as const, content: "", toolCalls: [] }, finishReason: "tool_calls" };
+  const turn = {
+    index: 0,
+    message: { role: "assistant" as const, content: "", toolCalls: [] },
+    finishReason: "tool_calls",
+  };
   await store.journal.commit!(runId, { start, turns: [turn], calls }, "w");
   const outcomes = calls.map((c) => ({
     callId: c.callId,
