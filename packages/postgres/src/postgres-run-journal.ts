@@ -21,20 +21,16 @@ import { escapeText, jsonParam } from "./stored-text.js";
 import { withStoreRetry } from "./store-errors.js";
 import { cancelRequestedIn, requestCancelIn } from "./postgres-run-cancel.js";
 import { findRuns, toolHealthIn } from "./postgres-run-find.js";
-import { readRun, runReadStatement } from "./postgres-run-read.js";
+import { type ReadRow, readRun, runOfText, runReadStatement } from "./postgres-run-read.js";
 import {
   BUSY_MS,
-  type CallRow,
   callRow,
   callsInsert,
   ENDED,
   HELD,
   outcomeRows,
   outcomesInsert,
-  type RunRow,
   type SummaryRow,
-  toRun,
-  type TurnRow,
   turnRow,
   turnsInsert,
 } from "./postgres-journal-rows.js";
@@ -71,7 +67,8 @@ export class PostgresRunJournal implements RunJournal {
     );
     // Its columns named, not `*`: a prepared statement's result type never changes under it.
     this.takeStatement = namedStatement(
-      `SELECT run_id, agent, instructions, input, started_at, status, ended_at, result, taken, busy_ms, turns, calls
+      `SELECT run_id, agent, instructions, input, started_at, status, ended_at, result::text AS result, taken, busy_ms,
+         turns::text AS turns, calls::text AS calls
        FROM ${schema}.journal_take_and_read($1, $2, $3, $4)`,
     );
     this.readStatement = runReadStatement(schema);
@@ -253,16 +250,18 @@ export class PostgresRunJournal implements RunJournal {
    */
   async takeAndRead(runId: string, owner: string, agent: string): Promise<JournaledRun | undefined> {
     const { rows } = await withStoreRetry("taking and reading a run", true, () =>
-      this.hot.query<RunRow & { taken: boolean; busy_ms: number | null; turns: TurnRow[]; calls: CallRow[] }>(
-        this.takeStatement,
-        [runId, owner, this.leaseMs, agent],
-      ),
+      this.hot.query<ReadRow & { taken: boolean; busy_ms: number | null }>(this.takeStatement, [
+        runId,
+        owner,
+        this.leaseMs,
+        agent,
+      ]),
     );
     const row = rows[0];
     if (row === undefined) return undefined;
     if (row.agent === agent && row.ended_at === null && row.taken !== true)
       throw runBusy(runId, Number(row.busy_ms ?? 0) || this.leaseMs);
-    return toRun(row, row.turns, row.calls);
+    return runOfText(row);
   }
 
   /**

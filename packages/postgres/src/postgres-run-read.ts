@@ -1,6 +1,7 @@
 // `PostgresRunJournal.read`: a run with its turns and calls in one statement (one round trip on
 // the pool, no transaction: one statement reads one snapshot), its turns and calls aggregated as
-// JSON text in turn and start order. Split from postgres-run-journal.ts (the class).
+// JSON text in turn and start order; `takeAndRead` reads its row the same way. Split from
+// postgres-run-journal.ts (the class).
 import type { JournaledRun } from "@needlework/durable";
 import { type NamedStatement, type NamedStatements, namedStatement } from "./named-statements.js";
 import { type CallRow, type RunRow, type TurnRow, toRun } from "./postgres-journal-rows.js";
@@ -24,8 +25,8 @@ export function runReadStatement(schema: string): NamedStatement {
   );
 }
 
-/** The row of {@link runReadStatement}: the JSON columns as text. */
-interface ReadRow extends Omit<RunRow, "result"> {
+/** The row of {@link runReadStatement}: the JSON columns as text. @internal */
+export interface ReadRow extends Omit<RunRow, "result"> {
   result: string | null;
   turns: string;
   calls: string;
@@ -33,6 +34,18 @@ interface ReadRow extends Omit<RunRow, "result"> {
 
 /** The escape character, raw or as a JSON escape: a value holding neither has nothing to unescape. */
 const MAY_BE_ESCAPED = /\uE000|\\u[eE]000/;
+
+/** The run of a row whose result, turns and calls are JSON text (see {@link runReadStatement}). @internal */
+export function runOfText(row: ReadRow): JournaledRun {
+  const escaped =
+    MAY_BE_ESCAPED.test(row.turns) || MAY_BE_ESCAPED.test(row.calls) || MAY_BE_ESCAPED.test(row.result ?? "");
+  return toRun(
+    { ...row, result: row.result === null ? null : (JSON.parse(row.result) as RunRow["result"]) },
+    JSON.parse(row.turns) as TurnRow[],
+    JSON.parse(row.calls) as CallRow[],
+    escaped,
+  );
+}
 
 /** The run `runId` as written, or `undefined` when the journal has no such run. @internal */
 export async function readRun(
@@ -42,13 +55,5 @@ export async function readRun(
 ): Promise<JournaledRun | undefined> {
   const { rows } = await hot.query<ReadRow>(statement, [runId]);
   const row = rows[0];
-  if (row === undefined) return undefined;
-  const escaped =
-    MAY_BE_ESCAPED.test(row.turns) || MAY_BE_ESCAPED.test(row.calls) || MAY_BE_ESCAPED.test(row.result ?? "");
-  return toRun(
-    { ...row, result: row.result === null ? null : (JSON.parse(row.result) as RunRow["result"]) },
-    JSON.parse(row.turns) as TurnRow[],
-    JSON.parse(row.calls) as CallRow[],
-    escaped,
-  );
+  return row === undefined ? undefined : runOfText(row);
 }
