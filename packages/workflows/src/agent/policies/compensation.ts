@@ -40,10 +40,11 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
   }
   if (!undo) return { error: "NO_COMPENSATE_TOOL" };
   const { callId, idempotencyKey } = undoIdentity(context.runId, committed.call.callId);
+  let outcome: ToolOutcome;
   try {
     const invoker = context.compensationInvoker ?? context.invoker;
     // Raced: an undo tool that ignores its signal must not hold a cancelled run open.
-    const outcome = await raceAbort(
+    outcome = await raceAbort(
       invoker.invoke(
         { name: undo.tool, arguments: undo.arguments, callId },
         {
@@ -54,33 +55,25 @@ async function compensate(context: RoundContext, committed: SettledCall): Promis
       ),
       context.signal,
     );
-    return {
-      forCallId: committed.call.callId,
-      tool: undo.tool,
-      callId,
-      arguments: undo.arguments,
-      idempotencyKey,
-      outcome,
-    };
   } catch (error) {
     if (context.signal?.aborted) throw abortReason(context.signal);
     // Without the tool-result middleware the undo tool's exception surfaces here; it must not
     // leave the round half rolled back and unreported.
-    const outcome = createToolOutcome({
+    outcome = createToolOutcome({
       status: "error",
       errorCode: "UNHANDLED_ERROR",
       exception: error,
       metadata: { tool: undo.tool, callId },
     });
-    return {
-      forCallId: committed.call.callId,
-      tool: undo.tool,
-      callId,
-      arguments: undo.arguments,
-      idempotencyKey,
-      outcome,
-    };
   }
+  return {
+    forCallId: committed.call.callId,
+    tool: undo.tool,
+    callId,
+    arguments: undo.arguments,
+    idempotencyKey,
+    outcome,
+  };
 }
 
 /**
