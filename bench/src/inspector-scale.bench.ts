@@ -13,6 +13,13 @@ import { DATABASE_URL, dropSchemas, postgresUp } from "./lib/postgres.js";
 // Then p50/p95 of each request to the inspector's API on loopback (list, search by each field, a
 // 1,000-call run's view, tool health over windows), and the page's first render in Chromium.
 const RUNS = Number(process.env["INSPECTOR_SCALE_RUNS"] ?? 100_000);
+/** Tool health's windows, each asked as the inspector answers it and as its SQL alone computes it. */
+const HEALTH_WINDOWS = [
+  ["1 hour", 60],
+  ["24 hours", 1_440],
+  ["7 days", 10_080],
+  ["30 days (every run)", 43_200],
+] as const;
 const DAYS = 30;
 const SAMPLES = 40;
 const AGENTS = [
@@ -287,21 +294,11 @@ export default defineBenchmark({
         api(i, `/api/runs?agent=support&code=CONFLICT&from=${day(10)}&to=${day(0)}`),
       );
       await time("a 1,000-call run's view", () => api(i, "/api/runs/run_big_1000"));
-      for (const [label, minutes] of [
-        ["1 hour", 60],
-        ["24 hours", 1_440],
-        ["7 days", 10_080],
-        ["30 days (every run)", 43_200],
-      ] as const)
+      for (const [label, minutes] of HEALTH_WINDOWS)
         await time(`tool health: ${label}`, () => api(i, `/api/health?minutes=${minutes}`), 20);
       // What a request computes when the window's figures are not kept (the first, and one every 10 s):
       // the store's SQL alone, every call of the window counted.
-      for (const [label, minutes] of [
-        ["1 hour", 60],
-        ["24 hours", 1_440],
-        ["7 days", 10_080],
-        ["30 days (every run)", 43_200],
-      ] as const)
+      for (const [label, minutes] of HEALTH_WINDOWS)
         await time(
           `tool health computed (not kept): ${label}`,
           async () => {
