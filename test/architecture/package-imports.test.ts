@@ -4,7 +4,9 @@
 // run-store internals (they are documented exports of `@needlework/durable`, or on its `/internal` entry). The one exception is
 // the run queue, which names the agent's type to run agents: types only, through the durable subpath (which reaches no file of the builder), so no JavaScript of
 // workflows is loaded. `@needlework/otel` (the span code) depends on core only: workflows depends on
-// it, so it states what it reads of a run with its own types. Needs the packages built for the dist checks (`pnpm test` builds first).
+// it, so it reads a run's events as core's `AgentEvent` and the rest with its own types. Workflows depends on
+// `@needlework/ai-sdk` for its deprecated encoder only, through an entry that imports nothing from `ai`, and the
+// adapter depends on core alone (its tests too). Needs the packages built for the dist checks (`pnpm test` builds first).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -109,7 +111,7 @@ describe("package layering (sources)", () => {
         .map((i) => i.specifier)
         .filter((s, n, all) => all.indexOf(s) === n)
         .sort(),
-    ).toEqual(["@needlework/core", "@needlework/core/internal", "@opentelemetry/api"]);
+    ).toEqual(["@needlework/core", "@needlework/core/events", "@needlework/core/internal", "@opentelemetry/api"]);
   });
 
   it("the inspector (its CLI included) imports nothing of @needlework/workflows", () => {
@@ -158,7 +160,27 @@ describe("package layering (sources)", () => {
     expect(copies.map((file) => relative(root, file))).toEqual([]);
   });
 
-  it.each(["durable", "shaping", "otel"])(
+  it("workflows reaches @needlework/ai-sdk only through its ui-message-stream entry, which imports nothing from `ai`", () => {
+    const reaching = importsIn("workflows").filter((i) => /^@needlework\/ai-sdk(\/|$)/.test(i.specifier));
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(new Set(reaching.map((i) => i.specifier))).toEqual(new Set(["@needlework/ai-sdk/ui-message-stream"]));
+    const seen = new Set<string>();
+    const pending = [join(packages, "ai-sdk", "src", "ui-message-stream.ts")];
+    const outside: string[] = [];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const { specifier } of importsOf(file)) {
+        if (specifier.startsWith(".")) pending.push(join(file, "..", specifier.replace(/\.js$/, ".ts")));
+        else outside.push(specifier);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(2);
+    expect([...new Set(outside)].sort()).toEqual(["@needlework/core", "@needlework/core/events"]);
+  });
+
+  it.each(["durable", "shaping", "otel", "ai-sdk"])(
     "%s's package.json depends on no other needlework package than core",
     (name) => {
       const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8")) as {
