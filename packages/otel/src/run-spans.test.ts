@@ -148,7 +148,11 @@ describe("openTelemetry: spans from a run's telemetry events, without workflows"
         turn: 1,
         callId: "c1",
         tool: "note",
-        outcome: { status: "ok", retriable: false, metadata: { tool: "note", callId: "c1", attempts: 1, latencyMs: 1 } },
+        outcome: {
+          status: "ok",
+          retriable: false,
+          metadata: { tool: "note", callId: "c1", attempts: 1, latencyMs: 1 },
+        },
         replayed: true,
       },
       { type: "turn-end", turn: 1, replayed: true },
