@@ -31,17 +31,24 @@ beforeEach(() => {
 
 @AgentFunctionGroup()
 class CrmTools {
-  @AgentFunction({ description: "Updates a contact.", input: z.object({ contactId: z.string() }) })
+  @AgentFunction({
+    description: "Updates a contact.",
+    input: z.object({ contactId: z.string().describe("Contact id.") }),
+  })
   updateContact({ contactId }: { contactId: string }) {
     return behaviour.update(contactId);
   }
 
-  @AgentFunction({ description: "Posts a note.", input: z.object({ note: z.string() }) })
+  @AgentFunction({ description: "Posts a note.", input: z.object({ note: z.string().describe("The note.") }) })
   postNote(_args: { note: string }, ctx: ToolContext) {
     return behaviour.post(ctx.signal);
   }
 
-  @AgentFunction({ description: "Refunds an order.", input: z.object({ orderId: z.string() }), requiresApproval: true })
+  @AgentFunction({
+    description: "Refunds an order.",
+    input: z.object({ orderId: z.string().describe("Order id.") }),
+    requiresApproval: true,
+  })
   refund({ orderId }: { orderId: string }) {
     return { refunded: orderId };
   }
