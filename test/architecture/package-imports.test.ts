@@ -218,4 +218,31 @@ describe("package layering (builds)", () => {
       .map(({ file }) => file);
     expect(loading).toEqual([]);
   });
+
+  it("@needlework/ai-sdk/ui-message-stream, which workflows loads, loads nothing of `ai`, by its code or its types", () => {
+    const dist = join(packages, "ai-sdk", "dist");
+    const AI = /(?:from\s*|require\(\s*|import\(\s*)["']ai(?:\/[a-z-]+)?["']/;
+    const seen = new Set<string>();
+    const pending = [
+      "ui-message-stream.js",
+      "ui-message-stream.cjs",
+      "ui-message-stream.d.ts",
+      "ui-message-stream.d.cts",
+    ];
+    const loadingAi: string[] = [];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      // TSDoc examples may show `import ... from "ai"`: only code and declarations count.
+      const text = readFileSync(join(dist, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+      if (AI.test(text)) loadingAi.push(file);
+      // The shared chunks it loads, followed the same way.
+      for (const [, chunk] of text.matchAll(/["']\.\/([^"']+)["']/g)) if (chunk) pending.push(chunk);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect(loadingAi).toEqual([]);
+    // The main entry does reference `ai` (its tool types): the check above is not vacuous.
+    expect(AI.test(readFileSync(join(dist, "index.d.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, ""))).toBe(true);
+  });
 });
