@@ -95,7 +95,8 @@ if (restateServerBinary() === undefined) {
         const call = { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } };
         const record = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), call, "approved");
         const send = () => sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, APPROVAL_CALL, record);
-        expect(await Promise.all([send(), send()])).toEqual(["sent", "sent"]);
+        // Four at once: one resolves the promise, the others find it resolved (or lose the race to resolve it).
+        expect(await Promise.all([send(), send(), send(), send()])).toEqual(["sent", "sent", "sent", "sent"]);
         // Killed again once the receipt has begun (so the approved refund's result is journaled): the
         // replay passes the recorded wait and the recorded refund (the journal read through the admin
         // API tells a waited-for call from one that was not).
@@ -114,7 +115,9 @@ if (restateServerBinary() === undefined) {
         const effects = await pool.query(`SELECT generation FROM "${schema}".effects WHERE tool = 'refund'`);
         expect(effects.rows).toEqual([{ generation: 1 }]);
 
-        // Ended runs refuse decisions: this one (another call of it), and a chaos run that ran to its end.
+        // Ended runs refuse decisions: the same decision sent again (same idempotency key: Restate keeps the
+        // first answer, "sent", for a day), another call of this run, and a chaos run that ran to its end.
+        expect(await send()).toBe("refused");
         const other = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), { ...call, callId: "refund_1" }, "approved");
         expect(await sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, "refund_1", other)).toBe(
           "refused",
