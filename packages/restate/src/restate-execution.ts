@@ -9,7 +9,7 @@ import {
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
-import { TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import { CancelledError, TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
 
 /**
  * Options of {@link RestateExecution}.
@@ -106,11 +106,19 @@ export class RestateExecution extends DelegatingExecution {
 
   /**
    * Runs `body` (the agent's run) with `ctx` as the workflow context of the runs it starts, and
-   * marks the workflow's state running, then ended: a decision sent after the end is refused.
+   * marks the workflow's state running, then ended: a decision sent after the end is refused. A run
+   * that ends in a terminal error (Restate's cancel of its invocation among them) is ended too; a
+   * retryable error leaves it running, for the next attempt.
    */
   static async run<T>(ctx: WorkflowContext, body: () => Promise<T>): Promise<T> {
     ctx.set(RESTATE_RUN_STATE, "running");
-    const result = await contexts.run(ctx, body);
+    let result: T;
+    try {
+      result = await contexts.run(ctx, body);
+    } catch (error) {
+      if (error instanceof TerminalError) ctx.set(RESTATE_RUN_STATE, "ended");
+      throw error;
+    }
     ctx.set(RESTATE_RUN_STATE, "ended");
     return result;
   }
@@ -120,11 +128,25 @@ export class RestateExecution extends DelegatingExecution {
   }
 }
 
-/** Runs each operation given after the ones given before it have settled. */
+/**
+ * Runs each operation given after the ones given before it have settled. Once one fails with
+ * Restate's cancellation (the invocation was cancelled), the ones after it fail with it, unstarted:
+ * Restate lets a cancelled handler go on issuing operations, and a round's next call would run.
+ */
 function inTurns(): <T>(operation: () => PromiseLike<T>) => Promise<T> {
   let turn: Promise<unknown> = Promise.resolve();
-  return (operation) => {
-    const next = turn.then(operation, operation);
+  let cancelled: CancelledError | undefined;
+  return <T>(operation: () => PromiseLike<T>) => {
+    const guarded = async (): Promise<T> => {
+      if (cancelled !== undefined) throw cancelled;
+      try {
+        return await operation();
+      } catch (error) {
+        if (error instanceof CancelledError) cancelled ??= error;
+        throw error;
+      }
+    };
+    const next = turn.then(guarded, guarded);
     turn = next.then(
       () => undefined,
       () => undefined,
