@@ -9,7 +9,7 @@ import {
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
-import { CancelledError, TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
 
 /**
  * Options of {@link RestateExecution}.
@@ -128,25 +128,11 @@ export class RestateExecution extends DelegatingExecution {
   }
 }
 
-/**
- * Runs each operation given after the ones given before it have settled. Once one fails with
- * Restate's cancellation (the invocation was cancelled), the ones after it fail with it, unstarted:
- * Restate lets a cancelled handler go on issuing operations, and a round's next call would run.
- */
+/** Runs each operation given after the ones given before it have settled. */
 function inTurns(): <T>(operation: () => PromiseLike<T>) => Promise<T> {
   let turn: Promise<unknown> = Promise.resolve();
-  let cancelled: CancelledError | undefined;
-  return <T>(operation: () => PromiseLike<T>) => {
-    const guarded = async (): Promise<T> => {
-      if (cancelled !== undefined) throw cancelled;
-      try {
-        return await operation();
-      } catch (error) {
-        if (error instanceof CancelledError) cancelled ??= error;
-        throw error;
-      }
-    };
-    const next = turn.then(guarded, guarded);
+  return (operation) => {
+    const next = turn.then(operation, operation);
     turn = next.then(
       () => undefined,
       () => undefined,
