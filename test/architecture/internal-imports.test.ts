@@ -24,10 +24,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "inspector -> core": ["binaryBaseType", "closest"],
   // The MCP server maps SQL states and binary results as the invoker does (one table each, in core).
   "mcp -> core": ["BINARY_ARTIFACTS_ITEM", "BinaryArtifactSink", "mapSqlState"],
-  // Telemetry: moving onto run events (house-telemetry, issue 49); these go with that move.
-  "mcp -> otel": ["OtelApi", "SPAN_KIND", "SPAN_STATUS", "loadOtelApi"],
-  "otel -> core": ["scrubSecrets"],
-  "workflows -> otel": ["ModuleImporter", "SETTLED_RUN_STATUSES", "createOpenTelemetry"],
   // The PostgreSQL store checks artifacts, cancel requests and dead letters with the file and memory
   // stores' checks.
   "postgres -> durable": [
@@ -61,8 +57,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "raceAbort",
     "registerCallProbes",
     "retriableReturnedFailure",
-    "scrubSecrets",
-    "scrubSecretsDeep",
     "toolValueOutcome",
   ],
   // The built-in journal's implementation the loop is bound to (the writer, the record, the holds, the
