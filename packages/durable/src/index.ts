@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 export type { ApprovalRecord } from "./approval-record.js";
+export { type DecidedCall, signApprovalDecision } from "./decision-record.js";
 export {
   type AgentStore,
   DEFAULT_LEASE_MS,

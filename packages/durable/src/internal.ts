@@ -17,7 +17,7 @@ export { RunRecord } from "./run-record.js";
 export { isArtifactPageRecord, journaledOutcome, rebuild } from "./journaled-outcome.js";
 export { finishPart, journaledTurn, recordedParts, recordedResponse, withCallIds } from "./journaled-turn.js";
 export { outcomeUnknown } from "./outcome-unknown.js";
-export { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
+export { signDecision, verifyDecision } from "./decision-record.js";
 export {
   checkRunAgent,
   type DecisionEntry,

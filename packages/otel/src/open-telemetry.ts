@@ -113,11 +113,17 @@ const SCOPE = "must be a package's name (a non-empty string)";
  * ```
  */
 export function openTelemetry(options: OpenTelemetryOptions): OpenTelemetryPlugin {
-  const { tracer, instrumentationScope: scope } = (options ?? {}) as Partial<Record<keyof OpenTelemetryOptions, unknown>>;
+  const { tracer, instrumentationScope: scope } = (options ?? {}) as Partial<
+    Record<keyof OpenTelemetryOptions, unknown>
+  >;
   if (tracer !== "global" && typeof (tracer as { startSpan?: unknown } | null | undefined)?.startSpan !== "function")
     throw new InvalidOptionError("tracer", tracer, `openTelemetry: option 'tracer' ${TRACER}.`);
   if (scope !== undefined && (typeof scope !== "string" || scope === ""))
-    throw new InvalidOptionError("instrumentationScope", scope, `openTelemetry: option 'instrumentationScope' ${SCOPE}.`);
+    throw new InvalidOptionError(
+      "instrumentationScope",
+      scope,
+      `openTelemetry: option 'instrumentationScope' ${SCOPE}.`,
+    );
   const tracing = new Tracing(tracer as DiagnosticsTracer | "global", scope);
   let plugin: OpenTelemetryPlugin;
   // The pipeline's redaction is known once the factory is built: every attribute and message passes through it.

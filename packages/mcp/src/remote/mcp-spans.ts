@@ -26,7 +26,10 @@ export class McpSpans {
   private readonly spans: ClientSpans;
 
   constructor(option: DiagnosticsTracer | false | undefined) {
-    this.spans = clientSpans({ instrumentationScope: "@needlework/mcp", ...(option === undefined ? {} : { tracer: option }) });
+    this.spans = clientSpans({
+      instrumentationScope: "@needlework/mcp",
+      ...(option === undefined ? {} : { tracer: option }),
+    });
   }
 
   /** Resolves once `@opentelemetry/api` was looked for (connect waits for it). */
