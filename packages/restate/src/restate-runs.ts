@@ -44,10 +44,14 @@ export function restateDecisionHandlers(): {
 /**
  * Sends a reviewer's signed decision for `callId` to run `runId` of workflow `workflow` through the
  * ingress at `ingressUrl`, with the idempotency key `<runId>:<callId>:decision` (a retried send is
- * one request). Answers what the `decide` handler answered.
+ * one request). Answers what the `decide` handler answered. Make `record` with `signApprovalDecision`
+ * of `@needlework/durable` (the agent's `checkpointSecret`, the call the reviewer saw): the run
+ * verifies it before it runs anything, and one signed with another secret or for another call runs
+ * nothing.
  *
  * @example
  * ```ts
+ * const record = signApprovalDecision(checkpointSecret, { runId, callId: "call_1_1", tool: "refund", arguments }, "approved");
  * await sendRestateDecision(server.ingressUrl, "support", runId, "call_1_1", record);
  * ```
  */
