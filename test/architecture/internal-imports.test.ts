@@ -24,16 +24,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "inspector -> core": ["binaryBaseType", "closest"],
   // The MCP server maps SQL states and binary results as the invoker does (one table each, in core).
   "mcp -> core": ["BINARY_ARTIFACTS_ITEM", "BinaryArtifactSink", "mapSqlState"],
-  // The PostgreSQL store checks artifacts, cancel requests and dead letters with the file and memory
-  // stores' checks.
-  "postgres -> durable": [
-    "checkArtifactRunId",
-    "checkArtifactWrite",
-    "checkCancelRequest",
-    "checkCancellable",
-    "runEnded",
-    "unreadableLetter",
-  ],
   // The secret detectors' tables: shaping's redaction and core's scrubbing share one list.
   "shaping -> core": ["BUILT_IN_DETECTORS", "IBAN_LENGTHS", "Mark", "SHORTEST_SECRET", "TextDetector", "itemFails"],
   // The builder composes core's pipeline (middleware, probes, outcomes of returned values, decorator checks).

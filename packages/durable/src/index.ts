@@ -30,7 +30,8 @@ export {
   type RunJournal,
   type RunLeaseInfo,
 } from "./run-journal.js";
-export { RunStoreError, type RunStoreErrorCode, runBusy } from "./run-store-error.js";
+export { RunStoreError, type RunStoreErrorCode, runBusy, runEnded } from "./run-store-error.js";
+export { checkCancellable, checkCancelRequest } from "./run-cancel.js";
 export {
   checkRunQuery,
   cursorAfter,
@@ -63,6 +64,7 @@ export {
   InMemoryDeadLetterQueue,
   type ManagedDeadLetterQueue,
   type StoredDeadLetter,
+  unreadableLetter,
 } from "./dead-letter-queue.js";
 export {
   type DeadLetterReadResult,
@@ -92,6 +94,8 @@ export {
   type ArtifactStore,
   type ArtifactWrite,
   artifactId,
+  checkArtifactRunId,
+  checkArtifactWrite,
   isArtifactId,
   JSON_MEDIA_TYPE,
   type StoredArtifact,

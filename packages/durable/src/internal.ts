@@ -30,8 +30,6 @@ export {
 } from "./run-hold.js";
 export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
-export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
 export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";
-export { UNREADABLE_LETTER, unreadableLetter } from "./dead-letter-queue.js";
-export { runEnded } from "./run-store-error.js";
-export { checkCancellable, checkCancelRequest, copyRequest } from "./run-cancel.js";
+export { UNREADABLE_LETTER } from "./dead-letter-queue.js";
+export { copyRequest } from "./run-cancel.js";
