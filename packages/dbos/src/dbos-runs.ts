@@ -123,7 +123,10 @@ function registeredWorkflows(): readonly Registration[] {
  * when this process has not registered the workflow (DBOS could not run it here either).
  */
 function registeredLimit(run: WorkflowStatus): number | undefined {
-  const config = registry.getFunctionRegistrationByName?.(run.workflowClassName ?? "", run.workflowName)?.workflowConfig;
+  const config = registry.getFunctionRegistrationByName?.(
+    run.workflowClassName ?? "",
+    run.workflowName,
+  )?.workflowConfig;
   if (config === undefined) return undefined;
   return config.maxRecoveryAttempts ? config.maxRecoveryAttempts : DEFAULT_MAX_RECOVERY_ATTEMPTS;
 }
