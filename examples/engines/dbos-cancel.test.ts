@@ -3,7 +3,7 @@
 // and a worker killed with SIGKILL and launched again does not recover it (its gated call never runs).
 import { randomBytes } from "node:crypto";
 import { sendDbosDecision } from "@needlework/dbos";
-import { signDecision } from "@needlework/durable/internal";
+import { signApprovalDecision } from "@needlework/durable";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../packages/postgres/src/test-database.js";
@@ -63,7 +63,7 @@ describePostgres("DBOS: cancelling a run with cancelWorkflow (spawned workers, S
     await client.cancelWorkflow(runId);
     expect((await client.getWorkflow(runId))?.status).toBe("CANCELLED");
     const call = { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } };
-    const record = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), call, "approved");
+    const record = signApprovalDecision(APPROVAL_SECRET, call, "approved");
     expect(await sendDbosDecision(runId, APPROVAL_CALL, record, client)).toBe("refused");
 
     await killWorker(first);

@@ -3,7 +3,7 @@
 // call never runs, and a decision sent after the cancel is refused (the run has ended); a run cancelled
 // while a call is in flight starts no other call.
 import { randomBytes } from "node:crypto";
-import { signDecision } from "@needlework/durable/internal";
+import { signApprovalDecision } from "@needlework/durable";
 import { sendRestateDecision } from "@needlework/restate";
 import { restateServerBinary } from "@needlework/restate/testing";
 import pg from "pg";
@@ -126,7 +126,7 @@ if (restateServerBinary() === undefined) {
           expect(await output.text()).toMatch(/cancel/i);
 
           const call = { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } };
-          const record = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), call, "approved");
+          const record = signApprovalDecision(APPROVAL_SECRET, call, "approved");
           expect(await sendRestateDecision(ingressUrl, APPROVAL_WORKFLOW, runId, APPROVAL_CALL, record)).toBe(
             "refused",
           );

@@ -34,10 +34,13 @@ const ENDED = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_E
  * Sends a reviewer's signed decision record for call `callId` to the run waiting on it
  * (`DbosExecution.waitForDecision`), with the idempotency key `<runId>:<callId>:decision`: a decision
  * sent twice is applied once (DBOS keeps the first), and a run that ended (or does not exist) refuses
- * it. The run verifies the record again before it runs anything.
+ * it. Make `record` with `signApprovalDecision` of `@needlework/durable` (the agent's
+ * `checkpointSecret`, the call the reviewer saw): the run verifies it again before it runs anything,
+ * and one signed with another secret or for another call runs nothing.
  *
  * @example
  * ```ts
+ * const record = signApprovalDecision(checkpointSecret, { runId, callId: "call_1_1", tool: "refund", arguments }, "approved");
  * const delivery = await sendDbosDecision(runId, "call_1_1", record);
  * if (delivery === "refused") console.log("the run has ended");
  * ```

@@ -55,10 +55,14 @@ export function restateDecisionHandlers(): {
  * runs (a decision for the call is applied, once, however often it is sent), `"refused"` once it
  * has ended (or before it started). It sends no idempotency key: Restate would answer a repeat with
  * the first answer, kept for a day, and a decision sent again after the run ended would read
- * `"sent"`; the handler is idempotent itself (the call's promise keeps the first decision).
+ * `"sent"`; the handler is idempotent itself (the call's promise keeps the first decision). Make
+ * `record` with `signApprovalDecision` of `@needlework/durable` (the agent's `checkpointSecret`, the
+ * call the reviewer saw): the run verifies it before it runs anything, and one signed with another
+ * secret or for another call runs nothing.
  *
  * @example
  * ```ts
+ * const record = signApprovalDecision(checkpointSecret, { runId, callId: "call_1_1", tool: "refund", arguments }, "approved");
  * await sendRestateDecision(server.ingressUrl, "support", runId, "call_1_1", record);
  * ```
  */
