@@ -2,8 +2,11 @@
 // has claimed the run and before it dispatches it, launch after launch (a process that dies loading a
 // poison run). DBOS counts each claim but checks maxRecoveryAttempts only at dispatch, which never
 // comes; deadLetterExhaustedRuns(), called before DBOS.launch() with a DBOSClient, stops the run at
-// the launch after its attempts are spent: one dead letter, and no launch claims it again.
+// the launch after its attempts are spent: one dead letter, and no launch claims it again. The limit
+// is the workflow's registered maxRecoveryAttempts (the workers pass none to the call).
 import { randomBytes } from "node:crypto";
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import { deadLetterExhaustedRuns } from "@needlework/dbos";
 import { PostgresStore } from "@needlework/postgres";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -50,6 +53,32 @@ async function launch(worker: Worker, settleMs: number): Promise<"died" | "lived
 }
 
 describePostgres("DBOS: a worker that dies between the claim and the dispatch (spawned, SIGKILL)", () => {
+  it("refuses to check before the workflows are registered (each run's limit is its workflow's registered one)", async () => {
+    const side = dbosSide(DATABASE_URL, tag);
+    closeSide = () => side.close();
+    await side.open();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${schema}_store` });
+    await store.migrate();
+    const check = (workflowName?: string) =>
+      deadLetterExhaustedRuns({
+        deadLetters: store.deadLetters,
+        agent: "chaos",
+        via: side.client(),
+        ...(workflowName === undefined ? {} : { workflowName }),
+      });
+    try {
+      // This process has registered no DBOS workflow: no limit to read, so no silent "nothing exhausted".
+      await expect(check()).rejects.toThrow(/no workflow is registered in this process/);
+      DBOS.registerWorkflow(async (input: string) => input, { name: "other_run", maxRecoveryAttempts: 3 });
+      await expect(check(CHAOS_WORKFLOW)).rejects.toThrow(`no workflow named "${CHAOS_WORKFLOW}" is registered`);
+      // Registered: it reads the system database (nothing pending there) and letters nothing.
+      expect(await check("other_run")).toEqual([]);
+    } finally {
+      await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}_store" CASCADE`);
+      await store.close();
+    }
+  });
+
   it("ends in one dead letter after maxRecoveryAttempts, and no later launch claims the run", {
     timeout: 300_000,
   }, async () => {

@@ -97,8 +97,8 @@ export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
       systemDatabaseUrl: options.systemDatabaseUrl,
       systemDatabaseSchemaName: options.schema,
     });
-    const { maxRecoveryAttempts } = options;
-    await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "chaos", maxRecoveryAttempts, via });
+    // Each run's limit is its workflow's registered maxRecoveryAttempts (registered above).
+    await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "chaos", via });
     await via.destroy();
     await store.close();
   }

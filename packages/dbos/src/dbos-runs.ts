@@ -1,4 +1,5 @@
 import { DBOS, type GetWorkflowsInput, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import * as dbosRegistry from "@dbos-inc/dbos-sdk/internal/decorators";
 import { type ApprovalRecord, type DeadLetterQueue, type DecisionDelivery, deadLetterRuns } from "@needlework/durable";
 import { type DbosDecisionMessage, dbosDecisionTopic } from "./dbos-execution.js";
 
@@ -23,7 +24,7 @@ const launched: DbosMessenger = {
   getWorkflowStatus: (id) => DBOS.getWorkflowStatus(id),
 };
 
-/** DBOS's `maxRecoveryAttempts` when a workflow is registered without one. */
+/** DBOS's `maxRecoveryAttempts` when a workflow is registered without one (or with 0). */
 const DEFAULT_MAX_RECOVERY_ATTEMPTS = 100;
 
 /** Statuses of a workflow that takes no decision any more. */
@@ -77,7 +78,7 @@ export interface DbosWorkflowAdmin {
  *
  * @example
  * ```ts
- * await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "support", maxRecoveryAttempts: 10, via: client });
+ * await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "support", via: client });
  * ```
  */
 export interface DeadLetterExhaustedRunsOptions {
@@ -87,11 +88,6 @@ export interface DeadLetterExhaustedRunsOptions {
   readonly agent: string;
   /** Only workflows of this DBOS workflow name (default: all). */
   readonly workflowName?: string;
-  /**
-   * The workflows' `maxRecoveryAttempts`, as registered (default DBOS's, 100): a pending run claimed
-   * more often than DBOS allows, which DBOS never got to stop, is cancelled and lettered.
-   */
-  readonly maxRecoveryAttempts?: number;
   /** Where the workflows are read and cancelled: a `DBOSClient` before launch, or `DBOS` (default). */
   readonly via?: DbosWorkflowAdmin;
 }
@@ -101,6 +97,42 @@ const launchedAdmin: DbosWorkflowAdmin = {
   listWorkflows: (input) => DBOS.listWorkflows(input),
   cancelWorkflow: (id) => DBOS.cancelWorkflow(id),
 };
+
+/** A workflow this process has registered with DBOS, as DBOS's own recovery looks it up. */
+interface Registration {
+  readonly name: string;
+  readonly workflowConfig?: { readonly maxRecoveryAttempts?: number };
+}
+
+/** DBOS's registry of this process's workflows (what `DBOS.registerWorkflow` wrote); not public in DBOS. */
+const registry = dbosRegistry as {
+  readonly getFunctionRegistrationByName?: (className: string, name: string) => Registration | undefined;
+  readonly getAllRegisteredFunctions?: () => readonly Registration[];
+};
+
+/** The workflows registered in this process (with DBOS's `registerWorkflow`, or its decorator). */
+function registeredWorkflows(): readonly Registration[] {
+  if (registry.getAllRegisteredFunctions === undefined || registry.getFunctionRegistrationByName === undefined) {
+    throw new Error(
+      "deadLetterExhaustedRuns: this version of @dbos-inc/dbos-sdk does not expose its workflow registrations (needed to read each workflow's maxRecoveryAttempts); use the version @needlework/dbos names as its peer",
+    );
+  }
+  return registry.getAllRegisteredFunctions().filter((registration) => registration.workflowConfig !== undefined);
+}
+
+/**
+ * The `maxRecoveryAttempts` DBOS applies to `run` when it dispatches it in this process: its
+ * workflow's registered one, read as DBOS reads it (unset or 0 is DBOS's default, 100). Undefined
+ * when this process has not registered the workflow (DBOS could not run it here either).
+ */
+function registeredLimit(run: WorkflowStatus): number | undefined {
+  const config = registry.getFunctionRegistrationByName?.(
+    run.workflowClassName ?? "",
+    run.workflowName,
+  )?.workflowConfig;
+  if (config === undefined) return undefined;
+  return config.maxRecoveryAttempts ? config.maxRecoveryAttempts : DEFAULT_MAX_RECOVERY_ATTEMPTS;
+}
 
 /** The workflows `input` selects; none before DBOS's first launch has made its tables (SQL state 42P01). */
 async function listOrNone(via: DbosWorkflowAdmin, input: GetWorkflowsInput): Promise<WorkflowStatus[]> {
@@ -118,36 +150,50 @@ async function listOrNone(via: DbosWorkflowAdmin, input: GetWorkflowsInput): Pro
  * - a run DBOS gave up on (`MAX_RECOVERY_ATTEMPTS_EXCEEDED`: killed as it ran, launch after launch);
  * - a run DBOS could not give up on: DBOS counts an attempt when its queue claims a run and checks
  *   the limit only when it dispatches it, so a process that dies between the two (loading a poison
- *   run) is restarted for ever. A pending run claimed more than `maxRecoveryAttempts + 1` times is
- *   cancelled in DBOS (`CANCELLED`: `DBOS.resumeWorkflow` runs it again) and lettered.
+ *   run) is restarted for ever. A pending run claimed more than its workflow's `maxRecoveryAttempts`
+ *   + 1 times is cancelled in DBOS (`CANCELLED`: `DBOS.resumeWorkflow` runs it again) and lettered.
  *
- * Call it before `DBOS.launch()` with a `DBOSClient` as `via`: DBOS claims recovered runs as soon as
- * it launches, so a check after the launch may come too late for the process it runs in.
+ * Each run's limit is the one its workflow was registered with in this process
+ * (`DBOS.registerWorkflow(fn, { maxRecoveryAttempts })`, DBOS's 100 when unset), the one DBOS itself
+ * applies at dispatch: register the workflows first, then call it before `DBOS.launch()` with a
+ * `DBOSClient` as `via` (DBOS claims recovered runs as soon as it launches, so a check after the
+ * launch may come too late for the process it runs in). It throws when this process has registered
+ * no workflow (or none named `workflowName`); a run of a workflow registered elsewhere is left alone.
  * Returns the run ids it wrote letters for.
  *
  * @example
  * ```ts
+ * DBOS.registerWorkflow(support, { name: "support", maxRecoveryAttempts: 10 });
  * const client = await DBOSClient.create({ systemDatabaseUrl });
- * await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "support", maxRecoveryAttempts: 10, via: client });
+ * await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "support", via: client });
  * await client.destroy();
  * await DBOS.launch();
  * ```
  */
 export async function deadLetterExhaustedRuns(options: DeadLetterExhaustedRunsOptions): Promise<readonly string[]> {
   const { deadLetters, agent, workflowName, via = launchedAdmin } = options;
-  const limit = options.maxRecoveryAttempts ?? DEFAULT_MAX_RECOVERY_ATTEMPTS;
+  const registered = registeredWorkflows();
+  if (!registered.some((registration) => workflowName === undefined || registration.name === workflowName)) {
+    const which = workflowName === undefined ? "no workflow" : `no workflow named "${workflowName}"`;
+    throw new Error(
+      `deadLetterExhaustedRuns: ${which} is registered in this process; register the workflows (DBOS.registerWorkflow) before the call, which reads their maxRecoveryAttempts`,
+    );
+  }
   const named = workflowName === undefined ? {} : { workflowName };
   const exhausted = await listOrNone(via, { status: "MAX_RECOVERY_ATTEMPTS_EXCEEDED", ...named });
   const pending = await listOrNone(via, { status: ["PENDING", "ENQUEUED"], ...named });
   // DBOS gives up at the dispatch of claim limit + 2: a pending run claimed that often never got there.
-  const stranded = pending.filter((run) => (run.recoveryAttempts ?? 0) > limit + 1);
-  for (const run of stranded) await via.cancelWorkflow(run.workflowID);
+  const stranded = pending.flatMap((run) => {
+    const limit = registeredLimit(run);
+    return limit !== undefined && (run.recoveryAttempts ?? 0) > limit + 1 ? [{ run, limit }] : [];
+  });
+  for (const { run } of stranded) await via.cancelWorkflow(run.workflowID);
   return deadLetterRuns(deadLetters, agent, [
     ...exhausted.map((run) => ({
       runId: run.workflowID,
       reason: `DBOS gave up recovering the run after ${run.recoveryAttempts ?? "its maximum"} attempts (a crash loop): it is not run again until an operator resumes it (DBOS.resumeWorkflow).`,
     })),
-    ...stranded.map((run) => ({
+    ...stranded.map(({ run, limit }) => ({
       runId: run.workflowID,
       reason: `DBOS claimed the run ${run.recoveryAttempts} times and each process died before it ran it (a crash loop past ${limit} recovery attempts): it was cancelled in DBOS and is not run again until an operator resumes it (DBOS.resumeWorkflow).`,
     })),
