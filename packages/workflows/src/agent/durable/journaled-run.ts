@@ -48,20 +48,21 @@ interface Held {
 
 /**
  * The one journaled run: every start comes here, with a `store` or without. Every run writes to a
- * journal: the run's own record in memory ({@link RunRecord}, dropped with the run) and, with a
- * `store`, the store's journal, whose lease is taken first ({@link hold}: the one place it is
- * taken). The loop runs from the run's first state over the journaled runtime, which answers from
- * the journal what it holds (recorded turns and outcomes, never asked or run again) and records the
- * rest; the end is recorded, after every outcome, when the loop returns. A new run starts with an
- * empty journal; a crashed run and a resumed pause replay theirs and go on live (one mechanism:
- * the paused round's gated calls find the decision entry's signed records). A finished run
- * (`resumeRun`) returns its recorded result. A run that rejects (aborted, or its process dies) has
- * no end and can be resumed.
+ * journal: the run's own record in memory ({@link RunRecord}, dropped with the run, what a pause's
+ * checkpoint carries) and the agent's journal (the `store`'s, or the agent's own in memory: see
+ * `AgentMemoryJournal`), whose lease is taken first ({@link hold}: the one place it is taken). The
+ * loop runs from the run's first state over the journaled runtime, which answers from the journal
+ * what it holds (recorded turns and outcomes, never asked or run again) and records the rest; the
+ * end is recorded, after every outcome, when the loop returns. A new run starts with an empty
+ * journal; a crashed run and a resumed pause replay theirs and go on live (one mechanism: the paused
+ * round's gated calls find the decision entry's signed records), and a pause is resumed once
+ * because its decision is a journal entry. A finished run (`resumeRun`) returns its recorded result.
+ * A run that rejects (aborted, or its process dies) has no end and can be resumed.
  * @internal
  */
 export async function runJournaled(
   runtime: AgentRuntime,
-  journal: RunJournal | undefined,
+  journal: RunJournal,
   start: LoopStart,
   signal: AbortSignal | undefined,
   sink?: RunEventSink,
@@ -69,11 +70,6 @@ export async function runJournaled(
 ): Promise<AgentRunResult> {
   const streamed = sink !== undefined;
   if (engine !== undefined) return runOnEngine(runtime, engine, start, signal, sink);
-  if (journal === undefined) {
-    const held = inMemory(runtime, start);
-    const live = journaledRuntime(runtime, builtIn(runtime, held, start), held.record, streamed);
-    return new AgentRun(live, held.state, signal, sink).loop();
-  }
   const held = await hold(runtime, journal, start, randomUUID());
   if (!("state" in held)) return held.result;
   const { writer, record, state } = held;
@@ -134,7 +130,7 @@ async function runOnEngine(
   return new AgentRun(live, held.state, signal, sink).loop();
 }
 
-/** A run without a `store`: its journal is its own record, in memory (a resumed pause's from its checkpoint). */
+/** A run inside an engine: its journal is its own record, in memory (a resumed pause's from its checkpoint). */
 function inMemory(runtime: AgentRuntime, start: LoopStart): Held {
   if (start.kind === "input") {
     const { state, input } = start;
@@ -148,8 +144,8 @@ function inMemory(runtime: AgentRuntime, start: LoopStart): Held {
     });
     return { writer: undefined, record, state, history: undefined };
   }
-  // Without a store there is no journal to resume a run id from (`checked` refused such a start).
-  if (start.kind === "journal") throw new TypeError("agent.resumeRun: the agent has no `store`.");
+  // An engine resumes a run by re-running its workflow (`runOnEngine` refused such a start).
+  if (start.kind === "journal") throw new TypeError("agent.resumeRun: the engine resumes its runs.");
   const history: JournaledRun = start.approved.checkpoint.journal;
   return {
     writer: undefined,
@@ -196,6 +192,16 @@ async function holdPause(
   const { writer, history } = held;
   const record = decisionEntry(new RunRecord(history, history), approved);
   return { writer, record, state: firstState(history), history };
+}
+
+/**
+ * Records in `journal` that a pause was decided, and nothing more (what a run inside an engine needs
+ * from the agent's journal: the engine runs it, the journal makes it resume once); throws
+ * `CHECKPOINT_ALREADY_RESUMED` when it was. @internal
+ */
+export async function decidePause(runtime: AgentRuntime, journal: RunJournal, approved: ApprovedPause): Promise<void> {
+  const { writer } = await holdPause(runtime, journal, approved, randomUUID());
+  await writer?.stop();
 }
 
 /**
