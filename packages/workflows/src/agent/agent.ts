@@ -164,6 +164,13 @@ export interface AgentParts extends AgentDeps {
  * into the factory. @internal
  */
 export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent {
+  if (resolved.resumedCheckpoints !== undefined && resolved.store === undefined)
+    throw new TypeError(
+      `createAgent: agent '${resolved.name}' sets \`resumedCheckpoints\` without a \`store\`, and agents no ` +
+        "longer ask a claim store: a checkpoint resumes once because the run journal records its pause was " +
+        "decided. For once-only across processes, pass `store: new FileRunStore(dir)` (or a PostgresStore) " +
+        "instead; without a store, a checkpoint resumes once in this process.",
+    );
   const secret = resolved.checkpointSecret;
   // Every tool of the pipeline: the runtime's compensate calls may need tools the agent does not offer.
   const pipeline = deps.invoker;

@@ -31,7 +31,10 @@ export class AgentMemoryJournal implements RunJournal {
   private readonly deadlines = new Map<string, number>();
   /** Finished runs remembered as their start and end alone (the rest of their records dropped). */
   private readonly finished = new Map<string, JournaledRun>();
-  /** Runs no take holds (ended, paused or aborted) but remembered: what a sweep may forget. */
+  /**
+   * Runs no take holds (ended, paused or aborted) but remembered, in the order they settled (mostly
+   * the order of their deadlines): what a sweep may forget.
+   */
   private readonly settled = new Set<string>();
   /** The number of settled runs at which expired ones are swept next (doubles with what stays). */
   private sweepAt = 64;
@@ -131,6 +134,7 @@ export class AgentMemoryJournal implements RunJournal {
       if (run !== undefined) this.finished.set(runId, { ...run, turns: [], calls: [], end: { ...end, result: null } });
       await this.inner.deleteRun(runId);
     }
+    this.settled.delete(runId); // settled again: to the back
     this.settled.add(runId);
   }
 
@@ -142,14 +146,24 @@ export class AgentMemoryJournal implements RunJournal {
     if (!this.finished.delete(runId)) await this.inner.deleteRun(runId).catch(() => false);
   }
 
-  /** Forgets the settled runs whose checkpoints expired, once their number doubled since the last sweep. */
+  /**
+   * Forgets the settled runs whose checkpoints expired: the oldest settled first, up to the first
+   * still needed (settling order is mostly deadline order), and all of them once their number
+   * doubled since the last full sweep (a run settled late with an early deadline). Amortized O(1).
+   */
   private sweep(): void {
-    if (this.settled.size < this.sweepAt) return;
     const now = this.clock();
     for (const runId of this.settled) {
-      if ((this.deadlines.get(runId) ?? Number.NEGATIVE_INFINITY) < now) void this.forget(runId);
+      if (!this.expired(runId, now)) break;
+      void this.forget(runId);
     }
+    if (this.settled.size < this.sweepAt) return;
+    for (const runId of this.settled) if (this.expired(runId, now)) void this.forget(runId);
     this.sweepAt = Math.max(64, this.settled.size * 2);
+  }
+
+  private expired(runId: string, now: number): boolean {
+    return (this.deadlines.get(runId) ?? Number.NEGATIVE_INFINITY) < now;
   }
 }
 
