@@ -77,10 +77,14 @@ export async function runJournaled(
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
   // run can be resumed at once, not after `leaseMs`). An operator's cancel request is read at each
   // renewal: the run's signal aborts with it, and the run ends `cancelled` (see run-cancel.ts).
-  const cancel = new AbortController();
-  writer!.watchCancel((request) => cancel.abort(cancelReason(request)));
+  // A journal nobody can ask to cancel (the agent's own in memory) adds no signal to the run.
+  let runSignal = signal;
+  if (journal.cancelRequested !== undefined) {
+    const cancel = new AbortController();
+    writer!.watchCancel((request) => cancel.abort(cancelReason(request)));
+    runSignal = signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]);
+  }
   writer!.startRenewing();
-  const runSignal = signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]);
   try {
     const result = await new AgentRun(live, state, runSignal, sink).loop();
     await writer!.end({
