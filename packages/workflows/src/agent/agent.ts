@@ -235,8 +235,8 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
   ): Promise<LoopStart> {
     const pause = await approvePause(runtime, start.checkpoint, start.decisions);
     const { checkpoint } = pause;
-    memory?.keepFor(checkpoint.runId, Date.parse(checkpoint.createdAt));
     if (signal?.aborted) throw abortReason(signal);
+    memory?.keepFor(checkpoint.runId, Date.parse(checkpoint.createdAt));
     if (resolved.execution !== undefined && memory !== undefined) await decidePause(runtime, memory, pause);
     return { kind: "approval", approved: pause };
   }

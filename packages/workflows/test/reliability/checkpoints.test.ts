@@ -9,7 +9,6 @@ import { createAgent, ScriptedChatClient } from "../../src/agent/index.js";
 import { canonicalJson } from "../../src/agent/canonical-json.js";
 import type { AgentCheckpoint } from "../../src/agent/approvals/checkpoint.js";
 import { CheckpointError } from "../../src/agent/approvals/checkpoint-error.js";
-import { FileResumedCheckpointStore } from "../../src/agent/approvals/claims.js";
 import { FileRunStore } from "../../src/agent/index.js";
 
 const SECRET = "a-checkpoint-secret-of-32-bytes!";

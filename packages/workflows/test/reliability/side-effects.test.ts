@@ -4,12 +4,7 @@ import { join } from "node:path";
 import { ToolError, ToolResult, TransientError } from "@needlework/core";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  CheckpointError,
-  FileRunStore,
-  ScriptedChatClient,
-  type ScriptedStep,
-} from "../../src/agent/index.js";
+import { CheckpointError, FileRunStore, ScriptedChatClient, type ScriptedStep } from "../../src/agent/index.js";
 import type { AgentFactory, ResilienceOptions } from "../../src/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
 import { assertStatus, checkpointOf } from "../agent-fixtures.js";

@@ -159,6 +159,8 @@ export class AgentMemoryJournal implements RunJournal {
     }
     if (this.settled.size < this.sweepAt) return;
     for (const runId of this.settled) if (this.expired(runId, now)) void this.forget(runId);
+    // A deadline given for a run that never reached the journal (its resume aborted before).
+    for (const [runId, until] of this.deadlines) if (until < now && !this.held.has(runId)) this.deadlines.delete(runId);
     this.sweepAt = Math.max(64, this.settled.size * 2);
   }
 
