@@ -84,9 +84,10 @@ describe("the journal in memory of an agent without a store", () => {
     expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     await refused(here.resume(JSON.stringify(checkpoint), decisions), "CHECKPOINT_ALREADY_RESUMED");
     expect(h.world.callsOf("refund")).toHaveLength(1);
-    // The finished run is kept as its start and end alone, until the checkpoint expires.
+    // Kept until the checkpoint expires: the run's start, its decision entry and its end, no more.
     const kept = await agentMemoryJournal(here)!.read(checkpoint.runId);
-    expect(kept).toMatchObject({ turns: [], calls: [], end: { status: "completed" } });
+    expect(kept).toMatchObject({ turns: [], end: { status: "completed", result: null } });
+    expect(kept!.calls.map((c) => [c.tool, c.approval?.decision, c.outcome])).toEqual([["refund", "approved", undefined]]);
   });
 
   it("forgets a paused run once its checkpoint expired, and the expired checkpoint is refused", async () => {

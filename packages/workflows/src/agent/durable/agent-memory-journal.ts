@@ -1,27 +1,32 @@
+import type { JsonValue } from "@needlework/core";
 import {
   InMemoryRunJournal,
-  RunStoreError,
   type JournaledCallStart,
   type JournaledOutcome,
   type JournaledRun,
   type JournaledRunEnd,
   type JournaledRunStart,
-  type JournaledTurn,
   type RunJournal,
   type RunLeaseInfo,
   type RunListPage,
   type RunListQuery,
 } from "@needlework/durable";
+import type { AgentRunResult } from "../agent-run-result.js";
 
 /**
- * The journal of an agent without a `store`: one per agent, in memory, that every run of it writes
- * to, so a checkpoint resumes once in this process by the same journal path a store's takes (the
- * pause's decision is a journal entry, fenced by the lease). It holds what resume-once needs and no
- * more: a run that ends and never paused or resumed is forgotten when it ends (or is aborted); a
- * paused run, and one resumed from a pause, are remembered until the last of their checkpoints
- * expires (`checkpointMaxAgeMs`: an expired checkpoint is refused anyway), a finished one as its start
- * and end alone. So an agent that runs a million short runs holds none of them, and one that pauses
- * a million over a week holds at most a week of them. @internal
+ * The journal of an agent without a `store`: one per agent, in memory, that every run of it goes
+ * through (its lease taken, its end recorded), so a checkpoint resumes once in this process by the
+ * same journal path as a store's (the pause's decision is a journal entry, fenced by the lease).
+ *
+ * It keeps what resume-once needs and nothing more: a run's start, its last end (for a pause, its
+ * checkpoint's id, time and pending calls: see {@link pauseEnd}) and the decision entries (call starts
+ * with a signed `approval`); turns, outcomes and other call starts are not kept (the loop does not
+ * write them here at all: see `runJournaled`; a resumed pause replays its checkpoint's journal, as
+ * it always did without a store). A run that ends and never paused nor resumed is forgotten when it
+ * ends (or is aborted); a paused run, and one resumed from a pause, until the last of their
+ * checkpoints expires (`checkpointMaxAgeMs`: an expired checkpoint is refused anyway). So an agent
+ * that runs a million short runs holds none of them, and one that pauses a million over a week
+ * holds at most a week of them. @internal
  */
 export class AgentMemoryJournal implements RunJournal {
   private readonly inner = new InMemoryRunJournal();
@@ -29,8 +34,6 @@ export class AgentMemoryJournal implements RunJournal {
   private readonly held = new Set<string>();
   /** Run id → until when (the agent's clock) it is remembered: the expiry of its last checkpoint. */
   private readonly deadlines = new Map<string, number>();
-  /** Finished runs remembered as their start and end alone (the rest of their records dropped). */
-  private readonly finished = new Map<string, JournaledRun>();
   /**
    * Runs no take holds (ended, paused or aborted) but remembered, in the order they settled (mostly
    * the order of their deadlines): what a sweep may forget.
@@ -61,14 +64,12 @@ export class AgentMemoryJournal implements RunJournal {
 
   async runStarted(start: JournaledRunStart, owner: string): Promise<boolean> {
     this.sweep();
-    if (this.finished.has(start.runId) || !(await this.inner.runStarted(start, owner))) return false;
+    if (!(await this.inner.runStarted(start, owner))) return false;
     this.held.add(start.runId);
     return true;
   }
 
   async lease(runId: string, owner: string): Promise<boolean> {
-    const finished = this.finished.get(runId);
-    if (finished !== undefined) throw ended(runId, finished.end?.status ?? "completed");
     const taken = await this.inner.lease(runId, owner);
     // Held by a take again (a resume): no sweep forgets it while it runs.
     if (taken) this.settled.delete(runId);
@@ -83,30 +84,29 @@ export class AgentMemoryJournal implements RunJournal {
     // Only the holder's release settles the run (after an end, the run has no holder: settled then).
     const holder = (await this.inner.leaseOf(runId))?.owner === owner;
     await this.inner.release(runId, owner);
-    if (holder) await this.settle(runId, undefined);
+    if (holder) this.settle(runId);
   }
 
-  turn(runId: string, turn: JournaledTurn, owner: string): Promise<void> {
-    return this.inner.turn(runId, turn, owner);
+  /** Not kept: a resumed pause replays its checkpoint's journal. */
+  async turn(): Promise<void> {}
+
+  /** Keeps the decision entries (a call start with a signed `approval`): they say a pause was decided. */
+  async callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
+    const decisions = calls.filter((c) => c.approval !== undefined);
+    if (decisions.length > 0) await this.inner.callsStarted(runId, decisions, owner);
   }
 
-  callsStarted(runId: string, calls: readonly JournaledCallStart[], owner: string): Promise<void> {
-    return this.inner.callsStarted(runId, calls, owner);
-  }
-
-  outcomes(runId: string, outcomes: readonly JournaledOutcome[], owner: string): Promise<void> {
-    return this.inner.outcomes(runId, outcomes, owner);
-  }
+  /** Not kept: a resumed pause replays its checkpoint's journal. */
+  async outcomes(_runId: string, _outcomes: readonly JournaledOutcome[]): Promise<void> {}
 
   async runEnded(runId: string, end: JournaledRunEnd, owner: string): Promise<void> {
     await this.inner.runEnded(runId, end, owner);
     if (end.status === "awaiting_approval") this.keepFor(runId, pausedAt(end, this.clock));
-    await this.settle(runId, end);
+    this.settle(runId);
   }
 
-  async read(runId: string): Promise<JournaledRun | undefined> {
-    const finished = this.finished.get(runId);
-    return finished === undefined ? this.inner.read(runId) : structuredClone(finished);
+  read(runId: string): Promise<JournaledRun | undefined> {
+    return this.inner.read(runId);
   }
 
   list(query?: RunListQuery): Promise<RunListPage> {
@@ -117,33 +117,23 @@ export class AgentMemoryJournal implements RunJournal {
     return this.inner.leaseOf(runId);
   }
 
-  /**
-   * A run no take holds any more: forgotten when nothing needs it (it never paused nor resumed, or
-   * its checkpoints expired); a finished one kept as its start and end (which refuse a second resume).
-   */
-  private async settle(runId: string, end: JournaledRunEnd | undefined): Promise<void> {
+  /** A run no take holds any more: forgotten when nothing needs it (it never paused nor resumed, or its checkpoints expired). */
+  private settle(runId: string): void {
     if (!this.held.has(runId)) return;
-    const until = this.deadlines.get(runId);
-    if (until === undefined || until < this.clock()) {
-      await this.forget(runId);
+    if (this.expired(runId, this.clock())) {
+      this.forget(runId);
       return;
-    }
-    if (end !== undefined && end.status !== "awaiting_approval") {
-      // Its start and end are what refuse a second resume (`RUN_ENDED`); the rest is dropped.
-      const run = await this.inner.read(runId);
-      if (run !== undefined) this.finished.set(runId, { ...run, turns: [], calls: [], end: { ...end, result: null } });
-      await this.inner.deleteRun(runId);
     }
     this.settled.delete(runId); // settled again: to the back
     this.settled.add(runId);
   }
 
-  private async forget(runId: string): Promise<void> {
+  private forget(runId: string): void {
     this.held.delete(runId);
     this.deadlines.delete(runId);
     this.settled.delete(runId);
-    // Deleted only when it is in the inner journal (a finished run is not); never busy: no take holds it.
-    if (!this.finished.delete(runId)) await this.inner.deleteRun(runId).catch(() => false);
+    // Never busy: no take holds it.
+    this.inner.deleteRun(runId).catch(() => false);
   }
 
   /**
@@ -155,26 +145,30 @@ export class AgentMemoryJournal implements RunJournal {
     const now = this.clock();
     for (const runId of this.settled) {
       if (!this.expired(runId, now)) break;
-      void this.forget(runId);
+      this.forget(runId);
     }
     if (this.settled.size < this.sweepAt) return;
-    for (const runId of this.settled) if (this.expired(runId, now)) void this.forget(runId);
+    for (const runId of this.settled) if (this.expired(runId, now)) this.forget(runId);
     // A deadline given for a run that never reached the journal (its resume aborted before).
     for (const [runId, until] of this.deadlines) if (until < now && !this.held.has(runId)) this.deadlines.delete(runId);
     this.sweepAt = Math.max(64, this.settled.size * 2);
   }
 
+  /** Whether nothing needs the run (no deadline: it never paused nor resumed), or its checkpoints expired. */
   private expired(runId: string, now: number): boolean {
     return (this.deadlines.get(runId) ?? Number.NEGATIVE_INFINITY) < now;
   }
 }
 
-/** `RUN_ENDED`, as the stores say it: a finished run is not taken again. */
-function ended(runId: string, status: string): RunStoreError {
-  return new RunStoreError(
-    "RUN_ENDED",
-    `Run '${runId}' ended (${status}): its end is final, so no process can take it again. Start a new run.`,
-  );
+/**
+ * What the agent's journal in memory keeps of a run's end as its result: for a pause, its
+ * checkpoint's id, time and pending call ids (what says whether the pause is still open); for any
+ * other end, nothing (the end itself refuses a second resume). @internal
+ */
+export function pauseEnd(result: AgentRunResult): JsonValue {
+  if (result.status !== "awaiting_approval") return null;
+  const { id, createdAt, pending } = result.checkpoint;
+  return { checkpoint: { id, createdAt, pending: pending.map((p) => ({ callId: p.callId })) } };
 }
 
 /** When a paused run's checkpoint was created: its end's `result.checkpoint.createdAt` (else now). */

@@ -25,6 +25,7 @@ import {
   runExists,
 } from "@needlework/durable/internal";
 import { recordingExecution } from "./recording-execution.js";
+import { AgentMemoryJournal, pauseEnd } from "./agent-memory-journal.js";
 import { cancelReason } from "../loop/run-cancel.js";
 import { storedResult } from "./stored-result.js";
 
@@ -73,7 +74,10 @@ export async function runJournaled(
   const held = await hold(runtime, journal, start, randomUUID());
   if (!("state" in held)) return held.result;
   const { writer, record, state } = held;
-  const live = journaledRuntime(runtime, builtIn(runtime, held, start), record, streamed);
+  // The agent's own journal in memory (no `store`) keeps only what resume-once needs: the loop
+  // writes no turn, call or outcome to it (the run's own record has them, and a pause's checkpoint).
+  const lite = journal instanceof AgentMemoryJournal;
+  const live = journaledRuntime(runtime, builtIn(runtime, held, start, lite), record, streamed);
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
   // run can be resumed at once, not after `leaseMs`). An operator's cancel request is read at each
   // renewal: the run's signal aborts with it, and the run ends `cancelled` (see run-cancel.ts).
@@ -90,7 +94,7 @@ export async function runJournaled(
     await writer!.end({
       status: result.status,
       endedAt: new Date(runtime.options.clock()).toISOString(),
-      result: toJsonSafe(result),
+      result: lite ? pauseEnd(result) : toJsonSafe(result),
     });
     return result;
   } finally {
@@ -98,12 +102,12 @@ export async function runJournaled(
   }
 }
 
-/** The built-in journal as the run's execution: its record, its store's writer, its history. */
-function builtIn(runtime: AgentRuntime, held: Held, start: LoopStart): DurableExecution {
+/** The built-in journal as the run's execution: its record, its store's writer (`lite`: none), its history. */
+function builtIn(runtime: AgentRuntime, held: Held, start: LoopStart, lite: boolean): DurableExecution {
   return journalExecution({
     runId: held.state.runId,
     record: held.record,
-    writer: held.writer,
+    writer: lite ? undefined : held.writer,
     history: held.history,
     decided: start.kind === "approval" ? start.approved.decided : undefined,
     formatOutcome: runtime.formatOutcome,
@@ -193,7 +197,9 @@ async function holdPause(
   const { checkpoint, decided } = approved;
   const held = await holdPausedRun(journal, checkpoint, decided, owner, runtime.options.name, runtime.key);
   if (held === undefined) throw alreadyResumed(checkpoint);
-  const { writer, history } = held;
+  const { writer } = held;
+  // The agent's journal in memory keeps no turns: the run replays its checkpoint's journal (verified).
+  const history: JournaledRun = journal instanceof AgentMemoryJournal ? checkpoint.journal : held.history;
   const record = decisionEntry(new RunRecord(history, history), approved);
   return { writer, record, state: firstState(history), history };
 }
