@@ -87,7 +87,9 @@ describe("the journal in memory of an agent without a store", () => {
     // Kept until the checkpoint expires: the run's start, its decision entry and its end, no more.
     const kept = await agentMemoryJournal(here)!.read(checkpoint.runId);
     expect(kept).toMatchObject({ turns: [], end: { status: "completed", result: null } });
-    expect(kept!.calls.map((c) => [c.tool, c.approval?.decision, c.outcome])).toEqual([["refund", "approved", undefined]]);
+    expect(kept!.calls.map((c) => [c.tool, c.approval?.decision, c.outcome])).toEqual([
+      ["refund", "approved", undefined],
+    ]);
   });
 
   it("forgets a paused run once its checkpoint expired, and the expired checkpoint is refused", async () => {
