@@ -1,10 +1,11 @@
 // G4 and the crash loop on DBOS, with spawned workers killed by SIGKILL: an approval waiting on
 // DBOS.recv survives the kill, a decision sent twice applies once, a decision for a finished run is
-// refused (checked from the effects table and DBOS's own message table); a worker killed right after
-// each launch ends the run as a needlework dead letter after maxRecoveryAttempts, not 100 silent attempts.
+// refused, a forged or wrong-call decision runs nothing (checked from the effects table and DBOS's
+// own message table; decisions signed with `signApprovalDecision`, as a user's service signs them);
+// a worker killed right after each launch ends the run as a needlework dead letter after maxRecoveryAttempts, not 100 silent attempts.
 import { randomBytes } from "node:crypto";
 import { sendDbosDecision } from "@needlework/dbos";
-import { signDecision } from "@needlework/durable/internal";
+import { signApprovalDecision } from "@needlework/durable";
 import { PostgresStore } from "@needlework/postgres";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -25,6 +26,14 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
     await sleep(20);
   }
 }
+
+/** The approval run's gated call, as the reviewer saw it. */
+const refundCall = (runId: string) => ({
+  runId,
+  callId: APPROVAL_CALL,
+  tool: "refund",
+  arguments: { target: targetOf(runId) },
+});
 
 let tag: string;
 let schema: string;
@@ -49,7 +58,7 @@ afterEach(async () => {
 });
 
 describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)", () => {
-  it("G4: an approval survives kill -9, a decision sent twice applies once, one for a finished run is refused", {
+  it("G4: an approval survives kill -9, a decision sent twice applies once, one for a finished run is refused, a forged one runs nothing", {
     timeout: 180_000,
   }, async () => {
     const side = dbosSide(DATABASE_URL, tag);
@@ -78,11 +87,8 @@ describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)
     workers.push(second);
     await second.ready;
 
-    const record = signDecision(
-      Buffer.from(APPROVAL_SECRET, "utf8"),
-      { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } },
-      "approved",
-    );
+    // The approval service signs with the agent's checkpointSecret, as a user's would.
+    const record = signApprovalDecision(APPROVAL_SECRET, refundCall(runId), "approved");
     const deliveries = await Promise.all([
       sendDbosDecision(runId, APPROVAL_CALL, record, client),
       sendDbosDecision(runId, APPROVAL_CALL, record, client),
@@ -112,13 +118,31 @@ describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)
     }
 
     // The run has ended: another decision (even a fresh denial) is refused, and nothing runs.
-    const denial = signDecision(
-      Buffer.from(APPROVAL_SECRET, "utf8"),
-      { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } },
-      "denied",
-    );
+    const denial = signApprovalDecision(APPROVAL_SECRET, refundCall(runId), "denied");
     expect(await sendDbosDecision(runId, APPROVAL_CALL, denial, client)).toBe("refused");
     expect(await sendDbosDecision(`${runId}-unknown`, APPROVAL_CALL, record, client)).toBe("refused");
+    expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+
+    // A waiting run takes a forged approval (signed with another secret) and one signed for another
+    // call, but neither proves anything: the loop verifies the record, the refund does not run, and the
+    // run pauses for a person.
+    for (const [suffix, forged] of [
+      ["forged", (id: string) => signApprovalDecision(`${APPROVAL_SECRET}-forged`, refundCall(id), "approved")],
+      [
+        "other-call",
+        (id: string) => signApprovalDecision(APPROVAL_SECRET, { ...refundCall(id), callId: "refund_9" }, "approved"),
+      ],
+    ] as const) {
+      const waiting = `approval-${suffix}-${tag}`;
+      await side.start([waiting], APPROVAL_WORKFLOW);
+      await until("the run waits for its decision", async () =>
+        (await client.listWorkflowSteps(waiting))?.some((step) => step.name === "DBOS.sleep"),
+      );
+      expect(await sendDbosDecision(waiting, APPROVAL_CALL, forged(waiting), client)).toBe("sent");
+      const paused = await client.retrieveWorkflow<ChaosRunResult>(waiting).getResult();
+      expect(paused.status).toBe("awaiting_approval");
+      expect(paused.calls.filter((c) => c.tool === "refund" && c.status === "ok")).toEqual([]);
+    }
     expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
   });
 

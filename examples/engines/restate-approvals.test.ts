@@ -1,8 +1,10 @@
 // G4 on Restate, with a spawned worker and server, both killed by SIGKILL while an approval waits on
 // the workflow's durable promise: the wait survives, a decision sent twice applies once, a decision
-// for an ended run is refused (checked from the effects table the tools write in PostgreSQL).
+// for an ended run is refused, and a forged or wrong-call decision runs nothing (checked from the
+// effects table the tools write in PostgreSQL). Decisions are signed as a user's approval service
+// signs them: `signApprovalDecision` from @needlework/durable.
 import { randomBytes } from "node:crypto";
-import { signDecision } from "@needlework/durable/internal";
+import { signApprovalDecision } from "@needlework/durable";
 import { sendRestateDecision } from "@needlework/restate";
 import { restateServerBinary } from "@needlework/restate/testing";
 import pg from "pg";
@@ -40,11 +42,32 @@ async function outputOf(ingressUrl: string, workflow: string, runId: string): Pr
   }
 }
 
+/** Resolves once run `runId` of the approval workflow waits on its decision promise (its journal names it). */
+async function waitsForDecision(adminUrl: string, runId: string): Promise<void> {
+  const promise = `needlework:decision:${APPROVAL_CALL}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [invocation] = await query<{ id: string }>(
+      adminUrl,
+      `SELECT id FROM sys_invocation WHERE target_service_name = '${APPROVAL_WORKFLOW}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
+    );
+    const entries = invocation
+      ? await query<{ entry_lite_json: string | null }>(
+          adminUrl,
+          `SELECT entry_lite_json FROM sys_journal WHERE id = '${invocation.id}'`,
+        )
+      : [];
+    if (entries.some((row) => row.entry_lite_json?.includes(`"key":"${promise}"`))) return;
+    if (Date.now() > deadline) throw new Error("the run did not wait for its decision");
+    await sleep(50);
+  }
+}
+
 if (restateServerBinary() === undefined) {
   cannotRun(NAME, "no restate-server binary: run `npx -y pnpm@10 install` (@restatedev/restate-server)");
 } else {
   describePostgres(NAME, () => {
-    it("G4: the wait survives both kills, a decision sent twice applies once, one for an ended run is refused", {
+    it("G4: the wait survives both kills, a decision sent twice applies once, one for an ended run is refused, a forged one runs nothing", {
       timeout: 180_000,
     }, async () => {
       const tag = randomBytes(5).toString("hex");
@@ -70,32 +93,17 @@ if (restateServerBinary() === undefined) {
         await side.open();
         const runId = `approval-${tag}`;
         await side.start([runId], APPROVAL_WORKFLOW);
-        // The run waits on its decision promise: the journal of its `run` invocation names it.
-        const promise = `needlework:decision:${APPROVAL_CALL}`;
-        const deadline = Date.now() + 60_000;
-        for (;;) {
-          const [invocation] = await query<{ id: string }>(
-            side.server.adminUrl,
-            `SELECT id FROM sys_invocation WHERE target_service_name = '${APPROVAL_WORKFLOW}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
-          );
-          const entries = invocation
-            ? await query<{ entry_lite_json: string | null }>(
-                side.server.adminUrl,
-                `SELECT entry_lite_json FROM sys_journal WHERE id = '${invocation.id}'`,
-              )
-            : [];
-          if (entries.some((row) => row.entry_lite_json?.includes(`"key":"${promise}"`))) break;
-          if (Date.now() > deadline) throw new Error("the run did not wait for its decision");
-          await sleep(50);
-        }
+        await waitsForDecision(side.server.adminUrl, runId);
         await killWorker(workers[0]!);
         await side.crashServer!();
         await spawn(1).ready;
 
         const call = { runId, callId: APPROVAL_CALL, tool: "refund", arguments: { target: targetOf(runId) } };
-        const record = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), call, "approved");
+        // The approval service signs with the agent's checkpointSecret, as a user's would.
+        const record = signApprovalDecision(APPROVAL_SECRET, call, "approved");
         const send = () => sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, APPROVAL_CALL, record);
-        expect(await Promise.all([send(), send()])).toEqual(["sent", "sent"]);
+        // Four at once: one resolves the promise, the others find it resolved (or lose the race to resolve it).
+        expect(await Promise.all([send(), send(), send(), send()])).toEqual(["sent", "sent", "sent", "sent"]);
         // Killed again once the receipt has begun (so the approved refund's result is journaled): the
         // replay passes the recorded wait and the recorded refund (the journal read through the admin
         // API tells a waited-for call from one that was not).
@@ -114,8 +122,10 @@ if (restateServerBinary() === undefined) {
         const effects = await pool.query(`SELECT generation FROM "${schema}".effects WHERE tool = 'refund'`);
         expect(effects.rows).toEqual([{ generation: 1 }]);
 
-        // Ended runs refuse decisions: this one (another call of it), and a chaos run that ran to its end.
-        const other = signDecision(Buffer.from(APPROVAL_SECRET, "utf8"), { ...call, callId: "refund_1" }, "approved");
+        // Ended runs refuse decisions: the same decision sent again (no idempotency key: Restate would keep
+        // the first answer, "sent", for a day), another call of this run, and a chaos run that ran to its end.
+        expect(await send()).toBe("refused");
+        const other = signApprovalDecision(APPROVAL_SECRET, { ...call, callId: "refund_1" }, "approved");
         expect(await sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, runId, "refund_1", other)).toBe(
           "refused",
         );
@@ -125,6 +135,29 @@ if (restateServerBinary() === undefined) {
         expect(await sendRestateDecision(side.server.ingressUrl, CHAOS_WORKFLOW, ended, "charge_0", record)).toBe(
           "refused",
         );
+        expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+
+        // A waiting run takes a forged approval (signed with another secret) and one signed for another
+        // call, but neither proves anything: the loop verifies the record, the refund does not run, and
+        // the run pauses for a person.
+        for (const [suffix, sign] of [
+          ["forged", (c: typeof call) => signApprovalDecision(`${APPROVAL_SECRET}-forged`, c, "approved")],
+          [
+            "other-call",
+            (c: typeof call) => signApprovalDecision(APPROVAL_SECRET, { ...c, callId: "refund_9" }, "approved"),
+          ],
+        ] as const) {
+          const waiting = `approval-${suffix}-${tag}`;
+          await side.start([waiting], APPROVAL_WORKFLOW);
+          await waitsForDecision(side.server.adminUrl, waiting);
+          const forged = sign({ ...call, runId: waiting, arguments: { target: targetOf(waiting) } });
+          expect(
+            await sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, waiting, APPROVAL_CALL, forged),
+          ).toBe("sent");
+          const paused = await outputOf(side.server.ingressUrl, APPROVAL_WORKFLOW, waiting);
+          expect(paused.status).toBe("awaiting_approval");
+          expect(paused.calls.filter((c) => c.tool === "refund" && c.status === "ok")).toEqual([]);
+        }
         expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
       } finally {
         for (const worker of workers) await killWorker(worker);

@@ -1,7 +1,8 @@
 // The worker processes of the engines' chaos runs and examples: each runs the chaos agent inside one
 // engine until its parent kills it (SIGKILL) or stops it (SIGTERM). Forked by kill-loop.ts with
 // `worker dbos` or `worker restate`; configured by NEEDLEWORK_ENGINE_WORKER (JSON).
-import { DBOS } from "@dbos-inc/dbos-sdk";
+import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { DEBUG_TRIGGER_WORKFLOW_QUEUE_START, setDebugTrigger } from "@dbos-inc/dbos-sdk/internal/debugpoint";
 import { DbosExecution, deadLetterExhaustedRuns } from "@needlework/dbos";
 import { PostgresStore } from "@needlework/postgres";
 import { RestateExecution, restateDecisionHandlers } from "@needlework/restate";
@@ -28,6 +29,11 @@ export interface EngineWorkerConfig {
     readonly maxRecoveryAttempts: number;
     /** When set: at launch, runs past their recovery attempts become dead letters in this store schema. */
     readonly deadLetterSchema?: string;
+    /**
+     * When true the worker dies (SIGKILL of itself) as soon as DBOS's queue has claimed a run and
+     * before it dispatches it: a process that dies loading the run (a poison input), every launch.
+     */
+    readonly dieOnClaim?: boolean;
   };
   /** Restate: the port the endpoint serves on (the same in every generation, registered once). */
   readonly restate?: {
@@ -73,6 +79,10 @@ export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
       },
     );
   }
+  if (options.dieOnClaim === true) {
+    // Fires in DBOS's queue runner after its claim committed (recovery_attempts + 1), before dispatch.
+    setDebugTrigger(DEBUG_TRIGGER_WORKFLOW_QUEUE_START, { callback: () => process.kill(process.pid, "SIGKILL") });
+  }
   DBOS.setConfig({
     name: "needlework-chaos",
     systemDatabaseUrl: options.systemDatabaseUrl,
@@ -80,13 +90,20 @@ export async function dbosWorker(config: EngineWorkerConfig): Promise<void> {
     applicationVersion: options.applicationVersion,
     logLevel: "error",
   });
-  await DBOS.launch();
-  await DBOS.registerQueue(CHAOS_QUEUE, { concurrency: 10 });
   if (options.deadLetterSchema !== undefined) {
+    // Before the launch: DBOS claims recovered runs as soon as it launches (and may die on one).
     const store = new PostgresStore({ connectionString: config.databaseUrl, schema: options.deadLetterSchema });
-    await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "chaos" });
+    const via = await DBOSClient.create({
+      systemDatabaseUrl: options.systemDatabaseUrl,
+      systemDatabaseSchemaName: options.schema,
+    });
+    const { maxRecoveryAttempts } = options;
+    await deadLetterExhaustedRuns({ deadLetters: store.deadLetters, agent: "chaos", maxRecoveryAttempts, via });
+    await via.destroy();
     await store.close();
   }
+  await DBOS.launch();
+  await DBOS.registerQueue(CHAOS_QUEUE, { concurrency: 10 });
   process.send?.({ kind: "ready" });
   process.once("SIGTERM", () => void DBOS.shutdown().then(() => process.exit(0)));
 }

@@ -1,3 +1,3 @@
 import { packageBuild } from "../../tsup.package.js";
 
-export default packageBuild({ entry: ["src/index.ts", "src/internal.ts"] });
+export default packageBuild({ entry: ["src/index.ts"] });

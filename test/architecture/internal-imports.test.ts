@@ -22,25 +22,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "ai-sdk -> core": ["ProbeVerdict", "hasCallProbe", "probeCall"],
   // The inspector's CLI suggests the closest option name; it renders binary results by their base type.
   "inspector -> core": ["binaryBaseType", "closest"],
-  // The MCP server maps SQL states and binary results as the invoker does (one table each, in core).
+  // Remote tools store binary content through the sink `usingArtifacts()` sets on the call (workflows
+  // sets it, mcp reads it: the one tool source with binary content so far; a second would make it a
+  // documented contract with an accessor), and map SQL states as the invoker does (one table, in core).
   "mcp -> core": ["BINARY_ARTIFACTS_ITEM", "BinaryArtifactSink", "mapSqlState"],
-  // Telemetry: moving onto run events (house-telemetry, issue 49); these go with that move.
-  "mcp -> otel": ["OtelApi", "SPAN_KIND", "SPAN_STATUS", "loadOtelApi"],
-  "otel -> core": ["scrubSecrets"],
-  "workflows -> otel": ["ModuleImporter", "SETTLED_RUN_STATUSES", "createOpenTelemetry"],
-  // The PostgreSQL store checks artifacts, cancel requests and dead letters with the file and memory
-  // stores' checks.
-  "postgres -> durable": [
-    "checkArtifactRunId",
-    "checkArtifactWrite",
-    "checkCancelRequest",
-    "checkCancellable",
-    "runEnded",
-    "unreadableLetter",
-  ],
   // The secret detectors' tables: shaping's redaction and core's scrubbing share one list.
   "shaping -> core": ["BUILT_IN_DETECTORS", "IBAN_LENGTHS", "Mark", "SHORTEST_SECRET", "TextDetector", "itemFails"],
-  // The builder composes core's pipeline (middleware, probes, outcomes of returned values, decorator checks).
+  // The builder composes core's pipeline (middleware, probes, outcomes of returned values, decorator
+  // checks, the artifacts middleware's binary sink): workflows is the one package that assembles it.
   "workflows -> core": [
     "BINARY_ARTIFACTS_ITEM",
     "BinaryArtifactSink",
@@ -61,8 +50,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "raceAbort",
     "registerCallProbes",
     "retriableReturnedFailure",
-    "scrubSecrets",
-    "scrubSecretsDeep",
     "toolValueOutcome",
   ],
   // The built-in journal's implementation the loop is bound to (the writer, the record, the holds, the

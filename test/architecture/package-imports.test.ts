@@ -109,7 +109,7 @@ describe("package layering (sources)", () => {
         .map((i) => i.specifier)
         .filter((s, n, all) => all.indexOf(s) === n)
         .sort(),
-    ).toEqual(["@needlework/core", "@needlework/core/internal", "@opentelemetry/api"]);
+    ).toEqual(["@needlework/core", "@needlework/core/kit", "@opentelemetry/api"]);
   });
 
   it("the inspector (its CLI included) imports nothing of @needlework/workflows", () => {

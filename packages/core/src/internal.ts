@@ -5,8 +5,8 @@
  *
  * @example
  * ```ts
- * import { scrubSecrets } from "@needlework/core/internal";
- * scrubSecrets("token sk_live_51Hx…");
+ * import { closest } from "@needlework/core/internal";
+ * closest("maxAtempts", ["maxAttempts", "baseDelayMs"]); // "maxAttempts"
  * ```
  * @packageDocumentation
  */
@@ -27,7 +27,7 @@ export {
   registerCallProbes,
 } from "./call-probe.js";
 export { IBAN_LENGTHS, ibanValid, luhnValid } from "./secrets/secret-checks.js";
-export { SHORTEST_SECRET, scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";
+export { SHORTEST_SECRET } from "./secrets/scrub-secrets.js";
 export {
   BUILT_IN_DETECTORS,
   DETECTOR_NAMES,

@@ -4,7 +4,9 @@
  * `callIdempotencyKey`, `callKey`, `canonicalJson`, `parsedArguments`), how a model turn is asked and
  * assembled (`askModel`, `collectChatStream`, `ChatResponseAssembler`), how an options object is read
  * (`parseOptions`, `ownOptions`, `ownOption`, `ownProperties` and the option schemas), and the mark a
- * person's approval of one call carries (`APPROVED_ITEM`, `APPROVED_BY_PERSON`). Unlike
+ * person's approval of one call carries (`APPROVED_ITEM`, `APPROVED_BY_PERSON`), and the scrubbing every
+ * text passes through before it leaves for a log, a span or a sink (`scrubSecrets`, `scrubSecretsDeep`:
+ * what a telemetry subscriber or exporter of yours applies too). Unlike
  * `@needlework/core/internal`, these names are a contract: a change is a breaking change.
  *
  * @example
@@ -24,3 +26,4 @@ export { ownOption, ownProperties } from "./own-properties.js";
 export { parseOptions, type SchemaMatches } from "./parse-options.js";
 export { functionOption, integerAtLeast, type OrderedOption, requireOrder, stringOrRegExp } from "./option-schemas.js";
 export { APPROVED_BY_PERSON, APPROVED_ITEM } from "./tool-provenance.js";
+export { scrubSecrets, scrubSecretsDeep } from "./secrets/scrub-secrets.js";

@@ -17,6 +17,7 @@ export {
 } from "./dbos-execution.js";
 export {
   type DbosMessenger,
+  type DbosWorkflowAdmin,
   type DeadLetterExhaustedRunsOptions,
   deadLetterExhaustedRuns,
   type OtherVersionRun,

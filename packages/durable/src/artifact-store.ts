@@ -143,7 +143,18 @@ export function isArtifactId(id: unknown): id is string {
   return typeof id === "string" && ID.test(id);
 }
 
-/** Throws `INVALID_RUN_ID` for a run id a store cannot key artifacts by. @internal */
+/**
+ * `runId`, checked as every artifact store checks it before it reads or writes: a `NeedleworkError`
+ * `INVALID_RUN_ID` (naming `store`) for anything but 1-200 letters, digits, `_ . : -`.
+ *
+ * @example
+ * ```ts
+ * async list(runId: string) {
+ *   checkArtifactRunId("S3ArtifactStore", runId);
+ *   return this.bucket.list(`${runId}/`);
+ * }
+ * ```
+ */
 export function checkArtifactRunId(store: string, runId: unknown): string {
   if (typeof runId !== "string" || !RUN_ID.test(runId))
     throw new NeedleworkError(
@@ -153,7 +164,19 @@ export function checkArtifactRunId(store: string, runId: unknown): string {
   return runId;
 }
 
-/** The write, checked: a string content, a finite item count, a media type. @internal */
+/**
+ * An `ArtifactStore.put` argument, checked and normalised as the built-in stores do: the run id (as
+ * {@link checkArtifactRunId}), string `content` (a `TypeError` otherwise), `items` a safe integer
+ * (else 1), `schema` (else `null`), `mediaType` (else JSON's) and the `untrusted` provenance mark.
+ *
+ * @example
+ * ```ts
+ * async put(artifact: ArtifactWrite) {
+ *   const { runId, content, items, schema, mediaType, provenance } = checkArtifactWrite("S3ArtifactStore", artifact);
+ *   // ... store them under artifactId(runId, content)
+ * }
+ * ```
+ */
 export function checkArtifactWrite(
   store: string,
   artifact: ArtifactWrite,

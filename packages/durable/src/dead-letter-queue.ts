@@ -64,7 +64,17 @@ export interface StoredDeadLetter extends DeadLetterEntry {
 /** What an unreadable letter's `reason` says. @internal */
 export const UNREADABLE_LETTER = "(unreadable: the store's codec cannot open this letter)";
 
-/** A letter the codec could not open, listed with its readable columns only. @internal */
+/**
+ * A letter the store's codec could not open (another key, a damaged value), as a store lists it:
+ * its readable columns only, placeholders for its payloads and `unreadable: true`, so one such
+ * letter never fails a whole `list()` (a store that seals letters with `openDeadLetter` uses it).
+ *
+ * @example
+ * ```ts
+ * const seal = new PayloadSealer(codec, "redis:crm");
+ * const letters = await Promise.all(rows.map((row) => openDeadLetter(seal, row).catch(() => unreadableLetter(row))));
+ * ```
+ */
 export function unreadableLetter(letter: StoredDeadLetter): StoredDeadLetter {
   return {
     id: letter.id,

@@ -1,7 +1,7 @@
 // A decision record proves a reviewer's decision for one call of one run with its arguments, and
 // nothing else: a store keeps it, so whoever writes the database must not be able to reuse or forge it.
 import { describe, expect, it } from "vitest";
-import { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
+import { type DecidedCall, signApprovalDecision, signDecision, verifyDecision } from "./decision-record.js";
 
 const key = new Uint8Array(32).fill(7);
 const call: DecidedCall = { runId: "run_1", callId: "call_1", tool: "refund", arguments: { orderId: "o1", amount: 5 } };
@@ -36,5 +36,40 @@ describe("decision records", () => {
       { decision: "maybe", signature: record.signature },
     ])
       expect(verifyDecision(key, malformed, call)).toBeUndefined();
+  });
+});
+
+describe("signApprovalDecision: an approval service signs what an engine run checks", () => {
+  const secret = "an-approval-secret-of-at-least-32-bytes";
+
+  it("signs with the agent's checkpointSecret as given (a string is its UTF-8 bytes, as createAgent takes it)", () => {
+    const record = signApprovalDecision(secret, call, "approved");
+    expect(verifyDecision(Buffer.from(secret, "utf8"), record, call)).toBe("approved");
+    expect(signApprovalDecision(new TextEncoder().encode(secret), call, "denied")).toEqual(
+      signDecision(Buffer.from(secret, "utf8"), call, "denied"),
+    );
+  });
+
+  it.each([
+    ["another secret", Buffer.from(`${secret}!`, "utf8"), call],
+    ["another call", Buffer.from(secret, "utf8"), { ...call, callId: "call_2" }],
+    ["other arguments", Buffer.from(secret, "utf8"), { ...call, arguments: { orderId: "o1", amount: 500 } }],
+  ])("proves nothing for %s", (_, key, checked) => {
+    expect(verifyDecision(key, signApprovalDecision(secret, call, "approved"), checked)).toBeUndefined();
+  });
+
+  it("refuses a secret no agent accepts, a malformed call or decision, without showing the secret", () => {
+    const short = "sk-short-secret";
+    let thrown: unknown;
+    try {
+      signApprovalDecision(short, call, "approved");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(String((thrown as Error).message)).toMatch(/at least 32 bytes, not 15/);
+    expect(String((thrown as Error).message)).not.toContain(short);
+    expect(() => signApprovalDecision(secret, { ...call, callId: "" }, "approved")).toThrow(/call.callId/);
+    expect(() => signApprovalDecision(secret, call, "maybe" as "approved")).toThrow(/"approved" or "denied"/);
   });
 });

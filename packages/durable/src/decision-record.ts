@@ -6,14 +6,20 @@ import type { ApprovalRecord } from "./approval-record.js";
 type ApprovalDecision = ApprovalRecord["decision"];
 
 /**
- * What a decision record is about: the call, in its run, with the arguments it runs with.
- * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ * What a decision record is about: the call, in its run, with the arguments it runs with (what the
+ * reviewer was shown). A record proves nothing for any other run, call, tool or arguments.
+ *
+ * @example
+ * ```ts
+ * const call: DecidedCall = { runId: "refund-4711", callId: "call_1_1", tool: "refund", arguments: { orderId: "o1", amount: 40 } };
+ * ```
  */
 export interface DecidedCall {
+  /** The run's id (on an engine: the workflow's id, or its key). */
   readonly runId: string;
   readonly callId: string;
   readonly tool: string;
-  /** As the model sent them (text or object); hashed canonically. */
+  /** As the model sent them (text or object); hashed canonically (parsed, keys sorted). */
   readonly arguments: unknown;
 }
 
@@ -48,6 +54,49 @@ function mac(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): st
  */
 export function signDecision(key: Uint8Array, call: DecidedCall, decision: ApprovalDecision): ApprovalRecord {
   return { decision, signature: mac(key, call, decision) };
+}
+
+/** What `createAgent` requires of `checkpointSecret` (workflows' `MIN_CHECKPOINT_SECRET_BYTES`). */
+const MIN_SECRET_BYTES = 32;
+
+/**
+ * A reviewer's decision on one gated call, signed as the run checks it: what an approval service sends
+ * to a run that waits on an engine (`sendDbosDecision` of `@needlework/dbos`, `sendRestateDecision` of
+ * `@needlework/restate`). `secret` is the agent's `checkpointSecret`, as given to `createAgent` (a
+ * string is taken as its UTF-8 bytes); the record is an HMAC-SHA256, with a key derived from it, over
+ * the run id, the call id, the tool, the hash of the call's canonical arguments and the decision. The
+ * loop runs the call only with a record that verifies for exactly that run, call, tool and arguments:
+ * one signed with another secret, or for another call, proves nothing and the call does not run.
+ * Throws a `TypeError` (naming no part of the secret) for a secret shorter than 32 bytes, which no
+ * agent accepts, or a malformed call or decision.
+ *
+ * @example
+ * ```ts
+ * import { signApprovalDecision } from "@needlework/durable";
+ * const record = signApprovalDecision(process.env.CHECKPOINT_SECRET!, { runId, callId, tool: "refund", arguments }, "approved");
+ * await sendDbosDecision(runId, callId, record);
+ * ```
+ */
+export function signApprovalDecision(
+  secret: string | Uint8Array,
+  call: DecidedCall,
+  decision: ApprovalDecision,
+): ApprovalRecord {
+  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret;
+  if (!(key instanceof Uint8Array))
+    throw new TypeError("signApprovalDecision: the secret must be the agent's checkpointSecret (a string or bytes).");
+  if (key.byteLength < MIN_SECRET_BYTES)
+    throw new TypeError(
+      `signApprovalDecision: the secret must be the agent's checkpointSecret, at least ${MIN_SECRET_BYTES} bytes, not ${key.byteLength}: an agent refuses a shorter one.`,
+    );
+  for (const field of ["runId", "callId", "tool"] as const)
+    if (typeof call?.[field] !== "string" || call[field] === "")
+      throw new TypeError(
+        `signApprovalDecision: call.${field} must be a non-empty string (the call the reviewer saw).`,
+      );
+  if (decision !== "approved" && decision !== "denied")
+    throw new TypeError('signApprovalDecision: the decision must be "approved" or "denied".');
+  return signDecision(key, call, decision);
 }
 
 /**

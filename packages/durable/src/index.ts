@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 export type { ApprovalRecord } from "./approval-record.js";
+export { type DecidedCall, signApprovalDecision } from "./decision-record.js";
 export {
   type AgentStore,
   DEFAULT_LEASE_MS,
@@ -29,7 +30,8 @@ export {
   type RunJournal,
   type RunLeaseInfo,
 } from "./run-journal.js";
-export { RunStoreError, type RunStoreErrorCode, runBusy } from "./run-store-error.js";
+export { RunStoreError, type RunStoreErrorCode, runBusy, runEnded } from "./run-store-error.js";
+export { checkCancellable, checkCancelRequest } from "./run-cancel.js";
 export {
   checkRunQuery,
   cursorAfter,
@@ -62,6 +64,7 @@ export {
   InMemoryDeadLetterQueue,
   type ManagedDeadLetterQueue,
   type StoredDeadLetter,
+  unreadableLetter,
 } from "./dead-letter-queue.js";
 export {
   type DeadLetterReadResult,
@@ -91,6 +94,8 @@ export {
   type ArtifactStore,
   type ArtifactWrite,
   artifactId,
+  checkArtifactRunId,
+  checkArtifactWrite,
   isArtifactId,
   JSON_MEDIA_TYPE,
   type StoredArtifact,

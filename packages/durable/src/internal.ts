@@ -17,7 +17,7 @@ export { RunRecord } from "./run-record.js";
 export { isArtifactPageRecord, journaledOutcome, rebuild } from "./journaled-outcome.js";
 export { finishPart, journaledTurn, recordedParts, recordedResponse, withCallIds } from "./journaled-turn.js";
 export { outcomeUnknown } from "./outcome-unknown.js";
-export { type DecidedCall, signDecision, verifyDecision } from "./decision-record.js";
+export { signDecision, verifyDecision } from "./decision-record.js";
 export {
   checkRunAgent,
   type DecisionEntry,
@@ -29,8 +29,6 @@ export {
   takeLease,
 } from "./run-hold.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
-export { checkArtifactRunId, checkArtifactWrite } from "./artifact-store.js";
 export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";
-export { UNREADABLE_LETTER, unreadableLetter } from "./dead-letter-queue.js";
-export { runEnded } from "./run-store-error.js";
-export { checkCancellable, checkCancelRequest, copyRequest } from "./run-cancel.js";
+export { UNREADABLE_LETTER } from "./dead-letter-queue.js";
+export { copyRequest } from "./run-cancel.js";

@@ -8,8 +8,18 @@ export type { RunCancelRequest };
 const MAX_BY = 200;
 
 /**
- * A request as a store keeps it: its own `by` and `at` only, checked (a `TypeError` names what is wrong).
- * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ * A `RunJournal.requestCancel` request as a store keeps it: its own `by` (1 to 200 printable
+ * characters) and `at` (an ISO 8601 time, normalised) only, checked; a `TypeError` names what is
+ * wrong (and `where`).
+ *
+ * @example
+ * ```ts
+ * async requestCancel(runId: string, request: RunCancelRequest) {
+ *   const asked = checkCancelRequest("RedisRunJournal.requestCancel", request);
+ *   checkCancellable(runId, await this.exists(runId), await this.lastEndStatus(runId));
+ *   return this.keepFirstRequest(runId, asked);
+ * }
+ * ```
  */
 export function checkCancelRequest(where: string, request: RunCancelRequest): RunCancelRequest {
   const by: unknown = Object.hasOwn(request ?? {}, "by") ? request.by : undefined;
@@ -22,10 +32,15 @@ export function checkCancelRequest(where: string, request: RunCancelRequest): Ru
 }
 
 /**
- * The rule every store applies before it records a cancel request: `RUN_NOT_FOUND` for a run it never
- * saw, `RUN_ENDED` for a run whose end is final (there is nothing to cancel). A run paused for
- * approval, or interrupted, may be asked: its next holder cancels it.
- * For needlework's own packages (`@needlework/durable/internal`), not public API. @internal
+ * The rule every store applies before it records a cancel request: a `RunStoreError`
+ * `RUN_NOT_FOUND` for a run it never saw (`found` false), `RUN_ENDED` for one whose last end
+ * (`lastEnd`, its status) is final: there is nothing to cancel. A run paused for approval, or
+ * interrupted, may be asked: its next holder cancels it.
+ *
+ * @example
+ * ```ts
+ * checkCancellable(runId, row !== undefined, row?.lastEndStatus);
+ * ```
  */
 export function checkCancellable(runId: string, found: boolean, lastEnd: string | undefined): void {
   if (!found)

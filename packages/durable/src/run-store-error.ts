@@ -105,8 +105,13 @@ export function runBusy(runId: string, retryAfterMs = 0): RunStoreError {
 }
 
 /**
- * `RUN_ENDED`: a take (`lease`) of a run whose end is final (completed, failed, dead-lettered, any
- * end but `awaiting_approval`): no process may take it or write to it again. @internal
+ * The `RUN_ENDED` error a store's `lease` (a take) throws for a run whose end is final (completed,
+ * failed, dead-lettered, any end but `awaiting_approval`): no process may take it or write to it again.
+ *
+ * @example
+ * ```ts
+ * if (row.endStatus !== undefined && row.endStatus !== "awaiting_approval") throw runEnded(runId, row.endStatus);
+ * ```
  */
 export function runEnded(runId: string, status: string): RunStoreError {
   return new RunStoreError(

@@ -87,9 +87,14 @@ interface Queryable {
 
 async function postgresLog(pool: Queryable, schema: string): Promise<ActionLog> {
   const table = `"${schema.replaceAll('"', '""')}".inspector_actions`;
-  await pool.query(
+  // A run's view and a letter's view read their actions by id, in order: an index each, so a view
+  // does not scan every action ever taken.
+  for (const ddl of [
     `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, run_id text, letter_id text, record jsonb NOT NULL, at timestamptz NOT NULL)`,
-  );
+    `CREATE INDEX IF NOT EXISTS inspector_actions_run ON ${table} (run_id, at, id)`,
+    `CREATE INDEX IF NOT EXISTS inspector_actions_letter ON ${table} (letter_id, at, id)`,
+  ])
+    await pool.query(ddl).catch(madeMeanwhile);
   return {
     async append(record) {
       await pool.query(`INSERT INTO ${table} (id, run_id, letter_id, record, at) VALUES ($1, $2, $3, $4, $5)`, [
@@ -108,6 +113,16 @@ async function postgresLog(pool: Queryable, schema: string): Promise<ActionLog> 
       return rows.map((row) => row.record).filter(isRecord);
     },
   };
+}
+
+/**
+ * `IF NOT EXISTS` is not atomic: a second inspector starting at the same moment can fail to create
+ * what the first just made (a unique violation on the catalog, or "already exists"). That is the
+ * table or index we wanted; anything else is thrown.
+ */
+function madeMeanwhile(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "23505" && code !== "42P07") throw error;
 }
 
 /** The default log for a store: its PostgreSQL schema, its FileRunStore folder, or memory. */

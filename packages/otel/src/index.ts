@@ -4,7 +4,8 @@
  * events (`RunTelemetry`: run start, end and error, model-call and tool-execution start and end,
  * with context runners for span parenting). `openTelemetry({ tracer })` is a plugin for the
  * builder's `usingPlugin(...)`; `usingDiagnostics({ tracer })` of `@needlework/workflows` makes the
- * same spans through it. `@opentelemetry/api` is an optional peer dependency.
+ * same spans through it. `clientSpans()` makes the client spans of a tool source of your own (as
+ * `@needlework/mcp` makes its `tools/call` spans). `@opentelemetry/api` is an optional peer dependency.
  *
  * @example
  * ```ts
@@ -19,7 +20,15 @@ export {
   type OpenTelemetryOptions,
   type OpenTelemetryPlugin,
 } from "./open-telemetry.js";
+export {
+  type ClientSpan,
+  type ClientSpanFailure,
+  type ClientSpans,
+  type ClientSpansOptions,
+  clientSpans,
+} from "./client-spans.js";
 export type { DiagnosticsSpan, DiagnosticsTracer, TraceAttributes, TraceAttributeValue } from "./otel-types.js";
+export { SETTLED_RUN_STATUSES } from "./run-statuses.js";
 export { TRACE_ATTRIBUTES, TRACE_EVENTS } from "./trace-attributes.js";
 export type {
   ModelCallEndTelemetry,

@@ -1,5 +1,4 @@
 import { type ChatClient, InvalidOptionError, type OutcomeObserver, type ToolMiddleware } from "@needlework/core";
-import type { ModuleImporter } from "./otel-api.js";
 import type { DiagnosticsTracer } from "./otel-types.js";
 import { runShims } from "./run-shims.js";
 import type { RunTelemetry } from "./telemetry.js";
@@ -22,6 +21,12 @@ export interface OpenTelemetryOptions {
    * provider's (a no-op when `@opentelemetry/api` is not installed).
    */
   readonly tracer: DiagnosticsTracer | "global";
+  /**
+   * The instrumentation scope of the global provider's tracer (`tracer: "global"`), default
+   * `@needlework/otel`: a plugin of yours that makes its spans through this one names itself here
+   * (`usingDiagnostics({ tracer: "global" })` names `@needlework/workflows`).
+   */
+  readonly instrumentationScope?: string;
 }
 
 /** The trait of a plugin that makes spans for runs and calls (workflows' `PLUGIN_TRAITS.tracesRuns`). */
@@ -85,6 +90,9 @@ export interface OpenTelemetryPlugin {
   ready(): Promise<void>;
 }
 
+const TRACER = 'must be an OpenTelemetry tracer (trace.getTracer("my-app")) or "global"';
+const SCOPE = "must be a package's name (a non-empty string)";
+
 /**
  * OpenTelemetry spans following the GenAI semantic conventions, without the diagnostics plugin:
  * `invoke_agent` per run, `chat` per model call, `execute_tool` per tool call (a `retry` event per
@@ -105,28 +113,18 @@ export interface OpenTelemetryPlugin {
  * ```
  */
 export function openTelemetry(options: OpenTelemetryOptions): OpenTelemetryPlugin {
-  return createOpenTelemetry(options);
-}
-
-const TRACER = 'must be an OpenTelemetry tracer (trace.getTracer("my-app")) or "global"';
-
-/** How the span code is set up beyond the public options (tests, and the diagnostics plugin). @internal */
-export interface OpenTelemetrySetup {
-  /** Loads `@opentelemetry/api`; tests pass one that fails to simulate a missing package. */
-  readonly importer?: ModuleImporter;
-  /** The instrumentation scope of the global provider's tracer. Default `@needlework/otel`. */
-  readonly instrumentationScope?: string;
-}
-
-/** `openTelemetry` with its setup injectable. @internal */
-export function createOpenTelemetry(
-  options: OpenTelemetryOptions,
-  setup: OpenTelemetrySetup = {},
-): OpenTelemetryPlugin {
-  const tracer: unknown = (options as Partial<OpenTelemetryOptions> | undefined)?.tracer;
+  const { tracer, instrumentationScope: scope } = (options ?? {}) as Partial<
+    Record<keyof OpenTelemetryOptions, unknown>
+  >;
   if (tracer !== "global" && typeof (tracer as { startSpan?: unknown } | null | undefined)?.startSpan !== "function")
     throw new InvalidOptionError("tracer", tracer, `openTelemetry: option 'tracer' ${TRACER}.`);
-  const tracing = new Tracing(tracer as DiagnosticsTracer | "global", setup.importer, setup.instrumentationScope);
+  if (scope !== undefined && (typeof scope !== "string" || scope === ""))
+    throw new InvalidOptionError(
+      "instrumentationScope",
+      scope,
+      `openTelemetry: option 'instrumentationScope' ${SCOPE}.`,
+    );
+  const tracing = new Tracing(tracer as DiagnosticsTracer | "global", scope);
   let plugin: OpenTelemetryPlugin;
   // The pipeline's redaction is known once the factory is built: every attribute and message passes through it.
   const setUp = ({ plugins }: TracedPipeline): void => {

@@ -1,9 +1,6 @@
 import type { OtelApi } from "./otel-types.js";
 
-/** Loads a module by name; tests pass one that fails to simulate a missing package. @internal */
-export type ModuleImporter = () => Promise<unknown>;
-
-const importApi: ModuleImporter = () => import("@opentelemetry/api");
+const importApi = (): Promise<unknown> => import("@opentelemetry/api");
 
 let cached: Promise<OtelApi | undefined> | undefined;
 
@@ -21,8 +18,7 @@ function asApi(module: unknown): OtelApi | undefined {
  * needlework neither requires it nor pays for it when tracing is off.
  * @internal
  */
-export function loadOtelApi(importer?: ModuleImporter): Promise<OtelApi | undefined> {
-  if (importer !== undefined) return importer().then(asApi, () => undefined);
+export function loadOtelApi(): Promise<OtelApi | undefined> {
   cached ??= importApi().then(asApi, () => undefined);
   return cached;
 }

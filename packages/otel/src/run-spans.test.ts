@@ -8,7 +8,13 @@ import {
   type ToolMiddleware,
   ToolResult,
 } from "@needlework/core";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { trace } from "@opentelemetry/api";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { memoryTracer } from "../test/memory-tracer.js";
@@ -207,5 +213,30 @@ describe("openTelemetry: spans from a run's telemetry events, without workflows"
     expect(() => openTelemetry({ tracer: {} as never })).toThrow(InvalidOptionError);
     expect(() => openTelemetry(undefined as never)).toThrow(/option 'tracer' must be an OpenTelemetry tracer/);
     expect(openTelemetry({ tracer: "global" }).describe()).toBe("opentelemetry(global tracer)");
+    expect(() => openTelemetry({ tracer: "global", instrumentationScope: "" })).toThrow(
+      /option 'instrumentationScope' must be a package's name/,
+    );
+  });
+
+  it("'global' names its tracer by instrumentationScope (default @needlework/otel)", async () => {
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      for (const plugin of [
+        openTelemetry({ tracer: "global" }),
+        openTelemetry({ tracer: "global", instrumentationScope: "@acme/agents" }),
+      ]) {
+        await plugin.ready();
+        const telemetry = plugin.telemetry({ plugins: [] });
+        telemetry.onRunStart?.({ runId: "run_s", agent: "a", resumed: false });
+        telemetry.onRunError?.({ runId: "run_s", agent: "a", error: new Error("stop") });
+      }
+      expect(exporter.getFinishedSpans().map((s) => s.instrumentationScope.name)).toEqual([
+        "@needlework/otel",
+        "@acme/agents",
+      ]);
+    } finally {
+      trace.disable();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { errorTypeName, mapThrownError } from "@needlework/core";
-import { scrubSecrets } from "@needlework/core/internal";
-import { loadOtelApi, type ModuleImporter } from "./otel-api.js";
+import { scrubSecrets } from "@needlework/core/kit";
+import { loadOtelApi } from "./otel-api.js";
 import {
   type DiagnosticsSpan,
   type DiagnosticsTracer,
@@ -34,8 +34,8 @@ export class SpanFactory {
   protected pending: Promise<void> | undefined;
 
   /** `instrumentationScope`: the instrumentation scope of the global provider's tracer (`tracer: "global"`). */
-  constructor(option: DiagnosticsTracer | "global", importer?: ModuleImporter, instrumentationScope?: string) {
-    this.pending = loadOtelApi(importer).then((api) => {
+  constructor(option: DiagnosticsTracer | "global", instrumentationScope?: string) {
+    this.pending = loadOtelApi().then((api) => {
       this.api = api;
       try {
         this.tracer = option === "global" ? api?.trace.getTracer(instrumentationScope ?? TRACER_NAME) : option;

@@ -4,6 +4,8 @@ import {
   type ArtifactStore,
   type ArtifactWrite,
   artifactId,
+  checkArtifactRunId,
+  checkArtifactWrite,
   isArtifactId,
   type PayloadCodec,
   type PayloadContext,
@@ -11,7 +13,6 @@ import {
   type StoredArtifact,
 } from "@needlework/durable";
 import type { JsonValue } from "@needlework/core";
-import { checkArtifactRunId, checkArtifactWrite } from "@needlework/durable/internal";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 

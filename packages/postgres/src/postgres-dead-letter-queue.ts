@@ -7,8 +7,8 @@ import {
   PayloadSealer,
   sealDeadLetter,
   type StoredDeadLetter,
+  unreadableLetter,
 } from "@needlework/durable";
-import { unreadableLetter } from "@needlework/durable/internal";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 import { jsonParam, unescapeJson } from "./stored-text.js";

@@ -2,8 +2,7 @@
  * A PostgresRunJournal's cancel requests: two columns of the run's row (`cancel_requested_by`,
  * `cancel_requested_at`, migration 8), set once; deleted with the run.
  */
-import type { RunCancelRequest } from "@needlework/durable";
-import { checkCancellable, checkCancelRequest } from "@needlework/durable/internal";
+import { checkCancellable, checkCancelRequest, type RunCancelRequest } from "@needlework/durable";
 import type { Pool } from "pg";
 import { withStoreRetry } from "./store-errors.js";
 

@@ -13,8 +13,7 @@ import type {
   RunListQuery,
   RunSummary,
 } from "@needlework/durable";
-import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy } from "@needlework/durable";
-import { runEnded } from "@needlework/durable/internal";
+import { checkRunQuery, cursorAfter, DEFAULT_LEASE_MS, RUNNING, runBusy, runEnded } from "@needlework/durable";
 import type { Pool } from "pg";
 import { type NamedStatement, NamedStatements, namedStatement } from "./named-statements.js";
 import { escapeText, jsonParam } from "./stored-text.js";

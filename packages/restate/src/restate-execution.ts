@@ -9,7 +9,7 @@ import {
   type EngineExecutionOptions,
   engineExecution,
 } from "@needlework/durable";
-import { TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
 
 /**
  * Options of {@link RestateExecution}.
@@ -106,11 +106,19 @@ export class RestateExecution extends DelegatingExecution {
 
   /**
    * Runs `body` (the agent's run) with `ctx` as the workflow context of the runs it starts, and
-   * marks the workflow's state running, then ended: a decision sent after the end is refused.
+   * marks the workflow's state running, then ended: a decision sent after the end is refused. A run
+   * that ends in a terminal error (Restate's cancel of its invocation among them) is ended too; a
+   * retryable error leaves it running, for the next attempt.
    */
   static async run<T>(ctx: WorkflowContext, body: () => Promise<T>): Promise<T> {
     ctx.set(RESTATE_RUN_STATE, "running");
-    const result = await contexts.run(ctx, body);
+    let result: T;
+    try {
+      result = await contexts.run(ctx, body);
+    } catch (error) {
+      if (error instanceof TerminalError) ctx.set(RESTATE_RUN_STATE, "ended");
+      throw error;
+    }
     ctx.set(RESTATE_RUN_STATE, "ended");
     return result;
   }

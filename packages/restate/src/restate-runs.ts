@@ -1,5 +1,5 @@
 import { type ApprovalRecord, type DeadLetterQueue, type DecisionDelivery, deadLetterRuns } from "@needlework/durable";
-import type { WorkflowSharedContext } from "@restatedev/restate-sdk";
+import { TerminalError, type WorkflowSharedContext } from "@restatedev/restate-sdk";
 import { RESTATE_RUN_STATE, restateDecisionPromise } from "./restate-execution.js";
 
 /**
@@ -19,7 +19,9 @@ export interface RestateDecision {
  * The shared `decide` handler to spread into a workflow that runs needlework runs: it resolves the
  * durable promise a gated call waits on with the reviewer's signed record. A run that has not
  * started or has ended refuses it, and a second decision for one call is not applied (the promise
- * keeps the first). The run verifies the record again before it runs anything.
+ * keeps the first; two at once: one resolves it, the other finds it resolved). Each request is
+ * answered from the run's state at that moment. The run verifies the record again before it runs
+ * anything.
  *
  * @example
  * ```ts
@@ -35,7 +37,13 @@ export function restateDecisionHandlers(): {
       const { decision: verdict, signature } = decision.record;
       const promise = ctx.promise<ApprovalRecord>(restateDecisionPromise(decision.callId));
       if ((await promise.peek()) !== undefined) return "sent";
-      await promise.resolve({ decision: verdict, signature });
+      try {
+        await promise.resolve({ decision: verdict, signature });
+      } catch (error) {
+        // Another decision resolved it between the peek and the resolve: that one is applied.
+        if (error instanceof TerminalError && (await promise.peek()) !== undefined) return "sent";
+        throw error;
+      }
       return "sent";
     },
   };
@@ -43,11 +51,18 @@ export function restateDecisionHandlers(): {
 
 /**
  * Sends a reviewer's signed decision for `callId` to run `runId` of workflow `workflow` through the
- * ingress at `ingressUrl`, with the idempotency key `<runId>:<callId>:decision` (a retried send is
- * one request). Answers what the `decide` handler answered.
+ * ingress at `ingressUrl` and answers what the `decide` handler answered: `"sent"` while the run
+ * runs (a decision for the call is applied, once, however often it is sent), `"refused"` once it
+ * has ended (or before it started). It sends no idempotency key: Restate would answer a repeat with
+ * the first answer, kept for a day, and a decision sent again after the run ended would read
+ * `"sent"`; the handler is idempotent itself (the call's promise keeps the first decision). Make
+ * `record` with `signApprovalDecision` of `@needlework/durable` (the agent's `checkpointSecret`, the
+ * call the reviewer saw): the run verifies it before it runs anything, and one signed with another
+ * secret or for another call runs nothing.
  *
  * @example
  * ```ts
+ * const record = signApprovalDecision(checkpointSecret, { runId, callId: "call_1_1", tool: "refund", arguments }, "approved");
  * await sendRestateDecision(server.ingressUrl, "support", runId, "call_1_1", record);
  * ```
  */
@@ -62,7 +77,7 @@ export async function sendRestateDecision(
   const body: RestateDecision = { callId, record: { decision: record.decision, signature: record.signature } };
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": `${runId}:${callId}:decision` },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`Restate did not take the decision for ${runId} (${response.status})`);

@@ -1,5 +1,4 @@
-import type { DiagnosticsSpan, DiagnosticsTracer, TraceAttributes } from "@needlework/otel";
-import { loadOtelApi, type OtelApi, SPAN_KIND, SPAN_STATUS } from "@needlework/otel/internal";
+import { type ClientSpans, clientSpans, type DiagnosticsTracer, type TraceAttributes } from "@needlework/otel";
 
 /** What a `tools/call` span says about its connection (never arguments, headers or env). @internal */
 export interface McpSpanSite {
@@ -16,79 +15,50 @@ export interface McpCallSpan {
   end(errorType?: string, rpcCode?: number): void;
 }
 
-const NO_SPAN: McpCallSpan = { end: () => undefined };
-
 /**
  * The client spans of the OpenTelemetry MCP conventions: `tools/call {tool}`, kind client, with
  * `mcp.method.name`, `mcp.session.id`, `mcp.protocol.version`, `gen_ai.tool.name`,
  * `network.transport`, `server.address`/`server.port` and `needlework.mcp.server` (the name the
  * server was connected under). Each is a child of the span active when the tool body runs (the
- * `execute_tool` span of `@needlework/otel`). A tracer that throws never changes a call. @internal
+ * `execute_tool` span of `@needlework/otel`), made by `clientSpans()` of `@needlework/otel`. @internal
  */
 export class McpSpans {
-  private api: OtelApi | undefined;
-  private tracer: DiagnosticsTracer | undefined;
-  private readonly ready: Promise<void>;
+  private readonly spans: ClientSpans;
 
   constructor(option: DiagnosticsTracer | false | undefined) {
-    this.ready =
-      option === false
-        ? Promise.resolve()
-        : loadOtelApi().then((api) => {
-            this.api = api;
-            try {
-              this.tracer = option ?? api?.trace.getTracer("@needlework/mcp");
-            } catch {
-              this.tracer = undefined;
-            }
-          });
+    this.spans = clientSpans({
+      instrumentationScope: "@needlework/mcp",
+      ...(option === undefined ? {} : { tracer: option }),
+    });
   }
 
   /** Resolves once `@opentelemetry/api` was looked for (connect waits for it). */
   loaded(): Promise<void> {
-    return this.ready;
+    return this.spans.ready();
   }
 
   start(site: McpSpanSite): McpCallSpan {
-    const tracer = this.tracer;
-    if (tracer === undefined) return NO_SPAN;
-    let span: DiagnosticsSpan;
-    try {
-      const attributes: TraceAttributes = {
-        "mcp.method.name": "tools/call",
-        "gen_ai.tool.name": site.tool,
-        "gen_ai.operation.name": "execute_tool",
-        "needlework.mcp.server": site.server,
-        "network.transport": site.networkTransport,
-        ...(site.sessionId === undefined ? {} : { "mcp.session.id": site.sessionId }),
-        ...(site.protocolVersion === undefined ? {} : { "mcp.protocol.version": site.protocolVersion }),
-        ...(site.address === undefined
-          ? {}
-          : { "server.address": site.address.host, "server.port": site.address.port }),
-      };
-      span = tracer.startSpan(
-        `tools/call ${site.tool}`,
-        { kind: SPAN_KIND.CLIENT, attributes },
-        this.api?.context.active(),
-      );
-    } catch {
-      return NO_SPAN;
-    }
+    const attributes: TraceAttributes = {
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": site.tool,
+      "gen_ai.operation.name": "execute_tool",
+      "needlework.mcp.server": site.server,
+      "network.transport": site.networkTransport,
+      ...(site.sessionId === undefined ? {} : { "mcp.session.id": site.sessionId }),
+      ...(site.protocolVersion === undefined ? {} : { "mcp.protocol.version": site.protocolVersion }),
+      ...(site.address === undefined ? {} : { "server.address": site.address.host, "server.port": site.address.port }),
+    };
+    const span = this.spans.start(`tools/call ${site.tool}`, attributes);
     return {
-      end: (errorType, rpcCode) => {
-        try {
-          if (errorType !== undefined) {
-            span.setAttributes({
-              "error.type": errorType,
-              ...(rpcCode === undefined ? {} : { "rpc.response.status_code": String(rpcCode) }),
-            });
-            span.setStatus({ code: SPAN_STATUS.ERROR, message: errorType });
-          }
-          span.end();
-        } catch {
-          // A broken tracer or exporter must never change what the caller gets.
-        }
-      },
+      end: (errorType, rpcCode) =>
+        span.end(
+          errorType === undefined
+            ? undefined
+            : {
+                errorType,
+                ...(rpcCode === undefined ? {} : { attributes: { "rpc.response.status_code": String(rpcCode) } }),
+              },
+        ),
     };
   }
 }

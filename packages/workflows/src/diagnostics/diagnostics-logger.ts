@@ -1,5 +1,5 @@
 import type { AgentRunResult } from "../agent/agent-run-result.js";
-import { scrubSecrets, scrubSecretsDeep } from "@needlework/core/internal";
+import { scrubSecrets, scrubSecretsDeep } from "@needlework/core/kit";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 import { plural } from "../text/plural.js";
 

@@ -1,7 +1,6 @@
 import type { OutcomeObserver, ToolCallContext, ToolMiddleware } from "@needlework/core";
-import { scrubSecrets } from "@needlework/core/internal";
-import { composeTelemetry } from "@needlework/otel";
-import { createOpenTelemetry, type ModuleImporter } from "@needlework/otel/internal";
+import { scrubSecrets } from "@needlework/core/kit";
+import { composeTelemetry, openTelemetry } from "@needlework/otel";
 import { type AgentFrameworkPlugin, PLUGIN_TRAITS, type PluginContext } from "../plugin.js";
 import { type DiagnosticRecord, type DraftRecord, recordFromOutcome, recordFromThrown } from "./diagnostic-record.js";
 import { logRecord } from "./diagnostics-logger.js";
@@ -66,11 +65,6 @@ const identity = (value: unknown): unknown => value;
  * ```
  */
 export function diagnosticsPlugin(options?: DiagnosticsOptions): DiagnosticsPlugin {
-  return createDiagnosticsPlugin(options);
-}
-
-/** {@link diagnosticsPlugin} with the module loader injectable (tests simulate a missing OTel API). @internal */
-export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?: ModuleImporter): DiagnosticsPlugin {
   const resolved = resolveDiagnosticsOptions(options);
   const { sink, logger, clock } = resolved;
   const collector = new DiagnosticsCollector(resolved.maxRecords, resolved.latencySamples, resolved.random);
@@ -81,10 +75,7 @@ export function createDiagnosticsPlugin(options?: DiagnosticsOptions, importer?:
   const tracing =
     resolved.tracer === undefined
       ? undefined
-      : createOpenTelemetry(
-          { tracer: resolved.tracer },
-          { instrumentationScope: "@needlework/workflows", ...(importer === undefined ? {} : { importer }) },
-        );
+      : openTelemetry({ tracer: resolved.tracer, instrumentationScope: "@needlework/workflows" });
   let traceCall: ToolMiddleware | undefined;
   let traceNeverRun: OutcomeObserver | undefined;
   // Thrown values the middleware recorded: when an outer layer turns one into an outcome (the

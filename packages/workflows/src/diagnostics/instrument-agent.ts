@@ -1,6 +1,5 @@
 import { errorTypeName } from "@needlework/core";
-import type { RunTelemetry } from "@needlework/otel";
-import { SETTLED_RUN_STATUSES } from "@needlework/otel/internal";
+import { type RunTelemetry, SETTLED_RUN_STATUSES } from "@needlework/otel";
 import type { AgentRunResult } from "../agent/agent-run-result.js";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";
 
