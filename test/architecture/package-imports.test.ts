@@ -4,7 +4,9 @@
 // run-store internals (they are documented exports of `@needlework/durable`, or on its `/internal` entry). The one exception is
 // the run queue, which names the agent's type to run agents: types only, through the durable subpath (which reaches no file of the builder), so no JavaScript of
 // workflows is loaded. `@needlework/otel` (the span code) depends on core only: workflows depends on
-// it, so it states what it reads of a run with its own types. Needs the packages built for the dist checks (`pnpm test` builds first).
+// it, so it reads a run's events as core's `AgentEvent` and the rest with its own types. Workflows depends on
+// `@needlework/ai-sdk` for its deprecated encoder only, through an entry that imports nothing from `ai`, and the
+// adapter depends on core alone (its tests too). Needs the packages built for the dist checks (`pnpm test` builds first).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -109,7 +111,7 @@ describe("package layering (sources)", () => {
         .map((i) => i.specifier)
         .filter((s, n, all) => all.indexOf(s) === n)
         .sort(),
-    ).toEqual(["@needlework/core", "@needlework/core/kit", "@opentelemetry/api"]);
+    ).toEqual(["@needlework/core", "@needlework/core/events", "@needlework/core/kit", "@opentelemetry/api"]);
   });
 
   it("the inspector (its CLI included) imports nothing of @needlework/workflows", () => {
@@ -156,7 +158,27 @@ describe("package layering (sources)", () => {
     expect(copies.map((file) => relative(root, file))).toEqual([]);
   });
 
-  it.each(["durable", "shaping", "otel"])(
+  it("workflows reaches @needlework/ai-sdk only through its ui-message-stream entry, which imports nothing from `ai`", () => {
+    const reaching = importsIn("workflows").filter((i) => /^@needlework\/ai-sdk(\/|$)/.test(i.specifier));
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(new Set(reaching.map((i) => i.specifier))).toEqual(new Set(["@needlework/ai-sdk/ui-message-stream"]));
+    const seen = new Set<string>();
+    const pending = [join(packages, "ai-sdk", "src", "ui-message-stream.ts")];
+    const outside: string[] = [];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const { specifier } of importsOf(file)) {
+        if (specifier.startsWith(".")) pending.push(join(file, "..", specifier.replace(/\.js$/, ".ts")));
+        else outside.push(specifier);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(2);
+    expect([...new Set(outside)].sort()).toEqual(["@needlework/core", "@needlework/core/events"]);
+  });
+
+  it.each(["durable", "shaping", "otel", "ai-sdk"])(
     "%s's package.json depends on no other needlework package than core",
     (name) => {
       const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8")) as {
@@ -193,5 +215,32 @@ describe("package layering (builds)", () => {
       .filter(({ text }) => WORKFLOWS_IN_JS.test(text))
       .map(({ file }) => file);
     expect(loading).toEqual([]);
+  });
+
+  it("@needlework/ai-sdk/ui-message-stream, which workflows loads, loads nothing of `ai`, by its code or its types", () => {
+    const dist = join(packages, "ai-sdk", "dist");
+    const AI = /(?:from\s*|require\(\s*|import\(\s*)["']ai(?:\/[a-z-]+)?["']/;
+    const seen = new Set<string>();
+    const pending = [
+      "ui-message-stream.js",
+      "ui-message-stream.cjs",
+      "ui-message-stream.d.ts",
+      "ui-message-stream.d.cts",
+    ];
+    const loadingAi: string[] = [];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      // TSDoc examples may show `import ... from "ai"`: only code and declarations count.
+      const text = readFileSync(join(dist, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+      if (AI.test(text)) loadingAi.push(file);
+      // The shared chunks it loads, followed the same way.
+      for (const [, chunk] of text.matchAll(/["']\.\/([^"']+)["']/g)) if (chunk) pending.push(chunk);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect(loadingAi).toEqual([]);
+    // The main entry does reference `ai` (its tool types): the check above is not vacuous.
+    expect(AI.test(readFileSync(join(dist, "index.d.ts"), "utf8").replace(/\/\*[\s\S]*?\*\//g, ""))).toBe(true);
   });
 });

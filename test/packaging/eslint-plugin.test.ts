@@ -62,6 +62,7 @@ describe.each(["9", "10"])(
               "@needlework/durable",
               "@needlework/shaping",
               "@needlework/otel",
+              "@needlework/ai-sdk",
               "@needlework/workflows",
             ].includes(p.name),
           )
@@ -75,10 +76,11 @@ describe.each(["9", "10"])(
           type: "module",
           dependencies: {
             "@needlework/core": ours["@needlework/core"],
-            // workflows depends on durable, shaping and otel, which are on no registry yet: their tarballs too.
+            // workflows depends on durable, shaping, otel and ai-sdk, which are on no registry yet: their tarballs too.
             "@needlework/durable": ours["@needlework/durable"],
             "@needlework/shaping": ours["@needlework/shaping"],
             "@needlework/otel": ours["@needlework/otel"],
+            "@needlework/ai-sdk": ours["@needlework/ai-sdk"],
             "@needlework/workflows": ours["@needlework/workflows"],
             "reflect-metadata": "^0.2.2",
             tsyringe: "^4.10.0",

@@ -1,6 +1,5 @@
 import type { ChatRequest, ChatStreamPart } from "@needlework/core";
 import { createToolInvoker } from "@needlework/core";
-import { usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { ShopTools } from "../test/shop-tools.js";
@@ -101,21 +100,6 @@ function describeChatClient(sdk: AiSdkMajor): void {
         type: "tool-call",
         toolCall: { id: "call-1", name: "getOrderStatus", arguments: '{"orderId":"ORD-1"}' },
       });
-    });
-
-    it("a needlework agent runs on the model: tool call, outcome back to the model, final answer", async () => {
-      const scripted = sdk.scriptedModel([lookup, { text: "ORD-1 has shipped." }], "openai.chat");
-      const agent = usingAgentFramework(container.createChildContainer())
-        .addAgentFunctions(ShopTools)
-        .usingToolResultMiddleware()
-        .buildAgentFactory()
-        .createAgent({ name: "orders", instructions: "You look up orders.", chatClient: clientOf(scripted.model) });
-      const result = await agent.run("Where is ORD-1?");
-      expect(result.status).toBe("completed");
-      expect(result.calls).toMatchObject([{ tool: "getOrderStatus", status: "ok" }]);
-      const toolMessage = scripted.calls()[1]?.prompt.find((m) => m.role === "tool");
-      expect(JSON.stringify(toolMessage)).toContain('\\"status\\":\\"shipped\\"');
-      expect(result.messages.at(-1)).toMatchObject({ role: "assistant", content: "ORD-1 has shipped." });
     });
   });
 }

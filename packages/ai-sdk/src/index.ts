@@ -25,5 +25,4 @@ export type {
   AiSdkStreamPart,
 } from "./ai-sdk-language-model.js";
 export { toProviderName } from "./provider-name.js";
-export { toUiMessageStream, type UiMessageChunk } from "./ui-message-stream.js";
-export type { UiMessageSourceEvent } from "./ui-message-events.js";
+export { toUiMessageStream, type UiMessageChunk, type UiMessageSourceEvent } from "./ui-message-stream.js";

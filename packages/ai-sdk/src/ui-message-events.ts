@@ -1,9 +1,13 @@
 import type { ToolOutcome } from "@needlework/core";
 
 /**
- * A run event as {@link toUiMessageStream} reads it: the fields of `@needlework/workflows`' `AgentEvent`
- * the encoder uses, stated here so this package depends on core alone (an `AgentRunStream` is an
- * `AsyncIterable` of events of this shape; the ai-sdk tests hold the two assignable).
+ * The fields of a run event that {@link toUiMessageStream} reads, as a structural shape (every
+ * `AgentEvent` has them). It was the encoder's input type while `AgentEvent` lived in
+ * @needlework/workflows; the encoder now takes `AgentEvent` from `@needlework/core/events` and still
+ * accepts events of this shape, so code that built them keeps compiling.
+ *
+ * @deprecated Type events as `AgentEvent` (`import type { AgentEvent } from "@needlework/core/events"`).
+ * This shape stays accepted until the next major version.
  *
  * @example
  * ```ts

@@ -1,79 +1,12 @@
-import { AgentFunction, AgentFunctionGroup, type ToolContext, ToolResult } from "@needlework/core";
-import {
-  type AgentEvent,
-  ScriptedChatClient,
-  type ScriptedStep,
-  usingAgentFramework,
-  toUiMessageStream as deprecatedToUiMessageStream,
-} from "@needlework/workflows";
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { container } from "tsyringe";
-import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { toUiMessageStream, type UiMessageChunk } from "./index.js";
+// The encoder over event streams written by hand, typed as core's AgentEvent. Its tests over real agent
+// runs (read back by the AI SDK's readUIMessageStream) are in examples/ai-sdk/ui-message-stream.test.ts:
+// building an agent needs @needlework/workflows, which depends on this package.
+import type { AgentEvent, AgentRunResult } from "@needlework/core/events";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { toUiMessageStream, type UiMessageChunk, type UiMessageSourceEvent } from "./index.js";
+import * as encoderEntry from "./ui-message-stream.js";
 
-const SECRET = "ui-message-stream-test-secret-0123456789";
-const SYSTEM_CANARY = "system-prompt-canary-7731";
-
-/** What each test makes a tool do. */
-const behaviour: { update: (contactId: string) => unknown; post: (signal: AbortSignal) => unknown } = {
-  update: () => undefined,
-  post: () => undefined,
-};
-
-beforeEach(() => {
-  behaviour.update = (contactId) => ({ updated: contactId });
-  behaviour.post = () => ({ posted: true });
-});
-
-@AgentFunctionGroup()
-class CrmTools {
-  @AgentFunction({ description: "Updates a contact.", input: z.object({ contactId: z.string() }) })
-  updateContact({ contactId }: { contactId: string }) {
-    return behaviour.update(contactId);
-  }
-
-  @AgentFunction({ description: "Posts a note.", input: z.object({ note: z.string() }) })
-  postNote(_args: { note: string }, ctx: ToolContext) {
-    return behaviour.post(ctx.signal);
-  }
-
-  @AgentFunction({ description: "Refunds an order.", input: z.object({ orderId: z.string() }), requiresApproval: true })
-  refund({ orderId }: { orderId: string }) {
-    return { refunded: orderId };
-  }
-}
-
-const RETRY_AT_ONCE = {
-  retry: { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0 },
-  attemptTimeoutMs: false,
-  totalTimeoutMs: false,
-  circuitBreaker: false,
-} as const;
-
-function agentOf(steps: readonly ScriptedStep[]) {
-  const factory = usingAgentFramework(container.createChildContainer())
-    .addAgentFunctions(CrmTools)
-    .usingResilience(RETRY_AT_ONCE)
-    .usingToolResultMiddleware()
-    .buildAgentFactory();
-  return factory.createAgent({
-    name: "crm",
-    instructions: `Sync carefully. ${SYSTEM_CANARY}`,
-    checkpointSecret: SECRET,
-    chatClient: new ScriptedChatClient(steps),
-  });
-}
-
-/** The AI SDK's own reader (what useChat runs): the message as it stands after the last chunk. */
-async function lastMessage(stream: ReadableStream<UiMessageChunk>): Promise<UIMessage> {
-  let last: UIMessage | undefined;
-  // Our chunk type is the protocol's, written without depending on `ai`: the SDK reads it as its own.
-  const chunks = stream as unknown as ReadableStream<UIMessageChunk>;
-  for await (const message of readUIMessageStream({ stream: chunks, terminateOnError: true })) last = message;
-  if (!last) throw new Error("the stream produced no message");
-  return last;
-}
+const SECRET_TEXT = "database password hunter2";
 
 async function chunksOf(stream: ReadableStream<UiMessageChunk>): Promise<UiMessageChunk[]> {
   const chunks: UiMessageChunk[] = [];
@@ -82,125 +15,71 @@ async function chunksOf(stream: ReadableStream<UiMessageChunk>): Promise<UiMessa
   return chunks;
 }
 
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-}
+const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+const health = { tools_ok: 1, tools_failed: 0, tools_not_called: 0, blocking_failure: false };
+const result: AgentRunResult = {
+  status: "completed",
+  runId: "r1",
+  text: "Shipped.",
+  messages: [{ role: "system", content: `You are careful. ${SECRET_TEXT}` }],
+  calls: [],
+  health,
+  silentFailure: false,
+  stepsToRecovery: undefined,
+  recoveries: [],
+  iterations: 1,
+  usage,
+};
 
-const SYNC_SCRIPT: ScriptedStep[] = [
-  {
-    text: "Syncing both.",
-    toolCalls: [
-      { name: "updateContact", arguments: '{"contactId":"c1"}' },
-      { name: "updateContact", arguments: { contactId: "c2" } },
-    ],
-  },
-  { text: "All synced successfully." },
-  { text: "c1 is updated; c2 was not found (NOT_FOUND)." },
-];
-
-function failC2(): void {
-  behaviour.update = (contactId) => {
-    if (contactId === "c2") return ToolResult.fail("row c2 missing in tenant 77", { code: "NOT_FOUND" });
-    return { updated: contactId };
-  };
-}
-
-describe("toUiMessageStream", () => {
-  it("is read by the AI SDK's readUIMessageStream: text per turn, tool parts ending ok or with the code, data parts", async () => {
-    failC2();
-    const run = agentOf(SYNC_SCRIPT).stream("Sync c1 and c2", { runId: "run-ui" });
-    const message = await lastMessage(toUiMessageStream(run));
-    const result = await run.result;
-    expect(message.id).toBe("run-ui");
-    expect(message.role).toBe("assistant");
-    const texts = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
-    expect(texts).toEqual(["Syncing both.", "All synced successfully.", result.text]);
-    expect(message.parts.filter((p) => p.type === "dynamic-tool")).toEqual([
-      expect.objectContaining({
-        toolCallId: "call_1_1",
-        toolName: "updateContact",
-        input: { contactId: "c1" },
-        state: "output-available",
-        output: expect.objectContaining({ status: "ok" }),
-      }),
-      expect.objectContaining({
-        toolCallId: "call_1_2",
-        toolName: "updateContact",
-        state: "output-error",
-        errorText: expect.stringMatching(/^NOT_FOUND: /),
-      }),
-    ]);
-    expect(message.parts.filter((p) => p.type === "step-start")).toHaveLength(3);
-    expect(message.parts.find((p) => p.type === "data-run-health")).toMatchObject({
-      data: { turn: 1, health: { tools_failed: 1, blocking_failure: true } },
-    });
-    expect(message.parts.find((p) => p.type === "data-correction")).toMatchObject({ data: { turn: 2 } });
-    expect(message.metadata).toEqual(
-      JSON.parse(
-        JSON.stringify({ runId: "run-ui", status: result.status, health: result.health, usage: result.usage }),
-      ),
-    );
-    expect(JSON.stringify(message)).not.toContain(SYSTEM_CANARY);
+describe("toUiMessageStream over AgentEvents", () => {
+  it("takes an AgentEvent stream and still accepts the older structural UiMessageSourceEvent", () => {
+    expectTypeOf(toUiMessageStream).toBeCallableWith((async function* (): AsyncGenerator<AgentEvent> {})());
+    expectTypeOf(toUiMessageStream).toBeCallableWith((async function* (): AsyncGenerator<UiMessageSourceEvent> {})());
+    expectTypeOf<AgentEvent>().toExtend<UiMessageSourceEvent>();
+    expect(encoderEntry.toUiMessageStream).toBe(toUiMessageStream);
   });
 
-  it("carries retries as data parts", async () => {
-    let locked = 1;
-    behaviour.post = () =>
-      locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : { posted: true };
-    const run = agentOf([{ toolCalls: [{ name: "postNote", arguments: { note: "x" } }] }, { text: "Posted." }]);
-    const message = await lastMessage(toUiMessageStream(run.stream("post")));
-    expect(message.parts.find((p) => p.type === "data-tool-retry")).toMatchObject({
-      data: { callId: "call_1_1", tool: "postNote", attempt: 1, errorCode: "LOCKED" },
-    });
-  });
-
-  it("sends approval-required as { runId, pending }: the signed checkpoint and the messages stay on the server", async () => {
-    const run = agentOf([{ toolCalls: [{ name: "refund", arguments: { orderId: "O-9" } }] }]).stream("Refund O-9.");
-    const chunks = await chunksOf(toUiMessageStream(run));
-    const result = await run.result;
-    expect(result.status).toBe("awaiting_approval");
-    expect(chunks.find((c) => c.type === "data-approval-required")).toEqual({
-      type: "data-approval-required",
-      data: { runId: result.runId, pending: [{ callId: "call_1_1", tool: "refund", arguments: { orderId: "O-9" } }] },
-    });
-    const text = JSON.stringify(chunks);
-    expect(text).not.toContain(SYSTEM_CANARY);
-    expect(text).not.toContain('"checkpoint"');
-    expect(text).not.toContain('"signature"');
-    expect(text).not.toContain('"messages"');
-  });
-
-  it("ends with abort when the run is cancelled", async () => {
-    behaviour.post = untilAborted;
-    const controller = new AbortController();
-    const run = agentOf([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }]).stream("post", {
-      signal: controller.signal,
-    });
-    const reader = toUiMessageStream(run).getReader();
-    const types: string[] = [];
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      types.push(next.value.type);
-      if (next.value.type === "tool-input-available") controller.abort();
+  it("maps a run's events to chunks; run-end sends { runId, status, health, usage } and nothing else", async () => {
+    async function* events(): AsyncGenerator<AgentEvent> {
+      yield { type: "run-start", runId: "r1", agent: "a" };
+      yield { type: "turn-start", turn: 1 };
+      yield { type: "tool-call", turn: 1, callId: "c1", tool: "getOrder", arguments: '{"id":"O-1"}' };
+      yield {
+        type: "tool-result",
+        turn: 1,
+        callId: "c1",
+        tool: "getOrder",
+        outcome: {
+          status: "error",
+          retriable: false,
+          errorCode: "NOT_FOUND",
+          message: "No order O-1.",
+          metadata: { tool: "getOrder", callId: "c1", attempts: 1, latencyMs: 2 },
+        },
+      };
+      yield { type: "text-delta", turn: 1, delta: "Shipped." };
+      yield { type: "turn-end", turn: 1, usage };
+      yield { type: "run-end", result };
     }
-    expect(types.at(-1)).toBe("abort");
-    await expect(run.result).rejects.toMatchObject({ name: "AbortError" });
-  });
-
-  it("cancelling the stream (the client went away) cancels the run", async () => {
-    behaviour.post = untilAborted;
-    const run = agentOf([{ toolCalls: [{ name: "postNote", arguments: { note: "n" } }] }]).stream("post");
-    const reader = toUiMessageStream(run).getReader();
-    while ((await reader.read()).value?.type !== "tool-input-available");
-    await reader.cancel();
-    await expect(run.result).rejects.toMatchObject({ name: "AbortError" });
+    const chunks = await chunksOf(toUiMessageStream(events()));
+    expect(chunks).toEqual([
+      { type: "start", messageId: "r1" },
+      { type: "start-step" },
+      { type: "tool-input-available", toolCallId: "c1", toolName: "getOrder", input: { id: "O-1" }, dynamic: true },
+      { type: "tool-output-error", toolCallId: "c1", errorText: "NOT_FOUND: No order O-1.", dynamic: true },
+      { type: "text-start", id: "text-1" },
+      { type: "text-delta", id: "text-1", delta: "Shipped." },
+      { type: "text-end", id: "text-1" },
+      { type: "finish-step" },
+      { type: "finish", finishReason: "stop", messageMetadata: { runId: "r1", status: "completed", health, usage } },
+    ]);
+    expect(JSON.stringify(chunks)).not.toContain(SECRET_TEXT);
   });
 
   it("a failed run ends with a fixed error text, never the exception's", async () => {
     async function* events(): AsyncGenerator<AgentEvent> {
       yield { type: "run-start", runId: "r1", agent: "a" };
-      throw new Error(`database password hunter2 ${SYSTEM_CANARY}`);
+      throw new Error(`${SECRET_TEXT} at the system prompt`);
     }
     expect(await chunksOf(toUiMessageStream(events()))).toEqual([
       { type: "start", messageId: "r1" },
@@ -218,48 +97,5 @@ describe("toUiMessageStream", () => {
       { type: "start", messageId: "r1" },
       { type: "start-step" },
     ]);
-  });
-
-  it("sends what the deprecated @needlework/workflows encoder sent, chunk for chunk", async () => {
-    failC2();
-    let locked = 1;
-    behaviour.post = () => (locked-- > 0 ? ToolResult.fail("locked", { code: "LOCKED", transient: true }) : {});
-    const runs = [
-      agentOf(SYNC_SCRIPT),
-      agentOf([{ toolCalls: [{ name: "postNote", arguments: { note: "x" } }] }, { text: "Posted." }]),
-      agentOf([{ toolCalls: [{ name: "refund", arguments: '{"orderId":"O-9"}' }] }]),
-    ];
-    const seen = new Set<string>();
-    for (const agent of runs) {
-      // One recorded run replayed into both encoders: they see the very same events.
-      const events: AgentEvent[] = [];
-      for await (const event of agent.stream("Go.")) events.push(event);
-      const replay = async function* () {
-        yield* events;
-      };
-      const ours = await chunksOf(toUiMessageStream(replay()));
-      const theirs = await chunksOf(deprecatedToUiMessageStream(replay()) as ReadableStream<UiMessageChunk>);
-      expect(ours).toEqual(theirs);
-      for (const chunk of ours) seen.add(chunk.type);
-    }
-    // The two runs cover every kind of chunk a run that ends can send.
-    expect([...seen].sort()).toEqual(
-      [
-        "start",
-        "start-step",
-        "text-start",
-        "text-delta",
-        "text-end",
-        "tool-input-available",
-        "tool-output-available",
-        "tool-output-error",
-        "data-tool-retry",
-        "data-run-health",
-        "data-correction",
-        "data-approval-required",
-        "finish-step",
-        "finish",
-      ].sort(),
-    );
   });
 });

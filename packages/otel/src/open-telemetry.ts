@@ -1,3 +1,4 @@
+import type { AgentEvent } from "@needlework/core/events";
 import { type ChatClient, InvalidOptionError, type OutcomeObserver, type ToolMiddleware } from "@needlework/core";
 import type { DiagnosticsTracer } from "./otel-types.js";
 import { runShims } from "./run-shims.js";
@@ -82,7 +83,7 @@ export interface OpenTelemetryPlugin {
    * it names its span and closes it from the `run-end` event; undefined outside any `wrapRun`.
    * @deprecated Emit the run's events to `telemetry(context)`.
    */
-  observeRun(run: TracedRun): ((event: TracedRunEvent) => void) | undefined;
+  observeRun(run: TracedRun): ((event: AgentEvent | TracedRunEvent) => void) | undefined;
   /**
    * Resolves once the tracer is known (`@opentelemetry/api` is looked for lazily, once). Spans
    * before that are still made; await it in tests that count spans of calls the pipeline never ran.

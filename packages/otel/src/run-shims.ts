@@ -1,3 +1,4 @@
+import type { AgentEvent } from "@needlework/core/events";
 import type { TracedRun, TracedRunEvent, TracedRunResult, TracedRunStart } from "./traced-run.js";
 import type { Tracing } from "./tracing.js";
 
@@ -15,7 +16,7 @@ interface WrappedRun {
  */
 export function runShims(tracing: Tracing): {
   wrapRun<R extends TracedRunResult>(run: TracedRunStart, body: () => Promise<R>): Promise<R>;
-  observeRun(run: TracedRun): ((event: TracedRunEvent) => void) | undefined;
+  observeRun(run: TracedRun): ((event: AgentEvent | TracedRunEvent) => void) | undefined;
 } {
   const unnamed: WrappedRun[] = [];
   const settle = (key: WrappedRun): void => {

@@ -22,7 +22,8 @@ import { z } from "zod";
 import { openTelemetry } from "./open-telemetry.js";
 import { composeTelemetry, telemetryChatClient } from "./telemetry-emitters.js";
 import { TRACE_ATTRIBUTES as A } from "./trace-attributes.js";
-import type { TracedRunEvent, TracedRunResult } from "./traced-run.js";
+import type { AgentEvent } from "@needlework/core/events";
+import type { TracedRunResult } from "./traced-run.js";
 
 const otel = () => memoryTracer("t");
 
@@ -145,11 +146,22 @@ describe("openTelemetry: spans from a run's telemetry events, without workflows"
   it("replayed events make no span: the work they stand for was traced when it ran", async () => {
     const { tracer, spans } = otel();
     const plugin = openTelemetry({ tracer });
-    const replayed: TracedRunEvent[] = [
-      { type: "run-start", replayed: true },
-      { type: "tool-call", replayed: true },
-      { type: "tool-result", replayed: true },
-      { type: "turn-end", replayed: true },
+    const replayed: AgentEvent[] = [
+      { type: "run-start", runId: "run_r", agent: "resumed", replayed: true },
+      { type: "tool-call", turn: 1, callId: "c1", tool: "note", arguments: {}, replayed: true },
+      {
+        type: "tool-result",
+        turn: 1,
+        callId: "c1",
+        tool: "note",
+        outcome: {
+          status: "ok",
+          retriable: false,
+          metadata: { tool: "note", callId: "c1", attempts: 1, latencyMs: 1 },
+        },
+        replayed: true,
+      },
+      { type: "turn-end", turn: 1, replayed: true },
     ];
     await plugin.wrapRun({ agent: "resumed", resumed: true }, async () => {
       const subscriber = plugin.observeRun({ agent: "resumed", runId: "run_r" });

@@ -1,7 +1,8 @@
-// The input contract of the span code: the few fields it reads of a run, of its result and of its
-// events, as structural types of this package's own. `@needlework/workflows` passes its `RunInfo`,
-// `AgentRunResult` and `AgentEvent` as they are (the compiler checks the fit where workflows calls
-// in, and a type test in workflows holds it), so this package never depends on workflows.
+// The input contract of the span code: the few fields it reads of a run's start, of its result and of
+// the pipeline, as structural types of this package's own; a run's events are core's `AgentEvent`
+// (`@needlework/core/events`). `@needlework/workflows` passes its `RunInfo` and `AgentRunResult` as they
+// are (the compiler checks the fit where workflows calls in, and a type test in workflows holds it), so
+// this package never depends on workflows.
 import type { ChatClient } from "@needlework/core";
 
 /**
@@ -59,8 +60,12 @@ export interface TracedRun {
 }
 
 /**
- * The fields the tracer reads of a run's events: every workflows `AgentEvent` fits. `replayed` is set
- * on the events a resumed run replays from its journal; `result` is the `run-end` event's.
+ * The fields the tracer reads of a run's events, as a structural shape (every `AgentEvent` has them).
+ * `replayed` is set on the events a resumed run replays from its journal; `result` is the `run-end`
+ * event's.
+ *
+ * @deprecated The tracer reads `AgentEvent` (`import type { AgentEvent } from "@needlework/core/events"`);
+ * `observeRun`'s subscriber still accepts this shape until the next major version.
  *
  * @example
  * ```ts

@@ -70,5 +70,5 @@ export {
 // The agent's and its result's types, for a runner of durable runs (the PostgreSQL run queue) that
 // must not load the builder: this entry reaches none of it.
 export type { Agent } from "./agent/agent.js";
-export type { AgentRunResult } from "./agent/agent-run-result.js";
+export type { AgentRunResult } from "@needlework/core/events";
 export type { InMemoryRunStoreOptions } from "@needlework/durable";

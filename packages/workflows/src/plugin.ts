@@ -6,8 +6,7 @@ import type {
   ToolMiddleware,
   ToolOutcomeStyle,
 } from "@needlework/core";
-import type { AgentRunResult } from "./agent/agent-run-result.js";
-import type { AgentEvent } from "./agent/stream/agent-event.js";
+import type { AgentEvent, AgentRunResult } from "@needlework/core/events";
 import type { CallGateRequest, CallVerdict } from "./agent/loop/call-gate.types.js";
 import type { DependencyContainer } from "tsyringe";
 import type { RunTelemetry } from "@needlework/otel";

@@ -1,9 +1,10 @@
 /**
  * `@needlework/workflows/streaming`: the event stream's parts, for those who consume or encode it
- * themselves. Each `AgentEvent` member type, the sink a run emits into, `createAgentRunStream` and
- * the UI-message chunk type (deprecated: `UiMessageChunk` is in `@needlework/ai-sdk`). An application
- * uses `agent.stream()`, `AgentEvent`, `AgentRunStream` and `toServerSentEvents` from the main entry,
- * and `toUiMessageStream` from `@needlework/ai-sdk`.
+ * themselves. Each `AgentEvent` member type (core's, from `@needlework/core/events`, re-exported), the
+ * sink a run emits into, `createAgentRunStream` and the UI-message chunk type (deprecated: it is
+ * `@needlework/ai-sdk`'s `UiMessageChunk`). An application uses `agent.stream()`, `AgentEvent`,
+ * `AgentRunStream` and `toServerSentEvents` from the main entry, and `toUiMessageStream` from
+ * `@needlework/ai-sdk`.
  *
  * @example
  * ```ts

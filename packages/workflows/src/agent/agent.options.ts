@@ -1,6 +1,6 @@
 import type { CallGate } from "./loop/call-gate.types.js";
 import type { ChatClient, RoundPolicy, ToolClass, ToolInvoker, ToolOutcome } from "@needlework/core";
-import type { AgentRunResult } from "./agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import type { RunTelemetry } from "@needlework/otel";
 import type { RunInfo } from "../plugin.js";
 import type { ResilienceOptions } from "../resilience/index.js";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { abortReason, formatToolOutcome, type ToolInvoker } from "@needlework/core";
 import { nextId } from "@needlework/core/kit";
 import type { AgentRuntime } from "./loop/agent-loop.js";
-import type { AgentRunResult } from "./agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import type { RunInfo } from "../plugin.js";
 import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
 import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.schema.js";

@@ -1,5 +1,5 @@
 import { NeedleworkError, type ToolOutcome } from "@needlework/core";
-import type { AgentRunStatus, ToolCallRecord } from "./agent-run-result.js";
+import type { AgentRunStatus, ToolCallRecord } from "@needlework/core/events";
 import type { ChatMessage, ChatUsage } from "@needlework/core";
 
 /**

@@ -18,7 +18,7 @@ export type {
   RunHealth,
   StoppedRunResult,
   ToolCallRecord,
-} from "./agent-run-result.js";
+} from "@needlework/core/events";
 export type {
   ChatAssistantMessage,
   ChatClient,
@@ -86,7 +86,7 @@ export type {
   ToolRetryEvent,
   TurnEndEvent,
   TurnStartEvent,
-} from "./stream/agent-event.js";
+} from "@needlework/core/events";
 export {
   type AgentRunStream,
   type AgentRunStreamOptions,

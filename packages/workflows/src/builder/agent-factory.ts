@@ -9,7 +9,7 @@ import { type Agent, type AgentDefinition, type ChatClient, type DeclaredAgentCl
 import { agentOf } from "../agent/agent.js";
 import { resolveAgentOptions } from "../agent/agent-options.schema.js";
 import { namesTools, offeredInvoker } from "../agent/loop/tool-scope.js";
-import type { AgentRunResult } from "../agent/agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import type { RunInfo } from "../plugin.js";
 import type { CallGateRequest } from "../agent/loop/call-gate.types.js";
 import { requireDeclaredAgent } from "../agent/declared-agent.js";

@@ -1,4 +1,4 @@
-import type { AgentRunResult } from "../agent/agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import { scrubSecrets, scrubSecretsDeep } from "@needlework/core/kit";
 import type { DiagnosticRecord } from "./diagnostic-record.js";
 import { plural } from "../text/plural.js";

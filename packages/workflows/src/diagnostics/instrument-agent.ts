@@ -1,6 +1,6 @@
 import { errorTypeName } from "@needlework/core";
 import { type RunTelemetry, SETTLED_RUN_STATUSES } from "@needlework/otel";
-import type { AgentRunResult } from "../agent/agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import { type DiagnosticsLogger, logRunEnd, logRunError } from "./diagnostics-logger.js";
 
 function redactedText(redact: (value: unknown) => unknown, text: string): string {

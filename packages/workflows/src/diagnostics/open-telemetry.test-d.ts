@@ -11,8 +11,7 @@ import {
   type TracedRunStart,
 } from "@needlework/otel";
 import { describe, expectTypeOf, it } from "vitest";
-import type { AgentRunResult } from "../agent/agent-run-result.js";
-import type { AgentEvent } from "../agent/stream/agent-event.js";
+import type { AgentEvent, AgentRunResult } from "@needlework/core/events";
 import type { AgentFrameworkBuilder } from "../builder/agent-framework.builder.js";
 import type { AgentFrameworkPlugin, PluginContext, RunInfo, RunObserved } from "../plugin.js";
 

@@ -2,7 +2,7 @@ import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AgentRunResult, AwaitingApprovalRunResult } from "../agent/agent-run-result.js";
+import type { AgentRunResult, AwaitingApprovalRunResult } from "@needlework/core/events";
 import { ScriptedChatClient, type ScriptedStep } from "@needlework/core";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 import { actionWords, inducedCall } from "./induced-calls.js";

@@ -4,7 +4,7 @@ import { AgentFunction, AgentFunctionGroup, ScriptedChatClient, type ScriptedSte
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AwaitingApprovalRunResult } from "../agent/agent-run-result.js";
+import type { AwaitingApprovalRunResult } from "@needlework/core/events";
 import { usingAgentFramework } from "../builder/agent-framework.builder.js";
 
 const IBAN = "DE44500105175407324931";

@@ -1,4 +1,4 @@
-import type { AgentRunResult, ToolCallRecord } from "../agent/agent-run-result.js";
+import type { AgentRunResult, ToolCallRecord } from "@needlework/core/events";
 import type { ChatMessage } from "@needlework/core";
 import { plural } from "../text/plural.js";
 

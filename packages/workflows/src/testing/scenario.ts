@@ -1,6 +1,6 @@
 import { NeedleworkError, type ToolOutcomeStatus } from "@needlework/core";
 import type { Agent } from "../agent/agent.js";
-import type { AgentRunResult, AgentRunStatus, RunHealth, ToolCallRecord } from "../agent/agent-run-result.js";
+import type { AgentRunResult, AgentRunStatus, RunHealth, ToolCallRecord } from "@needlework/core/events";
 import type { RunOptions } from "../agent/agent.options.js";
 import { canonicalJson, parsedArguments } from "../agent/canonical-json.js";
 import { type DeclaredAgentClass, declaredAgentOf } from "../agent/declared-agent.js";

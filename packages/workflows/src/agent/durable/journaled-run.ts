@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { toJsonSafe } from "@needlework/core";
-import type { AgentRunResult } from "../agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 import type { ApprovedPause } from "../approvals/resume.js";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import { CheckpointError } from "../approvals/checkpoint-error.js";

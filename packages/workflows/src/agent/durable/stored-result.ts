@@ -1,6 +1,6 @@
 import type { JsonValue } from "@needlework/core";
 import { storedResult as checkedStoredResult } from "@needlework/durable";
-import type { AgentRunResult } from "../agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 
 /**
  * A finished run's result as the journal holds it, checked (`RunStoreError` `RESULT_INVALID` when it

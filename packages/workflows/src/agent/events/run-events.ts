@@ -1,7 +1,6 @@
 import type { ChatMessage, ToolCallReport } from "@needlework/core";
-import type { AgentRunStatus, ToolCallRecord } from "../agent-run-result.js";
+import type { AgentEvent, AgentRunStatus, ToolCallRecord } from "@needlework/core/events";
 import type { ToolCallInfo } from "../hooks.js";
-import type { AgentEvent } from "../stream/agent-event.js";
 
 /**
  * The run's view the hooks' moments carry: read (and copied) by a subscriber when it hears the

@@ -1,7 +1,7 @@
 import { emitTelemetry, type RunTelemetry } from "@needlework/otel";
 import type { ChatClient } from "@needlework/core";
 import type { AgentFrameworkPlugin } from "../../plugin.js";
-import type { AgentEvent } from "../stream/agent-event.js";
+import type { AgentEvent } from "@needlework/core/events";
 import type { AgentHooks } from "../hooks.js";
 import { callHook } from "../hooks.js";
 import type { RunEventSink } from "../stream/agent-run-stream.js";

@@ -5,7 +5,7 @@ import {
   isUntrustedOutcome,
   type ToolOutcome,
 } from "@needlework/core";
-import type { AgentRunResult, ToolCallRecord } from "../agent-run-result.js";
+import type { AgentRunResult, ToolCallRecord } from "@needlework/core/events";
 import { callsNeedingApproval, enforceGate, proven, refuseUnaskable } from "../approvals/gate.js";
 import { pauseForApproval } from "../approvals/pause.js";
 import { callsNotRun, notRunOutcome, tokensSpent, toolsWithdrawn } from "../policies/budgets.js";

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolOutcome } from "@needlework/core";
 import { isUntrustedOutcome } from "@needlework/core";
 import { wasNotCalled } from "@needlework/durable";
-import type { AgentRunResult, CompletedRunResult, RunHealth, ToolCallRecord } from "../agent-run-result.js";
+import type { AgentRunResult, CompletedRunResult, RunHealth, ToolCallRecord } from "@needlework/core/events";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import {
   answerNowNote,

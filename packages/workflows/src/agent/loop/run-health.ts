@@ -1,5 +1,5 @@
 import type { ChatUserMessage } from "@needlework/core";
-import type { RunHealth } from "../agent-run-result.js";
+import type { RunHealth } from "@needlework/core/events";
 import type { BlockingFailure, RoundCounts } from "./run-ledger.js";
 import { plural } from "../../text/plural.js";
 

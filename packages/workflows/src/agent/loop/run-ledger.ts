@@ -1,5 +1,5 @@
 import { isFailedOutcome, type JsonValue, toJsonSafe, toolOutcomeEnvelope } from "@needlework/core";
-import type { Recovery, RunHealth } from "../agent-run-result.js";
+import type { Recovery, RunHealth } from "@needlework/core/events";
 import { wasNotCalled } from "@needlework/durable";
 import type { SettledCall } from "./run-round.js";
 import { RUNTIME_CODES } from "./synthetic-outcomes.js";

@@ -5,7 +5,7 @@ import type {
   CompletedRunResult,
   StoppedRunResult,
   ToolCallRecord,
-} from "../agent-run-result.js";
+} from "@needlework/core/events";
 import type { ResolvedAgentOptions } from "../agent-options.schema.js";
 import type { ApprovalRecord, DeadLetterQueue, DurableExecution, JournaledRun } from "@needlework/durable";
 import type { BudgetState } from "../policies/budgets.js";

@@ -1,8 +1,7 @@
 import type { ChatUsage, ToolOutcome } from "@needlework/core";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Agent } from "../agent.js";
-import type { AgentRunResult } from "../agent-run-result.js";
-import type { AgentEvent, AgentEventType } from "./agent-event.js";
+import type { AgentEvent, AgentEventType, AgentRunResult } from "@needlework/core/events";
 import type { AgentRunStream } from "./agent-run-stream.js";
 
 declare const agent: Agent;

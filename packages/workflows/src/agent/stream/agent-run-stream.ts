@@ -1,6 +1,5 @@
 import { abortReason } from "@needlework/core";
-import type { AgentRunResult } from "../agent-run-result.js";
-import type { AgentEvent } from "./agent-event.js";
+import type { AgentEvent, AgentRunResult } from "@needlework/core/events";
 
 /**
  * A run as it happens: iterate it for {@link AgentEvent}s (once), and await `result` for the same

@@ -2,10 +2,9 @@ import { type ChatClient, isAbortError, ToolResult } from "@needlework/core";
 import { describe, expect, it } from "vitest";
 import { assertStatus, harness, HttpError, untilAborted } from "../../../test/agent-fixtures.js";
 import { diagnosticsHarness, RETRY_AT_ONCE } from "../../../test/diagnostics-fixtures.js";
-import type { AgentRunResult } from "../agent-run-result.js";
+import type { AgentEvent, AgentRunResult } from "@needlework/core/events";
 import { createAgent } from "../agent.js";
 import { ScriptedChatClient, type ScriptedStep } from "@needlework/core";
-import type { AgentEvent } from "./agent-event.js";
 import { ChatStreamIncompleteError } from "@needlework/core";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

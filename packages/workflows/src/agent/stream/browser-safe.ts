@@ -1,6 +1,5 @@
 import type { ChatUsage } from "@needlework/core";
-import type { AgentRunStatus, RunHealth } from "../agent-run-result.js";
-import type { AgentEvent, AgentEventType } from "./agent-event.js";
+import type { AgentEvent, AgentEventType, AgentRunStatus, RunHealth } from "@needlework/core/events";
 
 /** What a browser gets of `run-end`: never the messages, the instructions or a checkpoint. */
 export interface BrowserRunEnd {

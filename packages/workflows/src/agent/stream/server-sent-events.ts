@@ -1,5 +1,5 @@
 import { NeedleworkError, safeJsonStringify } from "@needlework/core";
-import type { AgentEvent } from "./agent-event.js";
+import type { AgentEvent } from "@needlework/core/events";
 import { browserSafe } from "./browser-safe.js";
 
 /**

@@ -1,12 +1,11 @@
 import "reflect-metadata";
+import { toAiSdkToolApproval, toAiSdkTools } from "@needlework/ai-sdk";
 import { AgentFunction, AgentFunctionGroup } from "@needlework/core";
 import { usingAgentFramework } from "@needlework/workflows";
 import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toAiSdkToolApproval } from "../src/to-ai-sdk-tool-approval.js";
-import { toAiSdkTools } from "../src/to-ai-sdk-tools.js";
-import { type AiSdkMajor, itSinceAiSdk7, type ScriptStep } from "./ai-sdk-majors.js";
+import { type AiSdkMajor, itSinceAiSdk7, type ScriptStep } from "../../packages/ai-sdk/test/ai-sdk-majors.js";
 
 type AfterUntrusted = "approve" | "deny" | "arguments" | "allow";
 

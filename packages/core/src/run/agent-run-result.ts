@@ -1,6 +1,6 @@
-import type { ToolOutcomeStatus } from "@needlework/core";
-import type { AgentCheckpoint, PendingApproval } from "./approvals/checkpoint.js";
-import type { ChatMessage, ChatUsage } from "@needlework/core";
+import type { ChatMessage, ChatUsage } from "../chat-client.js";
+import type { ToolOutcomeStatus } from "../tool-outcome.js";
+import type { AgentCheckpoint, PendingApproval } from "./agent-checkpoint.js";
 
 /**
  * How a run ended: `completed` (no failure left blocking), `completed_with_failures` (the final

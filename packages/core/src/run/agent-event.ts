@@ -1,6 +1,7 @@
-import type { ChatUsage, ToolOutcome } from "@needlework/core";
-import type { AgentRunResult, RunHealth } from "../agent-run-result.js";
-import type { AgentCheckpoint, PendingApproval } from "../approvals/checkpoint.js";
+import type { ChatUsage } from "../chat-client.js";
+import type { ToolOutcome } from "../tool-outcome.js";
+import type { AgentCheckpoint, PendingApproval } from "./agent-checkpoint.js";
+import type { AgentRunResult, RunHealth } from "./agent-run-result.js";
 
 /**
  * What every {@link AgentEvent} may carry besides its own fields: `replayed: true` when a resumed
