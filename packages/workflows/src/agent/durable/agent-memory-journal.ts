@@ -11,7 +11,7 @@ import {
   type RunListPage,
   type RunListQuery,
 } from "@needlework/durable";
-import type { AgentRunResult } from "../agent-run-result.js";
+import type { AgentRunResult } from "@needlework/core/events";
 
 /**
  * The journal of an agent without a `store`: one per agent, in memory, that every run of it goes
