@@ -90,16 +90,20 @@ describe("approvalDecisionVerifier: what takes records outside the loop checks t
       expect(verify(record, call)).toBe(decision);
       expect(verify(record, call)).toBe(verifyDecision(Buffer.from(secret, "utf8"), record, call));
     }
-    expect(approvalDecisionVerifier(new TextEncoder().encode(secret))(signApprovalDecision(secret, call, "approved"), call)).toBe(
-      "approved",
-    );
+    expect(
+      approvalDecisionVerifier(new TextEncoder().encode(secret))(signApprovalDecision(secret, call, "approved"), call),
+    ).toBe("approved");
   });
 
   it.each([
     ["signed with another secret", signApprovalDecision(`${secret}-forged`, call, "approved"), call],
     ["signed for another call", signApprovalDecision(secret, { ...call, callId: "call_2" }, "approved"), call],
     ["signed for another run", signApprovalDecision(secret, { ...call, runId: "run_2" }, "approved"), call],
-    ["signed for other arguments", signApprovalDecision(secret, call, "approved"), { ...call, arguments: { amount: 6 } }],
+    [
+      "signed for other arguments",
+      signApprovalDecision(secret, call, "approved"),
+      { ...call, arguments: { amount: 6 } },
+    ],
     ["garbage", { decision: "approved", signature: "f".repeat(64) }, call],
     ["not a record", "approved", call],
   ])("answers undefined for a record %s", (_, record, checked) => {

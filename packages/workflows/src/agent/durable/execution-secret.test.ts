@@ -63,7 +63,9 @@ describe("createAgent({ execution }) without a checkpointSecret", () => {
   it("creates the agent with a checkpointSecret, without an engine, or with nothing that asks for approval", () => {
     const h = harness();
     expect(h.agent([], { execution, checkpointSecret: SECRET }).agent.name).toBe("test-agent");
-    expect(h.agent([], { execution, checkpointSecret: new TextEncoder().encode(SECRET) }).agent.name).toBe("test-agent");
+    expect(h.agent([], { execution, checkpointSecret: new TextEncoder().encode(SECRET) }).agent.name).toBe(
+      "test-agent",
+    );
     // Without an engine a pause resumes in the process that made it (or with a store and a secret).
     expect(h.agent([]).agent.name).toBe("test-agent");
     expect(h.agent([], { approvalPolicy: () => true }).agent.name).toBe("test-agent");
