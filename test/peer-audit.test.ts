@@ -28,7 +28,12 @@ import {
   SCENARIOS,
 } from "../bench/src/peer-audit/world.js";
 
-/** Plans per seed in the ranking test: two per scenario (each scenario seen through two clients). */
+/**
+ * Plans per seed in the ranking test: two per scenario (each scenario seen through two clients). At
+ * this size the careful reader's standing is "tied"; the full audit (200 runs) puts needlework behind
+ * the AI SDK and LangChain for that reader, as docs/benchmarks.md says: the test checks that two seeds
+ * agree, not that needlework wins.
+ */
 const RANKING_RUNS = 20;
 const TRIPLE = String.raw`\d+\.\d/\d+\.\d/\d+\.\d%`;
 

@@ -58,7 +58,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "workflows -> durable": [
     "DecisionEntry",
     "JournalWriter",
-    "ResumedPauses",
     "RunRecord",
     "checkJsonSignature",
     "finishPart",

@@ -3,7 +3,7 @@ import { scanLists } from "./returned-failure-lists.js";
 import { inspectObject, jsendFailure } from "./returned-failure-object.js";
 import { detailOf, toFailure } from "./returned-failure-text.js";
 
-import type { FailedItem, ReturnedFailure } from "./returned-failure.types.js";
+import type { ReturnedFailure } from "./returned-failure.types.js";
 
 export type { FailedItem, ReturnedFailure } from "./returned-failure.types.js";
 

@@ -2,12 +2,13 @@ import { mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
- * Remembers which checkpoints were resumed, so a checkpoint resumes at most once.
+ * Remembers which checkpoints were resumed (`claim` atomic: of two concurrent claims of one id,
+ * exactly one returns `true`). Agents no longer ask one: a checkpoint resumes once because its run's
+ * journal records that the pause was decided. An agent given one as `resumedCheckpoints` ignores it
+ * when it has a `store`, and is refused (`TypeError`) without one.
  *
- * @deprecated A checkpoint resumes once because its run's journal records that the pause was
- * decided: pass an agent a `store` (`InMemoryRunStore`, `FileRunStore`, `PostgresStore`) to make
- * that hold across processes. A claim store given as `resumedCheckpoints` is still asked. `claim` must be
- * atomic: of two concurrent claims of one id, exactly one returns `true`.
+ * @deprecated Pass an agent a `store` (`new FileRunStore(dir)`, or a `PostgresStore`): once-only
+ * across processes lives in its run journal (without a store, a checkpoint resumes once in this process).
  *
  * @example
  * ```ts
@@ -22,10 +23,9 @@ export interface ResumedCheckpointStore {
 }
 
 /**
- * Claims in memory: one process (the claims of `InMemoryRunStore`). Use
- * {@link FileResumedCheckpointStore} (or your own) when several processes resume checkpoints.
+ * Claims in memory: one process (the claims of `InMemoryRunStore`). Agents no longer ask it.
  *
- * @deprecated Pass an agent a `store`: its journal makes a resume once-only (see
+ * @deprecated Pass an agent a `store`: its run journal makes a resume once-only (see
  * {@link ResumedCheckpointStore}).
  *
  * @example
@@ -47,14 +47,15 @@ export class InMemoryResumedCheckpointStore implements ResumedCheckpointStore {
 /**
  * Resumed checkpoints as files in a directory, one per checkpoint, created exclusively (`wx`)
  * and fsynced: atomic across processes on one machine or a shared file system, and kept across
- * restarts.
+ * restarts. Agents no longer ask it.
  *
- * @deprecated Pass an agent a `store` (`new FileRunStore(dir)` keeps runs in a directory): its
- * journal makes a resume once-only across processes (see {@link ResumedCheckpointStore}).
+ * @deprecated Pass an agent `store: new FileRunStore(dir)` instead: its run journal makes a resume
+ * once-only across processes (see {@link ResumedCheckpointStore}).
  *
  * @example
  * ```ts
- * const agent = factory.createAgent({ ..., checkpointSecret, resumedCheckpoints: new FileResumedCheckpointStore("./data/resumed") });
+ * const claims = new FileResumedCheckpointStore("./data/resumed");
+ * await claims.claim("ckpt_1"); // true; false from then on, in every process over the directory
  * ```
  */
 export class FileResumedCheckpointStore implements ResumedCheckpointStore {

@@ -28,7 +28,6 @@ export {
   startFromCheckpoint,
   takeLease,
 } from "./run-hold.js";
-export { ResumedPauses } from "./resumed-pauses.js";
 export { checkJsonSignature, signJson } from "./signed-json.js";
 export { type JournalExecutionOptions, journalExecution } from "./journal-execution.js";
 export { UNREADABLE_LETTER } from "./dead-letter-queue.js";

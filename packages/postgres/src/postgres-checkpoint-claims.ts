@@ -9,11 +9,12 @@ import { withStoreRetry } from "./store-errors.js";
  *
  * @deprecated The agent no longer needs claims: with `store` a `PostgresStore`, the run journal
  * records that a pause was decided (fenced by the run's lease), so a checkpoint resumes once across
- * every instance. Kept (and its table) for code that calls it.
+ * every instance; an agent given it as `resumedCheckpoints` beside its `store` ignores it. Kept (and
+ * its table) for code that calls it.
  *
  * @example
  * ```ts
- * const agent = factory.createAgent({ ..., checkpointSecret, resumedCheckpoints: store.resumedCheckpoints });
+ * const first = await store.resumedCheckpoints.claim("ckpt_1"); // true once, in every instance
  * ```
  */
 export class PostgresCheckpointClaims implements ResumedCheckpointStore {

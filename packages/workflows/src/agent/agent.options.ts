@@ -115,13 +115,13 @@ export interface AgentDefinition extends AgentHooks {
   /** Calls needing approval besides tools declared with `requiresApproval`. */
   readonly approvalPolicy?: ApprovalPolicy;
   /**
-   * A claim store consulted (besides the journal) before a checkpoint is resumed. No default: a
-   * checkpoint resumes once because its run's journal records that the pause was decided (with a
-   * `store`, across processes; without one, in this agent instance).
+   * Not asked any more: a checkpoint resumes once because its run's journal records that the pause
+   * was decided (with a `store`, across processes; without one, in this agent instance's journal in
+   * memory). With a `store`, this option is ignored; without one, `createAgent` throws a `TypeError`
+   * (a claim store shared across processes would otherwise stop holding silently).
    *
-   * @deprecated Pass a `store` (`new FileRunStore(dir)`, `PostgresStore`, ...): its journal makes a
-   * resume once-only across processes. A claim store given here is still asked; nothing creates one
-   * (nor a directory) by default any more.
+   * @deprecated Pass a `store` instead (`new FileRunStore(dir)`, or a `PostgresStore`): once-only
+   * across processes lives in its run journal.
    */
   readonly resumedCheckpoints?: ResumedCheckpointStore;
   /**

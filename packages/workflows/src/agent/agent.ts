@@ -9,9 +9,9 @@ import { type ResolvedAgentOptions, refuseUnverifiableApprovals, resolveAgentOpt
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "@needlework/durable";
-import { ResumedPauses } from "@needlework/durable/internal";
 import { offeredInvoker, scopeToolInvoker } from "./loop/tool-scope.js";
-import { alreadyResumed, type LoopStart, runJournaled } from "./durable/journaled-run.js";
+import { decidePause, type LoopStart, runJournaled } from "./durable/journaled-run.js";
+import { AgentMemoryJournal } from "./durable/agent-memory-journal.js";
 import { approvePause } from "./approvals/resume.js";
 import { callNeedsApproval } from "./approvals/gate.js";
 import { newRunState, type RunStart } from "./run-start.js";
@@ -69,7 +69,8 @@ export interface Agent {
    * approved and ungated calls run under the round's policy, denied ones are answered with
    * `APPROVAL_DENIED`, and the loop goes on. Throws {@link CheckpointError} (and runs nothing) for an
    * altered, foreign-key, too old or already resumed checkpoint, or decisions that do not match it.
-   * Once-only across processes needs a `store`; without one, this agent instance remembers.
+   * Once-only lives in the run journal: across processes with a `store`; without one, in this
+   * agent instance's journal in memory (once in this process).
    */
   resume(
     checkpoint: AgentCheckpoint | string,
@@ -118,6 +119,14 @@ export interface Agent {
   }): Promise<boolean>;
 }
 
+/** The journal in memory of each agent without a `store`. */
+const memoryJournals = new WeakMap<Agent, AgentMemoryJournal>();
+
+/** The journal in memory of an agent without a `store` (what its tests measure). @internal */
+export function agentMemoryJournal(agent: Agent): AgentMemoryJournal | undefined {
+  return memoryJournals.get(agent);
+}
+
 /**
  * Creates an agent over a tool invoker. `factory.createAgent(options)` calls this with the
  * factory's invoker, redaction and output style.
@@ -156,6 +165,13 @@ export interface AgentParts extends AgentDeps {
  */
 export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent {
   refuseUnverifiableApprovals(resolved, deps.offered);
+  if (resolved.resumedCheckpoints !== undefined && resolved.store === undefined)
+    throw new TypeError(
+      `createAgent: agent '${resolved.name}' sets \`resumedCheckpoints\` without a \`store\`, and agents no ` +
+        "longer ask a claim store: a checkpoint resumes once because the run journal records its pause was " +
+        "decided. For once-only across processes, pass `store: new FileRunStore(dir)` (or a PostgresStore) " +
+        "instead; without a store, a checkpoint resumes once in this process.",
+    );
   const secret = resolved.checkpointSecret;
   // Every tool of the pipeline: the runtime's compensate calls may need tools the agent does not offer.
   const pipeline = deps.invoker;
@@ -173,20 +189,20 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     ...(deps.telemetry === undefined ? {} : { telemetry: deps.telemetry }),
     key: secret === undefined ? randomBytes(32) : typeof secret === "string" ? Buffer.from(secret, "utf8") : secret,
   };
-  // Once-only resume comes from the journal: with a `store`, the run's journal records that its pause
-  // was decided (fenced by the lease). Without one, this agent remembers the pauses it resumed, for
-  // as long as their checkpoints are valid (`checkpointMaxAgeMs`): once in this process only.
-  const resumedPauses = resolved.store === undefined ? new ResumedPauses(resolved.checkpointMaxAgeMs) : undefined;
-  // Deprecated: a claim store still given is still asked, after the journal.
-  const claims = resolved.resumedCheckpoints;
-  const journal = resolved.store?.journal;
+  // Every run writes to a journal, and a pause's decision is a journal entry: that is what makes a
+  // checkpoint resume once (fenced by the lease). With a `store`, its journal: once across processes.
+  // Without one, this agent's own journal in memory: once in this process, holding a run only as long
+  // as resume-once needs it (until its checkpoints expire, `checkpointMaxAgeMs`).
+  const memory =
+    resolved.store === undefined ? new AgentMemoryJournal(resolved.checkpointMaxAgeMs, resolved.clock) : undefined;
+  const journal = resolved.store?.journal ?? memory!;
   const wrapRun = deps.wrapRun ?? ((_run: RunInfo, body: () => Promise<AgentRunResult>) => body());
 
   /**
    * The one execution path behind all six starts: it checks the start, turns it into what the loop
    * starts from (a new state, a verified pause and its decisions, or a journaled run's id), and runs
    * the loop inside `wrapRun` (diagnostics: one span per run) through the one journaled function
-   * (`runJournaled`: lease, replay, record), with the `store`'s journal or the run's own in memory.
+   * (`runJournaled`: lease, replay, record), with the `store`'s journal or the agent's own in memory.
    * Every run emits its events into one event stream; a stream's sink is one subscriber.
    */
   async function execute(start: RunStart, signal: AbortSignal | undefined, sink?: RunEventSink) {
@@ -209,8 +225,10 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
   }
 
   /**
-   * An approval start: its checkpoint and decisions verified (see `approvePause`). Without a store,
-   * the pause is claimed here (in this agent's memory); with one, the journal says (`runJournaled`).
+   * An approval start: its checkpoint and decisions verified (see `approvePause`). Whether the pause
+   * was decided before is the journal's to say (`runJournaled`); the agent's journal in memory keeps
+   * the run until the checkpoint expires. A run inside an engine has its pause decided in the journal
+   * first (the engine runs it; the journal makes it resume once).
    */
   async function approved(
     start: Extract<RunStart, { kind: "approval" }>,
@@ -218,13 +236,9 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
   ): Promise<LoopStart> {
     const pause = await approvePause(runtime, start.checkpoint, start.decisions);
     const { checkpoint } = pause;
-    if (
-      resumedPauses !== undefined &&
-      !resumedPauses.claim(checkpoint.id, Date.parse(checkpoint.createdAt), resolved.clock())
-    )
-      throw alreadyResumed(checkpoint);
-    if (claims !== undefined && !(await claims.claim(checkpoint.id))) throw alreadyResumed(checkpoint);
     if (signal?.aborted) throw abortReason(signal);
+    memory?.keepFor(checkpoint.runId, Date.parse(checkpoint.createdAt));
+    if (resolved.execution !== undefined && memory !== undefined) await decidePause(runtime, memory, pause);
     return { kind: "approval", approved: pause };
   }
 
@@ -243,7 +257,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     if (made.kind === "input" && typeof made.input !== "string")
       throw new TypeError(`agent.${method}: input must be the user's message as a string.`);
     if (made.kind === "journal") {
-      if (journal === undefined) {
+      if (resolved.store === undefined) {
         const why = `agent '${resolved.name}' has no \`store\`; create it with createAgent({ ..., store })`;
         throw new TypeError(`agent.${method}: ${why}.`);
       }
@@ -261,7 +275,7 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     }
   };
 
-  return {
+  const agent: Agent = {
     name: resolved.name,
     description: resolved.description,
     instructions: resolved.instructions,
@@ -278,4 +292,6 @@ export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent
     resumeRunStream: (runId, options = {}) => streamed("resumeRunStream", () => ({ kind: "journal", runId }), options),
     needsApproval: (call) => callNeedsApproval(offered, resolved.approvalPolicy, call),
   };
+  if (memory !== undefined) memoryJournals.set(agent, memory);
+  return agent;
 }

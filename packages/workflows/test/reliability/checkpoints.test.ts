@@ -9,7 +9,7 @@ import { createAgent, ScriptedChatClient } from "../../src/agent/index.js";
 import { canonicalJson } from "../../src/agent/canonical-json.js";
 import type { AgentCheckpoint } from "../../src/agent/approvals/checkpoint.js";
 import { CheckpointError } from "../../src/agent/approvals/checkpoint-error.js";
-import { FileResumedCheckpointStore } from "../../src/agent/approvals/claims.js";
+import { FileRunStore } from "../../src/agent/index.js";
 
 const SECRET = "a-checkpoint-secret-of-32-bytes!";
 const refundRound = {
@@ -78,7 +78,7 @@ describe("checkpoints at the edges", () => {
         instructions: "",
         chatClient: new ScriptedChatClient([{ text: "done" }]),
         checkpointSecret: SECRET,
-        resumedCheckpoints: new FileResumedCheckpointStore(dir),
+        store: new FileRunStore(dir),
       },
     );
     const forged = forge(
@@ -133,7 +133,7 @@ describe("checkpoints at the edges", () => {
             { text: "ok" },
           ]),
           checkpointSecret: SECRET,
-          resumedCheckpoints: new FileResumedCheckpointStore(dir),
+          store: new FileRunStore(dir),
           ...(approvalPolicy ? { approvalPolicy } : {}),
         },
       );
@@ -148,7 +148,7 @@ describe("checkpoints at the edges", () => {
     const options = {
       instructions: "",
       checkpointSecret: SECRET,
-      resumedCheckpoints: new FileResumedCheckpointStore(dir),
+      store: new FileRunStore(dir),
     };
     const paused = createAgent(
       { invoker: h.invoker },
@@ -174,7 +174,7 @@ describe("checkpoints at the edges", () => {
           instructions: "",
           chatClient: new ScriptedChatClient([refundRound, { text: "ok" }]),
           checkpointSecret: SECRET,
-          resumedCheckpoints: new FileResumedCheckpointStore(dir),
+          store: new FileRunStore(dir),
           clock: () => now,
           ...extra,
         },
@@ -201,7 +201,7 @@ describe("checkpoints at the edges", () => {
           { text: "ok" },
         ]),
         checkpointSecret: SECRET,
-        resumedCheckpoints: new FileResumedCheckpointStore(dir),
+        store: new FileRunStore(dir),
       },
     );
     const checkpoint = checkpointOf(await agent.run("Refund o1"));

@@ -4,12 +4,7 @@ import { join } from "node:path";
 import { ToolError, ToolResult, TransientError } from "@needlework/core";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  CheckpointError,
-  FileResumedCheckpointStore,
-  ScriptedChatClient,
-  type ScriptedStep,
-} from "../../src/agent/index.js";
+import { CheckpointError, FileRunStore, ScriptedChatClient, type ScriptedStep } from "../../src/agent/index.js";
 import type { AgentFactory, ResilienceOptions } from "../../src/index.js";
 import { chaosPlugin, seededRandom } from "../../src/testing/chaos.js";
 import { assertStatus, checkpointOf } from "../agent-fixtures.js";
@@ -36,7 +31,7 @@ afterEach(() => {
 function agentOf(
   factory: AgentFactory,
   steps: readonly ScriptedStep[],
-  extra: { checkpointSecret?: string; resumedCheckpoints?: FileResumedCheckpointStore; maxConcurrency?: number } = {},
+  extra: { checkpointSecret?: string; store?: FileRunStore; maxConcurrency?: number } = {},
 ) {
   const model = new ScriptedChatClient(steps);
   return {
@@ -336,27 +331,28 @@ describe("approval-gated tools never run without approval", () => {
   });
 
   it("two agents (two processes' worth) sharing a secret and a file store resume one checkpoint once", async () => {
-    vi.useRealTimers(); // file I/O below; no framework timers are armed by this scenario
+    vi.useRealTimers(); // file I/O below; the store's lease renewals are stopped when each run ends
     const directory = await mkdtemp(join(tmpdir(), "nw-resumed-"));
     try {
       const world = new World();
       const factory = buildFactory(world, { resilience: false, shaping: false });
       const steps = [gatedRound, { text: "Done with the refunds as decided." }];
-      const options = {
-        checkpointSecret: "shared-secret-".repeat(4),
-        resumedCheckpoints: new FileResumedCheckpointStore(directory),
-      };
-      const paused = await agentOf(factory, steps, options).agent.run("refunds");
+      const checkpointSecret = "shared-secret-".repeat(4);
+      // The pause is made by an agent without a store (another process); each resume by its own
+      // process over the one directory: the run journal there is what lets one of them through.
+      const paused = await agentOf(factory, steps, { checkpointSecret }).agent.run("refunds");
       const text = JSON.stringify(checkpointOf(paused));
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, () =>
           agentOf(factory, [{ text: "Done with the refunds as decided." }], {
-            ...options,
-            resumedCheckpoints: new FileResumedCheckpointStore(directory),
+            checkpointSecret,
+            store: new FileRunStore(directory),
           }).agent.resume(text, { g1: "approved", g2: "denied" }),
         ),
       );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      for (const r of results.filter((r) => r.status === "rejected"))
+        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "CHECKPOINT_ALREADY_RESUMED" });
       expect(world.count("refund", "g1")).toBe(1);
       expect(world.total("smallRefund")).toBe(0);
     } finally {

@@ -8,7 +8,7 @@ import { createAgent } from "../agent.js";
 import type { AgentCheckpoint } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
 import { FileResumedCheckpointStore, InMemoryResumedCheckpointStore } from "./claims.js";
-import { InMemoryRunStore } from "@needlework/durable";
+import { FileRunStore, InMemoryRunStore } from "@needlework/durable";
 import { ScriptedChatClient } from "@needlework/core";
 
 const S3CRET = "s3cret-".repeat(5);
@@ -239,8 +239,9 @@ describe("resumed-checkpoint stores", () => {
     await expect(new FileResumedCheckpointStore(dir).claim("../etc/passwd")).rejects.toThrow(TypeError);
   });
 
-  it("stops a second process from resuming: two agents sharing the secret and the file store", async () => {
+  it("stops a second process from resuming: two agents sharing the secret and a file run store", async () => {
     const { h, checkpoint } = await paused({ checkpointSecret: "k".repeat(32) });
+    // Each agent its own store over the one directory (two processes): its run journal says the pause was decided.
     const make = () =>
       createAgent(
         { invoker: h.invoker },
@@ -249,7 +250,7 @@ describe("resumed-checkpoint stores", () => {
           instructions: "",
           chatClient: new ScriptedChatClient([{ text: "ok" }]),
           checkpointSecret: "k".repeat(32),
-          resumedCheckpoints: new FileResumedCheckpointStore(dir),
+          store: new FileRunStore(dir),
         },
       );
     await make().resume(checkpoint, { call_1_2: "approved" });

@@ -74,3 +74,25 @@ describe("createAgent({ execution }): an engine under the loop", () => {
     expect(engine.opened).toEqual(["run-engine", "run-engine"]);
   });
 });
+
+describe("createAgent({ execution }) without a store: a pause resumes once", () => {
+  it("the agent's journal in memory records the decided pause; a second resume is refused and opens nothing", async () => {
+    const h = harness();
+    const engine = toyEngine();
+    const refund = { toolCalls: [{ name: "refund", arguments: { orderId: "o1", amount: 5 } }] };
+    const options = { execution: engine.factory, checkpointSecret: "k".repeat(32) };
+    const { agent } = h.agent([refund, { text: "Refunded." }], options);
+    const paused = await agent.run("Refund o1.", { runId: "run-engine-pause" });
+    expect(paused.status).toBe("awaiting_approval");
+    if (paused.status !== "awaiting_approval") return;
+    const decisions = { [paused.checkpoint.pending[0]!.callId]: "approved" } as const;
+    // What the resumed run does is the engine's (this toy one has no decisions to give); that it
+    // is let through once is the agent's journal's.
+    await agent.resume(paused.checkpoint, decisions);
+    const opened = engine.opened.length;
+    await expect(agent.resume(paused.checkpoint, decisions)).rejects.toMatchObject({
+      code: "CHECKPOINT_ALREADY_RESUMED",
+    });
+    expect(engine.opened).toHaveLength(opened);
+  });
+});

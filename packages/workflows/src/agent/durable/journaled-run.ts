@@ -25,6 +25,7 @@ import {
   runExists,
 } from "@needlework/durable/internal";
 import { recordingExecution } from "./recording-execution.js";
+import { AgentMemoryJournal, pauseEnd } from "./agent-memory-journal.js";
 import { cancelReason } from "../loop/run-cancel.js";
 import { storedResult } from "./stored-result.js";
 
@@ -48,20 +49,21 @@ interface Held {
 
 /**
  * The one journaled run: every start comes here, with a `store` or without. Every run writes to a
- * journal: the run's own record in memory ({@link RunRecord}, dropped with the run) and, with a
- * `store`, the store's journal, whose lease is taken first ({@link hold}: the one place it is
- * taken). The loop runs from the run's first state over the journaled runtime, which answers from
- * the journal what it holds (recorded turns and outcomes, never asked or run again) and records the
- * rest; the end is recorded, after every outcome, when the loop returns. A new run starts with an
- * empty journal; a crashed run and a resumed pause replay theirs and go on live (one mechanism:
- * the paused round's gated calls find the decision entry's signed records). A finished run
- * (`resumeRun`) returns its recorded result. A run that rejects (aborted, or its process dies) has
- * no end and can be resumed.
+ * journal: the run's own record in memory ({@link RunRecord}, dropped with the run, what a pause's
+ * checkpoint carries) and the agent's journal (the `store`'s, or the agent's own in memory: see
+ * `AgentMemoryJournal`), whose lease is taken first ({@link hold}: the one place it is taken). The
+ * loop runs from the run's first state over the journaled runtime, which answers from the journal
+ * what it holds (recorded turns and outcomes, never asked or run again) and records the rest; the
+ * end is recorded, after every outcome, when the loop returns. A new run starts with an empty
+ * journal; a crashed run and a resumed pause replay theirs and go on live (one mechanism: the paused
+ * round's gated calls find the decision entry's signed records), and a pause is resumed once
+ * because its decision is a journal entry. A finished run (`resumeRun`) returns its recorded result.
+ * A run that rejects (aborted, or its process dies) has no end and can be resumed.
  * @internal
  */
 export async function runJournaled(
   runtime: AgentRuntime,
-  journal: RunJournal | undefined,
+  journal: RunJournal,
   start: LoopStart,
   signal: AbortSignal | undefined,
   sink?: RunEventSink,
@@ -69,28 +71,30 @@ export async function runJournaled(
 ): Promise<AgentRunResult> {
   const streamed = sink !== undefined;
   if (engine !== undefined) return runOnEngine(runtime, engine, start, signal, sink);
-  if (journal === undefined) {
-    const held = inMemory(runtime, start);
-    const live = journaledRuntime(runtime, builtIn(runtime, held, start), held.record, streamed);
-    return new AgentRun(live, held.state, signal, sink).loop();
-  }
   const held = await hold(runtime, journal, start, randomUUID());
   if (!("state" in held)) return held.result;
   const { writer, record, state } = held;
-  const live = journaledRuntime(runtime, builtIn(runtime, held, start), record, streamed);
+  // The agent's own journal in memory (no `store`) keeps only what resume-once needs: the loop
+  // writes no turn, call or outcome to it (the run's own record has them, and a pause's checkpoint).
+  const lite = journal instanceof AgentMemoryJournal;
+  const live = journaledRuntime(runtime, builtIn(runtime, held, start, lite), record, streamed);
   // The lease is renewed while the loop runs and given up when it ends, however it ends (an aborted
   // run can be resumed at once, not after `leaseMs`). An operator's cancel request is read at each
   // renewal: the run's signal aborts with it, and the run ends `cancelled` (see run-cancel.ts).
-  const cancel = new AbortController();
-  writer!.watchCancel((request) => cancel.abort(cancelReason(request)));
+  // A journal nobody can ask to cancel (the agent's own in memory) adds no signal to the run.
+  let runSignal = signal;
+  if (journal.cancelRequested !== undefined) {
+    const cancel = new AbortController();
+    writer!.watchCancel((request) => cancel.abort(cancelReason(request)));
+    runSignal = signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]);
+  }
   writer!.startRenewing();
-  const runSignal = signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]);
   try {
     const result = await new AgentRun(live, state, runSignal, sink).loop();
     await writer!.end({
       status: result.status,
       endedAt: new Date(runtime.options.clock()).toISOString(),
-      result: toJsonSafe(result),
+      result: lite ? pauseEnd(result) : toJsonSafe(result),
     });
     return result;
   } finally {
@@ -98,12 +102,12 @@ export async function runJournaled(
   }
 }
 
-/** The built-in journal as the run's execution: its record, its store's writer, its history. */
-function builtIn(runtime: AgentRuntime, held: Held, start: LoopStart): DurableExecution {
+/** The built-in journal as the run's execution: its record, its store's writer (`lite`: none), its history. */
+function builtIn(runtime: AgentRuntime, held: Held, start: LoopStart, lite: boolean): DurableExecution {
   return journalExecution({
     runId: held.state.runId,
     record: held.record,
-    writer: held.writer,
+    writer: lite ? undefined : held.writer,
     history: held.history,
     decided: start.kind === "approval" ? start.approved.decided : undefined,
     formatOutcome: runtime.formatOutcome,
@@ -134,7 +138,7 @@ async function runOnEngine(
   return new AgentRun(live, held.state, signal, sink).loop();
 }
 
-/** A run without a `store`: its journal is its own record, in memory (a resumed pause's from its checkpoint). */
+/** A run inside an engine: its journal is its own record, in memory (a resumed pause's from its checkpoint). */
 function inMemory(runtime: AgentRuntime, start: LoopStart): Held {
   if (start.kind === "input") {
     const { state, input } = start;
@@ -148,8 +152,8 @@ function inMemory(runtime: AgentRuntime, start: LoopStart): Held {
     });
     return { writer: undefined, record, state, history: undefined };
   }
-  // Without a store there is no journal to resume a run id from (`checked` refused such a start).
-  if (start.kind === "journal") throw new TypeError("agent.resumeRun: the agent has no `store`.");
+  // An engine resumes a run by re-running its workflow (`runOnEngine` refused such a start).
+  if (start.kind === "journal") throw new TypeError("agent.resumeRun: the engine resumes its runs.");
   const history: JournaledRun = start.approved.checkpoint.journal;
   return {
     writer: undefined,
@@ -193,9 +197,21 @@ async function holdPause(
   const { checkpoint, decided } = approved;
   const held = await holdPausedRun(journal, checkpoint, decided, owner, runtime.options.name, runtime.key);
   if (held === undefined) throw alreadyResumed(checkpoint);
-  const { writer, history } = held;
+  const { writer } = held;
+  // The agent's journal in memory keeps no turns: the run replays its checkpoint's journal (verified).
+  const history: JournaledRun = journal instanceof AgentMemoryJournal ? checkpoint.journal : held.history;
   const record = decisionEntry(new RunRecord(history, history), approved);
   return { writer, record, state: firstState(history), history };
+}
+
+/**
+ * Records in `journal` that a pause was decided, and nothing more (what a run inside an engine needs
+ * from the agent's journal: the engine runs it, the journal makes it resume once); throws
+ * `CHECKPOINT_ALREADY_RESUMED` when it was. @internal
+ */
+export async function decidePause(runtime: AgentRuntime, journal: RunJournal, approved: ApprovedPause): Promise<void> {
+  const { writer } = await holdPause(runtime, journal, approved, randomUUID());
+  await writer?.stop();
 }
 
 /**
