@@ -1,10 +1,12 @@
 // G4 and the crash loop on DBOS, with spawned workers killed by SIGKILL: an approval waiting on
 // DBOS.recv survives the kill, a decision sent twice applies once, a decision for a finished run is
-// refused, a forged or wrong-call decision runs nothing (checked from the effects table and DBOS's
-// own message table; decisions signed with `signApprovalDecision`, as a user's service signs them);
+// refused; records that do not verify (forged, another call, run or arguments, garbage), sent before
+// the reviewer's, are dropped and the wait goes on, also replayed after kill -9 (checked from the
+// effects table and DBOS's own tables; decisions signed with `signApprovalDecision`, as a user's
+// service signs them);
 // a worker killed right after each launch ends the run as a needlework dead letter after maxRecoveryAttempts, not 100 silent attempts.
 import { randomBytes } from "node:crypto";
-import { sendDbosDecision } from "@needlework/dbos";
+import { dbosDecisionTopic, dbosRefusedDecisionStep, sendDbosDecision } from "@needlework/dbos";
 import { signApprovalDecision } from "@needlework/durable";
 import { PostgresStore } from "@needlework/postgres";
 import pg from "pg";
@@ -58,7 +60,7 @@ afterEach(async () => {
 });
 
 describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)", () => {
-  it("G4: an approval survives kill -9, a decision sent twice applies once, one for a finished run is refused, a forged one runs nothing", {
+  it("G4: an approval survives kill -9, a decision sent twice applies once, one for a finished run is refused", {
     timeout: 180_000,
   }, async () => {
     const side = dbosSide(DATABASE_URL, tag);
@@ -122,28 +124,106 @@ describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)
     expect(await sendDbosDecision(runId, APPROVAL_CALL, denial, client)).toBe("refused");
     expect(await sendDbosDecision(`${runId}-unknown`, APPROVAL_CALL, record, client)).toBe("refused");
     expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+  });
 
-    // A waiting run takes a forged approval (signed with another secret) and one signed for another
-    // call, but neither proves anything: the loop verifies the record, the refund does not run, and the
-    // run pauses for a person.
-    for (const [suffix, forged] of [
-      ["forged", (id: string) => signApprovalDecision(`${APPROVAL_SECRET}-forged`, refundCall(id), "approved")],
-      [
-        "other-call",
-        (id: string) => signApprovalDecision(APPROVAL_SECRET, { ...refundCall(id), callId: "refund_9" }, "approved"),
-      ],
-    ] as const) {
-      const waiting = `approval-${suffix}-${tag}`;
-      await side.start([waiting], APPROVAL_WORKFLOW);
+  it("G4: records that do not verify, sent before the reviewer's, are dropped and the wait goes on, also in a replay after kill -9", {
+    timeout: 180_000,
+  }, async () => {
+    const side = dbosSide(DATABASE_URL, tag);
+    closeSide = () => side.close();
+    const config = (generation: number): EngineWorkerConfig => ({
+      databaseUrl: DATABASE_URL,
+      schema,
+      generation,
+      seed: generation + 1,
+      maxDelayMs: 40,
+      ...side.config,
+    });
+    const first = forkWorker("dbos", config(0));
+    workers.push(first);
+    await first.ready;
+    await side.open();
+    const client = side.client();
+    // One run decided in the worker that read the forgeries; the other after that worker's kill -9.
+    const live = `approval-live-${tag}`;
+    const replayed = `approval-replayed-${tag}`;
+    await side.start([live, replayed], APPROVAL_WORKFLOW);
+    for (const runId of [live, replayed])
       await until("the run waits for its decision", async () =>
-        (await client.listWorkflowSteps(waiting))?.some((step) => step.name === "DBOS.sleep"),
+        (await client.listWorkflowSteps(runId))?.some((step) => step.name === "DBOS.sleep"),
       );
-      expect(await sendDbosDecision(waiting, APPROVAL_CALL, forged(waiting), client)).toBe("sent");
-      const paused = await client.retrieveWorkflow<ChaosRunResult>(waiting).getResult();
-      expect(paused.status).toBe("awaiting_approval");
-      expect(paused.calls.filter((c) => c.tool === "refund" && c.status === "ok")).toEqual([]);
+
+    // What anyone who can send a DBOS message can send before the reviewer decides: records signed with
+    // another secret, or for another call, run or arguments (sent as the reviewer's service sends), and
+    // garbage straight onto the call's topic, one message with the idempotency key a decision per call had.
+    const topic = dbosDecisionTopic(APPROVAL_CALL);
+    const system = new pg.Client({ connectionString: withDatabase(DATABASE_URL, "needlework_dbos") });
+    await system.connect();
+    const forged = (runId: string) => [
+      signApprovalDecision(`${APPROVAL_SECRET}-forged`, refundCall(runId), "approved"),
+      signApprovalDecision(APPROVAL_SECRET, { ...refundCall(runId), callId: "refund_9" }, "approved"),
+      signApprovalDecision(APPROVAL_SECRET, refundCall(`${runId}-other`), "approved"),
+      signApprovalDecision(APPROVAL_SECRET, { ...refundCall(runId), arguments: { target: "acct-999999" } }, "approved"),
+    ];
+    const sent = forged(live).length + 2;
+    try {
+      for (const runId of [live, replayed]) {
+        for (const record of forged(runId))
+          expect(await sendDbosDecision(runId, APPROVAL_CALL, record, client)).toBe("sent");
+        await client.send(runId, "approved", topic, `${runId}:${APPROVAL_CALL}:decision`);
+        await client.send(runId, null, topic);
+        // The run reads them all (DBOS marks each consumed as a recv takes it), and none ends its wait.
+        await until("the run reads every forged message and goes on waiting", async () => {
+          const run = await client.getWorkflow(runId);
+          if (run?.status !== "PENDING") throw new Error(`a forged record ended the wait: the run is ${run?.status}`);
+          const consumed = await system.query(
+            `SELECT count(*)::int AS n FROM "dbos_${tag}".notifications WHERE destination_uuid = $1 AND consumed`,
+            [runId],
+          );
+          return consumed.rows[0].n === sent;
+        });
+      }
+    } finally {
+      await system.end();
     }
-    expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+
+    const approval = (runId: string) => signApprovalDecision(APPROVAL_SECRET, refundCall(runId), "approved");
+    const completed = [
+      expect.objectContaining({ tool: "refund", status: "ok" }),
+      expect.objectContaining({ tool: "receipt", status: "ok" }),
+    ];
+    expect(await sendDbosDecision(live, APPROVAL_CALL, approval(live), client)).toBe("sent");
+    const decided = await client.retrieveWorkflow<ChaosRunResult>(live).getResult();
+    expect(decided.status).toBe("completed");
+    expect(decided.calls).toEqual(completed);
+
+    // Killed -9 while the other run waits past the messages it dropped: the next worker replays them
+    // (each recorded recv is dropped again, never taken as the decision) and waits for the reviewer's.
+    await killWorker(first);
+    const second = forkWorker("dbos", config(1));
+    workers.push(second);
+    await second.ready;
+    expect(await sendDbosDecision(replayed, APPROVAL_CALL, approval(replayed), client)).toBe("sent");
+    const recovered = await client.retrieveWorkflow<ChaosRunResult>(replayed).getResult();
+    expect(recovered.status).toBe("completed");
+    expect(recovered.calls).toEqual(completed);
+
+    // Downstream: each refund ran once, the second in the worker that recovered its run.
+    const effects = await pool.query(
+      `SELECT run_id, generation FROM "${schema}".effects WHERE tool = 'refund' ORDER BY id`,
+    );
+    expect(effects.rows).toEqual([
+      { run_id: live, generation: 0 },
+      { run_id: replayed, generation: 1 },
+    ]);
+    // Each forged message was received once and recorded as refused once; the reviewer's was the last recv.
+    for (const runId of [live, replayed]) {
+      const steps = (await client.listWorkflowSteps(runId)) ?? [];
+      expect(steps.filter((step) => step.name === dbosRefusedDecisionStep(APPROVAL_CALL))).toHaveLength(sent);
+      const received = steps.filter((step) => step.name === "DBOS.recv").map((step) => step.output);
+      expect(received).toHaveLength(sent + 1);
+      expect(received.at(-1)).toEqual({ callId: APPROVAL_CALL, ...approval(runId) });
+    }
   });
 
   it("a crash loop (killed right after each launch) ends in one dead letter after maxRecoveryAttempts", {

@@ -1,10 +1,12 @@
 // G4 on Restate, with a spawned worker and server, both killed by SIGKILL while an approval waits on
 // the workflow's durable promise: the wait survives, a decision sent twice applies once, a decision
-// for an ended run is refused, and a forged or wrong-call decision runs nothing (checked from the
-// effects table the tools write in PostgreSQL). Decisions are signed as a user's approval service
-// signs them: `signApprovalDecision` from @needlework/durable.
+// for an ended run is refused, and records that do not verify (forged, another call, run or arguments,
+// garbage), sent before the reviewer's, are refused without resolving anything: the wait goes on,
+// also replayed after kill -9 (checked from the effects table the tools write in PostgreSQL).
+// Decisions are signed as a user's approval service signs them: `signApprovalDecision` from
+// @needlework/durable.
 import { randomBytes } from "node:crypto";
-import { signApprovalDecision } from "@needlework/durable";
+import { type ApprovalRecord, signApprovalDecision } from "@needlework/durable";
 import { sendRestateDecision } from "@needlework/restate";
 import { restateServerBinary } from "@needlework/restate/testing";
 import pg from "pg";
@@ -67,7 +69,7 @@ if (restateServerBinary() === undefined) {
   cannotRun(NAME, "no restate-server binary: run `npx -y pnpm@10 install` (@restatedev/restate-server)");
 } else {
   describePostgres(NAME, () => {
-    it("G4: the wait survives both kills, a decision sent twice applies once, one for an ended run is refused, a forged one runs nothing", {
+    it("G4: the wait survives both kills, a decision sent twice applies once, one for an ended run is refused", {
       timeout: 180_000,
     }, async () => {
       const tag = randomBytes(5).toString("hex");
@@ -136,29 +138,108 @@ if (restateServerBinary() === undefined) {
           "refused",
         );
         expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+      } finally {
+        for (const worker of workers) await killWorker(worker);
+        await side.close();
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      }
+    });
 
-        // A waiting run takes a forged approval (signed with another secret) and one signed for another
-        // call, but neither proves anything: the loop verifies the record, the refund does not run, and
-        // the run pauses for a person.
-        for (const [suffix, sign] of [
-          ["forged", (c: typeof call) => signApprovalDecision(`${APPROVAL_SECRET}-forged`, c, "approved")],
-          [
-            "other-call",
-            (c: typeof call) => signApprovalDecision(APPROVAL_SECRET, { ...c, callId: "refund_9" }, "approved"),
-          ],
-        ] as const) {
-          const waiting = `approval-${suffix}-${tag}`;
-          await side.start([waiting], APPROVAL_WORKFLOW);
-          await waitsForDecision(side.server.adminUrl, waiting);
-          const forged = sign({ ...call, runId: waiting, arguments: { target: targetOf(waiting) } });
-          expect(
-            await sendRestateDecision(side.server.ingressUrl, APPROVAL_WORKFLOW, waiting, APPROVAL_CALL, forged),
-          ).toBe("sent");
-          const paused = await outputOf(side.server.ingressUrl, APPROVAL_WORKFLOW, waiting);
-          expect(paused.status).toBe("awaiting_approval");
-          expect(paused.calls.filter((c) => c.tool === "refund" && c.status === "ok")).toEqual([]);
+    it("G4: records that do not verify, sent before the reviewer's, are refused and the wait goes on, also in a replay after kill -9", {
+      timeout: 180_000,
+    }, async () => {
+      const tag = randomBytes(5).toString("hex");
+      const schema = `nw_restate_g4f_${tag}`;
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+      await createEffectsTable(pool, schema);
+      const side = await restateSide();
+      const workers: Worker[] = [];
+      const spawn = (generation: number) => {
+        const worker = forkWorker("restate", {
+          databaseUrl: DATABASE_URL,
+          schema,
+          generation,
+          seed: generation + 1,
+          maxDelayMs: 40,
+          ...side.config,
+        });
+        workers.push(worker);
+        return worker;
+      };
+      try {
+        await spawn(0).ready;
+        await side.open();
+        // One run decided in the worker that refused the forgeries; the other after that worker's kill -9.
+        const live = `approval-live-${tag}`;
+        const replayed = `approval-replayed-${tag}`;
+        await side.start([live, replayed], APPROVAL_WORKFLOW);
+        for (const runId of [live, replayed]) await waitsForDecision(side.server.adminUrl, runId);
+
+        const { ingressUrl } = side.server;
+        const refundCall = (runId: string) => ({
+          runId,
+          callId: APPROVAL_CALL,
+          tool: "refund",
+          arguments: { target: targetOf(runId) },
+        });
+        const decide = (runId: string, callId: string, record: ApprovalRecord) =>
+          sendRestateDecision(ingressUrl, APPROVAL_WORKFLOW, runId, callId, record);
+        const raw = async (runId: string, body: unknown) => {
+          const response = await fetch(`${ingressUrl}/${APPROVAL_WORKFLOW}/${runId}/decide`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+          return response.json();
+        };
+        // What anyone who reaches the ingress can send before the reviewer decides: records signed with
+        // another secret, or for another call, run or arguments, a valid record for a call the run does
+        // not wait on, and garbage. Each is refused and resolves nothing.
+        for (const runId of [live, replayed]) {
+          const call = refundCall(runId);
+          for (const forged of [
+            signApprovalDecision(`${APPROVAL_SECRET}-forged`, call, "approved"),
+            signApprovalDecision(APPROVAL_SECRET, { ...call, callId: "refund_9" }, "approved"),
+            signApprovalDecision(APPROVAL_SECRET, refundCall(`${runId}-other`), "approved"),
+            signApprovalDecision(APPROVAL_SECRET, { ...call, arguments: { target: "acct-999999" } }, "denied"),
+            { decision: "approved" as const, signature: "0".repeat(64) },
+          ])
+            expect(await decide(runId, APPROVAL_CALL, forged)).toBe("refused");
+          const notWaited = signApprovalDecision(APPROVAL_SECRET, { ...call, callId: "refund_9" }, "approved");
+          expect(await decide(runId, "refund_9", notWaited)).toBe("refused");
+          expect(await raw(runId, { callId: APPROVAL_CALL, record: "approved" })).toBe("refused");
+          expect(await raw(runId, { callId: APPROVAL_CALL })).toBe("refused");
+          expect(await raw(runId, "approved")).toBe("refused");
         }
-        expect((await pool.query(`SELECT 1 FROM "${schema}".effects WHERE tool = 'refund'`)).rowCount).toBe(1);
+
+        const approval = (runId: string) => signApprovalDecision(APPROVAL_SECRET, refundCall(runId), "approved");
+        const completed = [
+          expect.objectContaining({ tool: "refund", status: "ok" }),
+          expect.objectContaining({ tool: "receipt", status: "ok" }),
+        ];
+        expect(await decide(live, APPROVAL_CALL, approval(live))).toBe("sent");
+        const decided = await outputOf(ingressUrl, APPROVAL_WORKFLOW, live);
+        expect(decided.status).toBe("completed");
+        expect(decided.calls).toEqual(completed);
+
+        // Killed -9 while the other run waits: the next worker replays it to the same open promise,
+        // and the reviewer's decision, sent now, is the one it takes.
+        await killWorker(workers[0]!);
+        await spawn(1).ready;
+        expect(await decide(replayed, APPROVAL_CALL, approval(replayed))).toBe("sent");
+        const recovered = await outputOf(ingressUrl, APPROVAL_WORKFLOW, replayed);
+        expect(recovered.status).toBe("completed");
+        expect(recovered.calls).toEqual(completed);
+
+        // Downstream: each refund ran once, the second in the worker that took its run up again.
+        const effects = await pool.query(
+          `SELECT run_id, generation FROM "${schema}".effects WHERE tool = 'refund' ORDER BY id`,
+        );
+        expect(effects.rows).toEqual([
+          { run_id: live, generation: 0 },
+          { run_id: replayed, generation: 1 },
+        ]);
       } finally {
         for (const worker of workers) await killWorker(worker);
         await side.close();

@@ -9,7 +9,7 @@ import { RestateExecution, restateDecisionHandlers } from "@needlework/restate";
 import { seededRandom } from "@needlework/workflows/testing";
 import * as restate from "@restatedev/restate-sdk";
 import pg from "pg";
-import { chaosAgent, runChaos, useChaosWorld } from "./chaos-world.js";
+import { APPROVAL_SECRET, chaosAgent, runChaos, useChaosWorld } from "./chaos-world.js";
 
 /** What the parent tells a worker. */
 export interface EngineWorkerConfig {
@@ -120,7 +120,7 @@ export function chaosWorkflow(kind: "chaos" | "approval" = "chaos", adminUrl?: s
     name: kind === "chaos" ? CHAOS_WORKFLOW : APPROVAL_WORKFLOW,
     handlers: {
       run: (ctx: restate.WorkflowContext, _input: string) => RestateExecution.run(ctx, () => runChaos(agent, ctx.key)),
-      ...restateDecisionHandlers(),
+      ...restateDecisionHandlers({ checkpointSecret: APPROVAL_SECRET }),
     },
     options: { retryPolicy: { maxAttempts: 2_000, onMaxAttempts: "pause", initialInterval: 100, maxInterval: 1_000 } },
   });

@@ -3,6 +3,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import {
   type ApprovalRecord,
   callStep,
+  type DecisionCheck,
   DelegatingExecution,
   type DurableExecution,
   type DurableExecutionFactory,
@@ -32,6 +33,20 @@ export function dbosDecisionTopic(callId: string): string {
   return `needlework:decision:${callId}`;
 }
 
+/**
+ * The step recorded for each message on a call's decision topic that was not its decision (forged,
+ * or signed for another run, call or arguments): dropped, never taken as the decision, also on replay.
+ *
+ * @example
+ * ```ts
+ * const steps = await DBOS.listWorkflowSteps(runId);
+ * const refused = steps?.filter((step) => step.name === dbosRefusedDecisionStep("call_1_1")).length;
+ * ```
+ */
+export function dbosRefusedDecisionStep(callId: string): string {
+  return `decision-refused:${callId}`;
+}
+
 /** What a decision message carries: the call it is for, and the reviewer's signed record. */
 export interface DbosDecisionMessage extends ApprovalRecord {
   readonly callId: string;
@@ -52,7 +67,9 @@ function decisionFor(output: unknown, callId: string): boolean {
  * The run loop over DBOS Transact, inside a DBOS workflow whose id is the run's id: a model turn and a
  * round's start are `DBOS.runStep` steps, each tool call one step (retries off: needlework's own
  * resilience runs inside it), keyed `<runId>:<callId>`; an approval waits on `DBOS.recv` for the
- * signed decision record, which the loop verifies again before anything runs. DBOS recovers the
+ * signed decision record: a message that does not verify for the call is dropped (a step
+ * `decision-refused:<callId>` records it) and the wait goes on, to the same deadline; the loop
+ * verifies the record again before anything runs. DBOS recovers the
  * workflow after a crash (same `applicationVersion` only) and replays the recorded steps; a call in
  * flight runs again only when its tool is idempotent, and is otherwise `OUTCOME_UNKNOWN`.
  *
@@ -101,11 +118,33 @@ function dbosSteps(run: DurableRunInfo, options: DbosExecutionOptions): DurableE
         const ran = recorded.some((step) => step.name === callStep(callId));
         return ran && !recorded.some((step) => step.name === "DBOS.recv" && decisionFor(step.output, callId));
       },
-      waitForDecision: async (callId) => {
-        const message = await DBOS.recv<DbosDecisionMessage>(dbosDecisionTopic(callId), timeout);
-        return message === null ? undefined : { decision: message.decision, signature: message.signature };
-      },
+      waitForDecision: (callId, check) => verifiedDecision(callId, timeout, check),
     },
     options,
   );
+}
+
+/**
+ * The first message on `callId`'s decision topic that `check` verifies, or `undefined` once the
+ * wait's deadline has passed. The deadline and every time read are steps, so a replay drops the same
+ * messages and waits until the same time: a forged message sent first is never the decision.
+ */
+async function verifiedDecision(
+  callId: string,
+  timeoutSeconds: number,
+  check: DecisionCheck | undefined,
+): Promise<ApprovalRecord | undefined> {
+  const deadlineEpochMS = (await DBOS.now()) + timeoutSeconds * 1000;
+  for (;;) {
+    const message = await DBOS.recv<DbosDecisionMessage>(dbosDecisionTopic(callId), { deadlineEpochMS });
+    // `null` is the timeout's answer, and also what a message of `null` reads as: only the time tells.
+    if (message === null) {
+      if ((await DBOS.now()) >= deadlineEpochMS) return undefined;
+    } else {
+      const record =
+        typeof message === "object" ? { decision: message.decision, signature: message.signature } : undefined;
+      if (record !== undefined && (check === undefined || check.verifies(record))) return record;
+    }
+    await DBOS.runStep(async () => null, { name: dbosRefusedDecisionStep(callId), retriesAllowed: false });
+  }
 }

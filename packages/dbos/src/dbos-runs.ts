@@ -32,11 +32,13 @@ const ENDED = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_E
 
 /**
  * Sends a reviewer's signed decision record for call `callId` to the run waiting on it
- * (`DbosExecution.waitForDecision`), with the idempotency key `<runId>:<callId>:decision`: a decision
- * sent twice is applied once (DBOS keeps the first), and a run that ended (or does not exist) refuses
- * it. Make `record` with `signApprovalDecision` of `@needlework/durable` (the agent's
- * `checkpointSecret`, the call the reviewer saw): the run verifies it again before it runs anything,
- * and one signed with another secret or for another call runs nothing.
+ * (`DbosExecution.waitForDecision`), with the idempotency key `<runId>:<callId>:decision:<signature>`:
+ * the same record sent twice is delivered once, and a run that ended (or does not exist) refuses it.
+ * The key names the record, not only the call: DBOS drops a send whose key it holds, so a key per
+ * call would let anyone who sent a forged record first block the reviewer's. Make `record` with
+ * `signApprovalDecision` of `@needlework/durable` (the agent's `checkpointSecret`, the call the
+ * reviewer saw): the run's wait drops a record that does not verify (signed with another secret, or
+ * for another run, call or arguments) and waits on, and the loop verifies it again before anything runs.
  *
  * @example
  * ```ts
@@ -55,7 +57,7 @@ export async function sendDbosDecision(
   if (status === undefined || status === null || ENDED.has(status.status)) return "refused";
   const { decision, signature } = record;
   const message: DbosDecisionMessage = { callId, decision, signature };
-  await via.send(runId, message, dbosDecisionTopic(callId), `${runId}:${callId}:decision`);
+  await via.send(runId, message, dbosDecisionTopic(callId), `${runId}:${callId}:decision:${signature}`);
   return "sent";
 }
 

@@ -14,6 +14,7 @@ export {
   DbosExecution,
   type DbosExecutionOptions,
   dbosDecisionTopic,
+  dbosRefusedDecisionStep,
 } from "./dbos-execution.js";
 export {
   type DbosMessenger,

@@ -43,7 +43,7 @@ export function throughChannel(execution: DurableExecution, channel: AttemptChan
     runId: execution.runId,
     step: (name, fn) => channel.run(() => execution.step(name, fn)),
     call: (key, fn, call) => channel.run(() => execution.call(key, fn, call)),
-    waitForDecision: (callId, gated) => channel.run(() => execution.waitForDecision(callId, gated)),
+    waitForDecision: (callId, gated, check) => channel.run(() => execution.waitForDecision(callId, gated, check)),
     now: () => execution.now(),
     random: () => execution.random(),
   };

@@ -1,7 +1,13 @@
 // A decision record proves a reviewer's decision for one call of one run with its arguments, and
 // nothing else: a store keeps it, so whoever writes the database must not be able to reuse or forge it.
 import { describe, expect, it } from "vitest";
-import { type DecidedCall, signApprovalDecision, signDecision, verifyDecision } from "./decision-record.js";
+import {
+  approvalDecisionVerifier,
+  type DecidedCall,
+  signApprovalDecision,
+  signDecision,
+  verifyDecision,
+} from "./decision-record.js";
 
 const key = new Uint8Array(32).fill(7);
 const call: DecidedCall = { runId: "run_1", callId: "call_1", tool: "refund", arguments: { orderId: "o1", amount: 5 } };
@@ -71,5 +77,43 @@ describe("signApprovalDecision: an approval service signs what an engine run che
     expect(String((thrown as Error).message)).not.toContain(short);
     expect(() => signApprovalDecision(secret, { ...call, callId: "" }, "approved")).toThrow(/call.callId/);
     expect(() => signApprovalDecision(secret, call, "maybe" as "approved")).toThrow(/"approved" or "denied"/);
+  });
+});
+
+describe("approvalDecisionVerifier: what takes records outside the loop checks them as the loop does", () => {
+  const secret = "an-approval-secret-of-at-least-32-bytes";
+  const verify = approvalDecisionVerifier(secret);
+
+  it("answers the decision of a record signed with the secret for exactly the call, as the loop's check does", () => {
+    for (const decision of ["approved", "denied"] as const) {
+      const record = signApprovalDecision(secret, call, decision);
+      expect(verify(record, call)).toBe(decision);
+      expect(verify(record, call)).toBe(verifyDecision(Buffer.from(secret, "utf8"), record, call));
+    }
+    expect(
+      approvalDecisionVerifier(new TextEncoder().encode(secret))(signApprovalDecision(secret, call, "approved"), call),
+    ).toBe("approved");
+  });
+
+  it.each([
+    ["signed with another secret", signApprovalDecision(`${secret}-forged`, call, "approved"), call],
+    ["signed for another call", signApprovalDecision(secret, { ...call, callId: "call_2" }, "approved"), call],
+    ["signed for another run", signApprovalDecision(secret, { ...call, runId: "run_2" }, "approved"), call],
+    [
+      "signed for other arguments",
+      signApprovalDecision(secret, call, "approved"),
+      { ...call, arguments: { amount: 6 } },
+    ],
+    ["garbage", { decision: "approved", signature: "f".repeat(64) }, call],
+    ["not a record", "approved", call],
+  ])("answers undefined for a record %s", (_, record, checked) => {
+    expect(verify(record, checked)).toBeUndefined();
+  });
+
+  it("refuses a secret no agent accepts, without showing it", () => {
+    const short = "sk-short-secret";
+    expect(() => approvalDecisionVerifier(short)).toThrow(/approvalDecisionVerifier: .*at least 32 bytes, not 15/);
+    expect(() => approvalDecisionVerifier(short)).not.toThrow(new RegExp(short));
+    expect(() => approvalDecisionVerifier(undefined as unknown as string)).toThrow(TypeError);
   });
 });

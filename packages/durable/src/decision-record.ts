@@ -82,13 +82,7 @@ export function signApprovalDecision(
   call: DecidedCall,
   decision: ApprovalDecision,
 ): ApprovalRecord {
-  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret;
-  if (!(key instanceof Uint8Array))
-    throw new TypeError("signApprovalDecision: the secret must be the agent's checkpointSecret (a string or bytes).");
-  if (key.byteLength < MIN_SECRET_BYTES)
-    throw new TypeError(
-      `signApprovalDecision: the secret must be the agent's checkpointSecret, at least ${MIN_SECRET_BYTES} bytes, not ${key.byteLength}: an agent refuses a shorter one.`,
-    );
+  const key = secretKey("signApprovalDecision", secret);
   for (const field of ["runId", "callId", "tool"] as const)
     if (typeof call?.[field] !== "string" || call[field] === "")
       throw new TypeError(
@@ -97,6 +91,40 @@ export function signApprovalDecision(
   if (decision !== "approved" && decision !== "denied")
     throw new TypeError('signApprovalDecision: the decision must be "approved" or "denied".');
   return signDecision(key, call, decision);
+}
+
+/** The key of a `checkpointSecret` as agents take it (a string as its UTF-8 bytes); `where` names the caller. */
+function secretKey(where: string, secret: string | Uint8Array): Uint8Array {
+  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret;
+  if (!(key instanceof Uint8Array))
+    throw new TypeError(`${where}: the secret must be the agent's checkpointSecret (a string or bytes).`);
+  if (key.byteLength < MIN_SECRET_BYTES)
+    throw new TypeError(
+      `${where}: the secret must be the agent's checkpointSecret, at least ${MIN_SECRET_BYTES} bytes, not ${key.byteLength}: an agent refuses a shorter one.`,
+    );
+  return key;
+}
+
+/**
+ * A check of decision records for one agent's `checkpointSecret`: the check the run loop applies
+ * before a gated call runs, for what receives records outside the loop (Restate's `decide` handler
+ * answers a record that does not verify `"refused"` and keeps the wait open). `verify(record, call)`
+ * answers the decision `record` proves for exactly `call` (its run, call id, tool and arguments), or
+ * `undefined` when it proves nothing: malformed, signed with another secret, or for another call.
+ * Throws a `TypeError` (naming no part of the secret) for a secret an agent refuses.
+ *
+ * @example
+ * ```ts
+ * import { approvalDecisionVerifier } from "@needlework/durable";
+ * const verify = approvalDecisionVerifier(process.env.CHECKPOINT_SECRET!);
+ * if (verify(record, { runId, callId, tool: "refund", arguments }) === undefined) console.log("refused");
+ * ```
+ */
+export function approvalDecisionVerifier(
+  secret: string | Uint8Array,
+): (record: unknown, call: DecidedCall) => ApprovalDecision | undefined {
+  const key = secretKey("approvalDecisionVerifier", secret);
+  return (record, call) => verifyDecision(key, record, call);
 }
 
 /**

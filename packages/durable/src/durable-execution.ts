@@ -44,6 +44,26 @@ export interface DurableToolCall {
 export type DecisionEvidence = ApprovalRecord | "settled";
 
 /**
+ * The gated call a wait is for, and the loop's own check of a decision record for it (the one the
+ * loop applies again before anything runs). An engine that takes records from outside (a message,
+ * a promise) drops one the check refuses and keeps waiting: a forged record must not end the wait.
+ *
+ * @example
+ * ```ts
+ * const check: DecisionCheck = { tool: "refund", arguments: { orderId: "o1" }, verifies: (record) => record !== null };
+ * const evidence = await execution.waitForDecision("call_1_1", true, check);
+ * ```
+ */
+export interface DecisionCheck {
+  /** The call's tool, as the model named it. */
+  readonly tool: string;
+  /** The call's arguments, as the model gave them (JSON: an engine may keep them for its own check). */
+  readonly arguments: unknown;
+  /** True when `record` is a decision signed for exactly this run, call, tool and arguments. */
+  verifies(record: unknown): boolean;
+}
+
+/**
  * The port the agent loop runs over: every place the loop journals goes through it. The built-in
  * journal ({@link journalExecution}: in memory, or a `RunJournal` of a store such as the file or
  * PostgreSQL one) is one implementation; durable execution engines (`@needlework/dbos`,
@@ -63,7 +83,8 @@ export type DecisionEvidence = ApprovalRecord | "settled";
  *   outcome.
  * - `waitForDecision(callId, gated)` resolves the evidence the execution holds or receives for a
  *   call's decision; `undefined` when there is none (the built-in journal never waits: the run
- *   pauses with a checkpoint). Only a `gated` call may be waited for.
+ *   pauses with a checkpoint). Only a `gated` call may be waited for; an engine that waits drops a
+ *   record `check` refuses (never consumed as the call's decision) and waits on.
  * - `now()`/`random()` where replay needs the same values again.
  *
  * @example
@@ -79,8 +100,8 @@ export interface DurableExecution {
   step<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Runs one tool call keyed `key` (its idempotency key) and records its outcome: the one path outcomes are recorded on. */
   call(key: string, fn: () => Promise<ToolOutcome>, call: DurableToolCall): Promise<ToolOutcome>;
-  /** The decision evidence for `callId`, or undefined (the run pauses). */
-  waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined>;
+  /** The decision evidence for `callId`, or undefined (the run pauses); `check` is the loop's check of a record. */
+  waitForDecision(callId: string, gated?: boolean, check?: DecisionCheck): Promise<DecisionEvidence | undefined>;
   /** The time, in epoch ms, as a replay sees it again. */
   now(): number;
   /** A random number in [0, 1), as a replay sees it again. */

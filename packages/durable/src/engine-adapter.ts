@@ -1,6 +1,6 @@
 import type { ToolOutcome } from "@needlework/core";
 import type { DeadLetterQueue } from "./dead-letter-queue.js";
-import type { DecisionEvidence, DurableExecution, DurableToolCall } from "./durable-execution.js";
+import type { DecisionCheck, DecisionEvidence, DurableExecution, DurableToolCall } from "./durable-execution.js";
 
 /**
  * The base class of an engine adapter's execution (`DbosExecution`, `RestateExecution`, your own):
@@ -41,9 +41,9 @@ export abstract class DelegatingExecution implements DurableExecution {
     return this.inner.call(key, fn, call);
   }
 
-  /** Waits (durably, on the engine's wait) for a gated call's signed decision record. */
-  waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined> {
-    return this.inner.waitForDecision(callId, gated);
+  /** Waits (durably, on the engine's wait) for a gated call's signed decision record that `check` verifies. */
+  waitForDecision(callId: string, gated?: boolean, check?: DecisionCheck): Promise<DecisionEvidence | undefined> {
+    return this.inner.waitForDecision(callId, gated, check);
   }
 
   /** The time (epoch ms). */

@@ -1,6 +1,6 @@
 import { createToolOutcome, type ToolOutcome } from "@needlework/core";
 import { describe, expect, it } from "vitest";
-import type { DurableToolCall, RoundStart } from "./durable-execution.js";
+import type { DecisionCheck, DurableToolCall, RoundStart } from "./durable-execution.js";
 import { engineExecution, type EngineSteps } from "./engine-execution.js";
 
 /** A fake engine: a journal of step values by name, kept across "processes" (executions). */
@@ -121,5 +121,22 @@ describe("engineExecution", () => {
     expect(await execution.waitForDecision("c1", true)).toEqual(record);
     expect(asked).toEqual(["c1"]);
     expect(await engineExecution(engine.open()).waitForDecision("c1", true)).toBeUndefined();
+  });
+
+  it("hands the loop's check to the engine's wait, which takes only a record the check verifies", async () => {
+    const engine = fakeEngine();
+    const forged = { decision: "approved", signature: "f".repeat(64) } as const;
+    const record = { decision: "approved", signature: "a".repeat(64) } as const;
+    const check: DecisionCheck = { tool: "refund", arguments: { orderId: "o1" }, verifies: (r) => r === record };
+    const handed: (DecisionCheck | undefined)[] = [];
+    // The engine's wait reads its messages in order and drops one the check refuses, as DBOS's does.
+    const execution = engineExecution(
+      engine.open(async (_callId, given) => {
+        handed.push(given);
+        return [forged, record].find((sent) => given === undefined || given.verifies(sent));
+      }),
+    );
+    expect(await execution.waitForDecision("c1", true, check)).toBe(record);
+    expect(handed).toEqual([check]);
   });
 });

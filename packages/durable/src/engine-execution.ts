@@ -1,6 +1,12 @@
 import { type ChatResponse, createToolOutcome, type ToolOutcome, toJsonSafe } from "@needlework/core";
 import type { ApprovalRecord } from "./approval-record.js";
-import type { DecisionEvidence, DurableExecution, DurableToolCall, RoundStart } from "./durable-execution.js";
+import type {
+  DecisionCheck,
+  DecisionEvidence,
+  DurableExecution,
+  DurableToolCall,
+  RoundStart,
+} from "./durable-execution.js";
 import { isArtifactPageRecord, journaledOutcome, rebuild } from "./journaled-outcome.js";
 import { journaledTurn, recordedResponse } from "./journaled-turn.js";
 import { outcomeUnknown } from "./outcome-unknown.js";
@@ -34,8 +40,12 @@ export interface EngineSteps {
    * issues the same operations as the execution it replays. Without it, no call counts as settled.
    */
   settled?(callId: string): Promise<boolean>;
-  /** The engine's durable wait for the signed decision record of `callId` (`undefined`: none came in time). */
-  waitForDecision?(callId: string): Promise<ApprovalRecord | undefined>;
+  /**
+   * The engine's durable wait for the signed decision record of `callId` (`undefined`: none came in
+   * time). A record `check` refuses is not the call's decision: the wait drops it and goes on (a
+   * forged record sent first must not stand in for the reviewer's), replaying the same way.
+   */
+  waitForDecision?(callId: string, check?: DecisionCheck): Promise<ApprovalRecord | undefined>;
   /** The time as a replay sees it again (default `Date.now`). */
   now?(): number;
   /** A random number as a replay sees it again (default `Math.random`). */
@@ -158,10 +168,14 @@ export function engineExecution(steps: EngineSteps, options: EngineExecutionOpti
       }
       return rebuild(outcome.recorded);
     },
-    async waitForDecision(callId: string, gated?: boolean): Promise<DecisionEvidence | undefined> {
+    async waitForDecision(
+      callId: string,
+      gated?: boolean,
+      check?: DecisionCheck,
+    ): Promise<DecisionEvidence | undefined> {
       if (steps.settled !== undefined && (await steps.settled(callId))) return "settled";
       if (gated !== true || steps.waitForDecision === undefined) return undefined;
-      return steps.waitForDecision(callId);
+      return steps.waitForDecision(callId, check);
     },
   };
   return execution;

@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 export type { ApprovalRecord } from "./approval-record.js";
-export { type DecidedCall, signApprovalDecision } from "./decision-record.js";
+export { approvalDecisionVerifier, type DecidedCall, signApprovalDecision } from "./decision-record.js";
 export {
   type AgentStore,
   DEFAULT_LEASE_MS,
@@ -104,6 +104,7 @@ export { InMemoryArtifactStore } from "./in-memory-artifact-store.js";
 export { FileArtifactStore, type FileArtifactStoreOptions } from "./file-artifact-store.js";
 export type { RunDeletion } from "./run-deletion.js";
 export {
+  type DecisionCheck,
   type DecisionEvidence,
   type DurableExecution,
   type DurableExecutionFactory,

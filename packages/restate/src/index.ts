@@ -20,6 +20,7 @@ export {
   type DeadLetterPausedRunsOptions,
   deadLetterPausedRuns,
   type RestateDecision,
+  type RestateDecisionHandlersOptions,
   restateDecisionHandlers,
   sendRestateDecision,
 } from "./restate-runs.js";

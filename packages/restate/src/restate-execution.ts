@@ -38,6 +38,20 @@ export function restateDecisionPromise(callId: string): string {
   return `needlework:decision:${callId}`;
 }
 
+/**
+ * The workflow state key holding what `decide` checks a record for call `callId` against: the call's
+ * tool and arguments, set by the run before it waits (never the key: `decide` has its own).
+ */
+export function restateAwaitedCall(callId: string): string {
+  return `needlework:call:${callId}`;
+}
+
+/** The call a decision record for `callId` must be signed for, as the run keeps it for `decide`. */
+export interface RestateAwaitedCall {
+  readonly tool: string;
+  readonly arguments: unknown;
+}
+
 /** The workflow state key set while a run runs (`"running"`) and when it ended (`"ended"`). */
 export const RESTATE_RUN_STATE = "needlework:run";
 
@@ -69,8 +83,9 @@ async function journaledWithoutWait(adminUrl: string, id: string, callId: string
  * turn and a round's start are journaled `ctx.run` steps, each tool call one `ctx.run` (one attempt:
  * needlework's own resilience runs inside it; a round's calls run one after another, as Restate's SDK
  * awaits one operation at a time), keyed `<runId>:<callId>`; an approval waits on the
- * workflow's durable promise for the signed decision record, which the loop verifies again before
- * anything runs. Restate retries the invocation after a crash of the worker or the server and
+ * workflow's durable promise for the signed decision record, which only a record that verifies for
+ * the call resolves (`decide` refuses any other), and which the loop verifies again before anything
+ * runs. Restate retries the invocation after a crash of the worker or the server and
  * replays its journal; a call in flight runs again only when its tool is idempotent, and is otherwise
  * `OUTCOME_UNKNOWN`. Random numbers come from `ctx.rand` (the same on replay).
  *
@@ -82,7 +97,7 @@ async function journaledWithoutWait(adminUrl: string, id: string, callId: string
  *   handlers: {
  *     run: (ctx: restate.WorkflowContext, input: string) =>
  *       RestateExecution.run(ctx, async () => (await agent.run(input, { runId: ctx.key })).text),
- *     ...restateDecisionHandlers(),
+ *     ...restateDecisionHandlers({ checkpointSecret }),
  *   },
  * });
  * ```
@@ -156,11 +171,17 @@ function restateSteps(ctx: WorkflowContext, run: DurableRunInfo, options: Restat
       // Restate's SDK awaits one context operation at a time ("awaitNext already pending" otherwise):
       // the steps of a round's calls are taken in turn, in the order the loop asked for them.
       step: (name, fn) => inTurn(() => ctx.run(name, fn, { maxRetryAttempts: 1 })),
-      waitForDecision: async (callId) => {
+      waitForDecision: async (callId, check) => {
         try {
-          return await inTurn(() =>
-            ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout),
-          );
+          return await inTurn(() => {
+            // What `decide` checks a record against before it resolves the promise: a record that
+            // does not verify for this call must not take the place of the reviewer's.
+            if (check !== undefined) {
+              const awaited: RestateAwaitedCall = { tool: check.tool, arguments: check.arguments };
+              ctx.set(restateAwaitedCall(callId), awaited);
+            }
+            return ctx.promise<ApprovalRecord>(restateDecisionPromise(callId)).get().orTimeout(timeout);
+          });
         } catch (error) {
           if (error instanceof TimeoutError) return undefined;
           throw error;

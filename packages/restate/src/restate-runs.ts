@@ -1,6 +1,17 @@
-import { type ApprovalRecord, type DeadLetterQueue, type DecisionDelivery, deadLetterRuns } from "@needlework/durable";
+import {
+  type ApprovalRecord,
+  approvalDecisionVerifier,
+  type DeadLetterQueue,
+  type DecisionDelivery,
+  deadLetterRuns,
+} from "@needlework/durable";
 import { TerminalError, type WorkflowSharedContext } from "@restatedev/restate-sdk";
-import { RESTATE_RUN_STATE, restateDecisionPromise } from "./restate-execution.js";
+import {
+  RESTATE_RUN_STATE,
+  type RestateAwaitedCall,
+  restateAwaitedCall,
+  restateDecisionPromise,
+} from "./restate-execution.js";
 
 /**
  * A decision as the `decide` handler takes it: the call it is for and the reviewer's signed record.
@@ -16,29 +27,65 @@ export interface RestateDecision {
 }
 
 /**
- * The shared `decide` handler to spread into a workflow that runs needlework runs: it resolves the
- * durable promise a gated call waits on with the reviewer's signed record. A run that has not
- * started or has ended refuses it, and a second decision for one call is not applied (the promise
- * keeps the first; two at once: one resolves it, the other finds it resolved). Each request is
- * answered from the run's state at that moment. The run verifies the record again before it runs
- * anything.
+ * Options of {@link restateDecisionHandlers}.
  *
  * @example
  * ```ts
- * restate.workflow({ name: "support", handlers: { run, ...restateDecisionHandlers() } });
+ * const options: RestateDecisionHandlersOptions = { checkpointSecret: process.env.CHECKPOINT_SECRET! };
  * ```
  */
-export function restateDecisionHandlers(): {
+export interface RestateDecisionHandlersOptions {
+  /**
+   * The agent's `checkpointSecret` (the one its decisions are signed with): `decide` checks each
+   * record with it, as the run's loop does, before it resolves the call's promise.
+   */
+  readonly checkpointSecret: string | Uint8Array;
+}
+
+/**
+ * The shared `decide` handler to spread into a workflow that runs needlework runs: it resolves the
+ * durable promise a gated call waits on with the reviewer's signed record, once that record
+ * verifies (with the agent's `checkpointSecret`, the loop's own check) for this run and the call it
+ * waits on, with its tool and arguments. Anything else is answered `"refused"` and resolves nothing,
+ * so the wait goes on: a record signed with another secret or for another run, call or arguments,
+ * a malformed one, a decision for a call the run is not waiting on, or any decision for a run that
+ * has not started or has ended. A second valid decision for one call is not applied (the promise
+ * keeps the first; two at once: one resolves it, the other finds it resolved). Each request is
+ * answered from the run's state at that moment. The run verifies the record again before it runs
+ * anything. Throws a `TypeError` (naming no part of it) without a secret an agent accepts.
+ *
+ * @example
+ * ```ts
+ * restate.workflow({
+ *   name: "support",
+ *   handlers: { run, ...restateDecisionHandlers({ checkpointSecret: process.env.CHECKPOINT_SECRET! }) },
+ * });
+ * ```
+ */
+export function restateDecisionHandlers(options: RestateDecisionHandlersOptions): {
   decide: (ctx: WorkflowSharedContext, decision: RestateDecision) => Promise<DecisionDelivery>;
 } {
+  const secret: unknown = options?.checkpointSecret;
+  if (typeof secret !== "string" && !(secret instanceof Uint8Array))
+    throw new TypeError(
+      "restateDecisionHandlers({ checkpointSecret }): pass the agent's checkpointSecret: decide checks each decision record with it and refuses one that does not verify.",
+    );
+  const verify = approvalDecisionVerifier(secret);
   return {
     async decide(ctx, decision) {
       if ((await ctx.get<string>(RESTATE_RUN_STATE)) !== "running") return "refused";
-      const { decision: verdict, signature } = decision.record;
-      const promise = ctx.promise<ApprovalRecord>(restateDecisionPromise(decision.callId));
+      const callId: unknown = decision?.callId;
+      if (typeof callId !== "string") return "refused";
+      const awaited = await ctx.get<RestateAwaitedCall>(restateAwaitedCall(callId));
+      if (awaited === null || awaited === undefined) return "refused";
+      const record = decision.record as Partial<ApprovalRecord> | null | undefined;
+      const verdict = verify(record, { runId: ctx.key, callId, tool: awaited.tool, arguments: awaited.arguments });
+      // Not the reviewer's decision for this call: the promise stays open for it.
+      if (verdict === undefined) return "refused";
+      const promise = ctx.promise<ApprovalRecord>(restateDecisionPromise(callId));
       if ((await promise.peek()) !== undefined) return "sent";
       try {
-        await promise.resolve({ decision: verdict, signature });
+        await promise.resolve({ decision: verdict, signature: record!.signature! });
       } catch (error) {
         // Another decision resolved it between the peek and the resolve: that one is applied.
         if (error instanceof TerminalError && (await promise.peek()) !== undefined) return "sent";
@@ -52,13 +99,15 @@ export function restateDecisionHandlers(): {
 /**
  * Sends a reviewer's signed decision for `callId` to run `runId` of workflow `workflow` through the
  * ingress at `ingressUrl` and answers what the `decide` handler answered: `"sent"` while the run
- * runs (a decision for the call is applied, once, however often it is sent), `"refused"` once it
- * has ended (or before it started). It sends no idempotency key: Restate would answer a repeat with
+ * waits on the call (a decision for the call is applied, once, however often it is sent),
+ * `"refused"` for a record that does not verify for the call (nothing is resolved: the run goes on
+ * waiting for the reviewer's), for a call the run is not waiting on, and once the run has ended (or
+ * before it started). It sends no idempotency key: Restate would answer a repeat with
  * the first answer, kept for a day, and a decision sent again after the run ended would read
  * `"sent"`; the handler is idempotent itself (the call's promise keeps the first decision). Make
  * `record` with `signApprovalDecision` of `@needlework/durable` (the agent's `checkpointSecret`, the
- * call the reviewer saw): the run verifies it before it runs anything, and one signed with another
- * secret or for another call runs nothing.
+ * call the reviewer saw): one signed with another secret or for another call is refused and runs
+ * nothing.
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import type { ChatClient, ToolClass } from "@needlework/core";
+import type { ChatClient, ToolClass, ToolInvoker } from "@needlework/core";
 import { ownOptions } from "@needlework/core/kit";
 import { z } from "zod";
 import { functionOption, integerAtLeast } from "@needlework/core/kit";
@@ -204,3 +204,28 @@ export function resolveAgentOptions(options: CreateAgentOptions, where = "create
 
 /** Options after defaults. @internal */
 export type ResolvedAgentOptions = ReturnType<typeof resolveAgentOptions>;
+
+/**
+ * Refuses an agent whose approvals nobody outside it could ever decide: it runs inside a durable
+ * execution engine (`execution`), where a gated call waits for a decision record signed with the
+ * agent's `checkpointSecret`, and it has none, so its key would be random per process: no record an
+ * approval service signs (nor a run recovered by another process) would verify, and every gated
+ * call would wait until its timeout. `offered`: the tools the agent offers.
+ * @internal
+ */
+export function refuseUnverifiableApprovals(resolved: ResolvedAgentOptions, offered: ToolInvoker): void {
+  if (resolved.execution === undefined || resolved.checkpointSecret !== undefined) return;
+  const gated = offered.tools.filter((tool) => tool.options.requiresApproval === true).map((tool) => tool.name);
+  if (gated.length === 0 && resolved.approvalPolicy === undefined) return;
+  const asks =
+    gated.length > 0
+      ? `its tool${gated.length > 1 ? "s" : ""} ${gated.join(", ")} require${gated.length > 1 ? "" : "s"} approval`
+      : "its approvalPolicy can ask for approval";
+  throw new TypeError(
+    `createAgent: agent '${resolved.name}' runs in a durable execution engine (execution) and ${asks}, but has no ` +
+      "checkpointSecret: its key would be random per process, so no decision your approval service signs " +
+      "(signApprovalDecision) could verify and every approval would wait until it times out. Pass checkpointSecret " +
+      '(at least 32 bytes, e.g. crypto.randomBytes(32).toString("hex"), kept with your secrets): the one your ' +
+      "approval service signs with.",
+  );
+}

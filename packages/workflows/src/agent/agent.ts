@@ -5,7 +5,7 @@ import type { AgentRuntime } from "./loop/agent-loop.js";
 import type { AgentRunResult } from "@needlework/core/events";
 import type { RunInfo } from "../plugin.js";
 import type { AgentDeps, CreateAgentOptions, ResumeOptions, RunOptions } from "./agent.options.js";
-import { type ResolvedAgentOptions, resolveAgentOptions } from "./agent-options.schema.js";
+import { type ResolvedAgentOptions, refuseUnverifiableApprovals, resolveAgentOptions } from "./agent-options.schema.js";
 import type { ApprovalDecisions } from "./approvals/approval-options.js";
 import type { AgentCheckpoint } from "./approvals/checkpoint.js";
 import { type DeadLetterQueue, InMemoryDeadLetterQueue } from "@needlework/durable";
@@ -164,6 +164,7 @@ export interface AgentParts extends AgentDeps {
  * into the factory. @internal
  */
 export function agentOf(deps: AgentParts, resolved: ResolvedAgentOptions): Agent {
+  refuseUnverifiableApprovals(resolved, deps.offered);
   if (resolved.resumedCheckpoints !== undefined && resolved.store === undefined)
     throw new TypeError(
       `createAgent: agent '${resolved.name}' sets \`resumedCheckpoints\` without a \`store\`, and agents no ` +

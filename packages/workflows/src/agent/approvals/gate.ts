@@ -3,7 +3,7 @@ import type { ApprovalDecision, ApprovalDecisions, ApprovalPolicy } from "./appr
 import { parsedArguments } from "../canonical-json.js";
 import type { PendingApproval } from "./checkpoint.js";
 import { CheckpointError } from "./checkpoint-error.js";
-import type { ApprovalRecord } from "@needlework/durable";
+import type { ApprovalRecord, DecisionCheck } from "@needlework/durable";
 import { verifyDecision } from "@needlework/durable/internal";
 import type { RoundCall } from "../loop/round-call.js";
 import type { RoundGate } from "../loop/run-state.js";
@@ -114,6 +114,28 @@ export function refuseUnaskable(
 }
 
 /**
+ * The one check of a decision record: the decision it proves for this run, call, tool and
+ * arguments under the agent's key, or `undefined`. The gate applies it before a round runs, and an
+ * engine's wait applies it (through {@link decisionCheck}) before it takes a record as the decision.
+ */
+function verified(key: Uint8Array, runId: string, call: RoundCall, record: unknown) {
+  return verifyDecision(key, record, { runId, callId: call.callId, tool: call.name, arguments: call.arguments });
+}
+
+/**
+ * What an engine's wait for `call`'s decision checks a record with: the gate's own check, so a
+ * record it refuses (forged, or signed for another run, call or arguments) never ends the wait.
+ * @internal
+ */
+export function decisionCheck(key: Uint8Array, runId: string, call: RoundCall): DecisionCheck {
+  return {
+    tool: call.name,
+    arguments: call.arguments,
+    verifies: (record) => verified(key, runId, call, record) !== undefined,
+  };
+}
+
+/**
  * True when every gated call of the round has evidence of a decision: a journaled outcome, or a
  * record that verifies for this run, call, tool and arguments. A journaled call start, or a record
  * signed with another key or for other arguments, is no evidence: the round pauses again.
@@ -123,11 +145,7 @@ export function proven(key: Uint8Array, runId: string, calls: readonly RoundCall
   return calls.every((call, i) => {
     if (gate.gated[i] !== true) return true;
     const evidence = gate.evidence.get(call.callId);
-    if (evidence === "settled") return true;
-    return (
-      verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) !==
-      undefined
-    );
+    return evidence === "settled" || verified(key, runId, call, evidence) !== undefined;
   });
 }
 
@@ -152,20 +170,11 @@ export function enforceGate(
     if (evidence === "settled") return;
     if (gate.gated[i] !== true) {
       // Not gated now (the policy changed since the pause), but a person denied it: it never runs.
-      if (
-        evidence !== undefined &&
-        verifyDecision(key, evidence, { runId, callId: call.callId, tool: call.name, arguments: call.arguments }) ===
-          "denied"
-      )
+      if (evidence !== undefined && verified(key, runId, call, evidence) === "denied")
         presets.set(call.callId, approvalDenied(call));
       return;
     }
-    const decision = verifyDecision(key, evidence, {
-      runId,
-      callId: call.callId,
-      tool: call.name,
-      arguments: call.arguments,
-    });
+    const decision = verified(key, runId, call, evidence);
     if (decision === "approved") approved.set(call.callId, evidence as ApprovalRecord);
     else presets.set(call.callId, decision === "denied" ? approvalDenied(call) : approvalMissing(call));
   });

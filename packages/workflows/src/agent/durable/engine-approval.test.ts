@@ -91,3 +91,76 @@ describe("a decision signed with signApprovalDecision, delivered by an engine", 
     expect(refunds()).toBe(0);
   });
 });
+
+describe("an engine's wait is handed the loop's own check of a record", () => {
+  /**
+   * A toy engine whose wait reads a mailbox of records in the order they were sent and, as the DBOS
+   * and Restate adapters do, drops each one the loop's check refuses and reads on.
+   */
+  function mailboxRun(mailbox: readonly unknown[]) {
+    const seen: { tool: string; arguments: unknown; refused: number }[] = [];
+    const h = harness();
+    let refunds = 0;
+    h.world.on("refund", () => {
+      refunds += 1;
+      return { refundId: "RF-o1" };
+    });
+    const factory: DurableExecutionFactory = ({ runId }) => {
+      const log = new Map<string, unknown>();
+      const once = async <T>(id: string, fn: () => Promise<T>): Promise<T> => {
+        if (!log.has(id)) log.set(id, await fn());
+        return log.get(id) as T;
+      };
+      return {
+        runId,
+        step: (name, fn) => once(`step:${name}`, fn),
+        call: (_key, fn, call) => once(`call:${call.callId}`, fn),
+        waitForDecision: async (_callId, gated, check) => {
+          if (gated !== true || check === undefined) return undefined;
+          let refused = 0;
+          for (const record of mailbox) {
+            if (check.verifies(record)) {
+              seen.push({ tool: check.tool, arguments: check.arguments, refused });
+              return record as ApprovalRecord;
+            }
+            refused += 1;
+          }
+          seen.push({ tool: check.tool, arguments: check.arguments, refused });
+          return undefined;
+        },
+        now: () => 0,
+        random: () => 0.5,
+      };
+    };
+    const { agent } = h.agent(
+      [{ toolCalls: [{ id: "call_refund", name: "refund", arguments: REFUND }] }, { text: "Refunded o1." }],
+      { execution: factory, checkpointSecret: SECRET },
+    );
+    return { run: () => agent.run("Refund o1.", { runId: "refund-o1" }), refunds: () => refunds, seen };
+  }
+
+  it("records that do not verify, sent first, are refused by the check; the reviewer's after them runs the call once", async () => {
+    const forged = [
+      signApprovalDecision(`${SECRET}-forged`, theCall, "approved"),
+      signApprovalDecision(SECRET, { ...theCall, callId: "call_other" }, "approved"),
+      signApprovalDecision(SECRET, { ...theCall, runId: "refund-o2" }, "denied"),
+      { decision: "approved", signature: "0".repeat(64) },
+      "garbage",
+      null,
+    ];
+    const { run, refunds, seen } = mailboxRun([...forged, signApprovalDecision(SECRET, theCall, "approved")]);
+    const result = await run();
+    assertStatus(result, "completed");
+    expect(seen).toEqual([{ tool: "refund", arguments: REFUND, refused: forged.length }]);
+    expect(result.calls).toEqual([expect.objectContaining({ tool: "refund", status: "ok" })]);
+    expect(refunds()).toBe(1);
+  });
+
+  it("the check refuses every record that proves nothing: the wait ends without one and the run pauses", async () => {
+    const { run, refunds, seen } = mailboxRun([signApprovalDecision(`${SECRET}-forged`, theCall, "approved")]);
+    const result = await run();
+    assertStatus(result, "awaiting_approval");
+    expect(seen).toEqual([{ tool: "refund", arguments: REFUND, refused: 1 }]);
+    expect(refunds()).toBe(0);
+  });
+});

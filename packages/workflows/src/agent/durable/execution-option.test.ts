@@ -37,6 +37,9 @@ function toyEngine() {
   return { factory, runs, opened, keys };
 }
 
+// The fixture tools include a refund that requires approval: an agent in an engine needs its secret.
+const checkpointSecret = "the-agent-checkpoint-secret-of-32-bytes-or-more";
+
 describe("createAgent({ execution }): an engine under the loop", () => {
   it("journals turns, round starts and calls through the engine; a second execution replays them", async () => {
     const h = harness();
@@ -52,7 +55,7 @@ describe("createAgent({ execution }): an engine under the loop", () => {
         { name: "updateContact", arguments: { contactId: "c1", email: "a@x.example" } },
       ],
     };
-    const { agent } = h.agent([round, { text: "Both updates done." }], { execution: engine.factory });
+    const { agent } = h.agent([round, { text: "Both updates done." }], { execution: engine.factory, checkpointSecret });
     const first = await agent.run("Update c1.", { runId: "run-engine" });
     expect(first.status).toBe("completed");
     expect(writes).toBe(2);
@@ -62,7 +65,7 @@ describe("createAgent({ execution }): an engine under the loop", () => {
     expect(engine.keys).toEqual(["run-engine:call_1_1", "run-engine:call_1_1"]);
 
     // The engine re-runs the workflow: the model is not asked and no tool runs again.
-    const { agent: again, model } = h.agent([], { execution: engine.factory });
+    const { agent: again, model } = h.agent([], { execution: engine.factory, checkpointSecret });
     const replayed = await again.run("Update c1.", { runId: "run-engine" });
     expect(model.requests).toHaveLength(0);
     expect(writes).toBe(2);

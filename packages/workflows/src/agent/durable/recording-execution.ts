@@ -14,7 +14,7 @@ export function recordingExecution(execution: DurableExecution, record: RunRecor
     now: () => execution.now(),
     random: () => execution.random(),
     ...(execution.replaying === undefined ? {} : { replaying: () => execution.replaying?.() === true }),
-    waitForDecision: (callId, gated) => execution.waitForDecision(callId, gated),
+    waitForDecision: (callId, gated, check) => execution.waitForDecision(callId, gated, check),
     async step(name, fn) {
       const value = await execution.step(name, fn);
       if (name.startsWith("turn:")) record.turn(Number(name.slice(5)), value as ChatResponse);

@@ -191,7 +191,8 @@ export class AgentRun {
       refused,
     );
     // What the run's record holds of decisions on these calls (a denied one never runs, gated or not).
-    const gate = { gated, evidence: await decisionsOf(this.runtime.execution, calls, gated) };
+    const evidence = await decisionsOf(this.runtime.execution, calls, gated, this.runtime.key, state.runId);
+    const gate = { gated, evidence };
     if (!gated.some(Boolean)) return this.round(calls, refused, gate);
     // A gated round runs only when the run's record proves every gated call's decision (a signed
     // record, or a recorded outcome); otherwise the run pauses and a person is asked.
