@@ -47,6 +47,21 @@ export function dbosRefusedDecisionStep(callId: string): string {
   return `decision-refused:${callId}`;
 }
 
+/**
+ * The step recorded when a call's decision wait ends at its deadline with no decision: a replay reads
+ * that the call waited (a timed-out `DBOS.recv` records `null`, which names no call), so it waits
+ * again from the record, as the first execution did, even once the call's outcome is recorded.
+ *
+ * @example
+ * ```ts
+ * const steps = await DBOS.listWorkflowSteps(runId);
+ * const timedOut = steps?.some((step) => step.name === dbosDecisionTimedOutStep("call_1_1"));
+ * ```
+ */
+export function dbosDecisionTimedOutStep(callId: string): string {
+  return `decision-timed-out:${callId}`;
+}
+
 /** What a decision message carries: the call it is for, and the reviewer's signed record. */
 export interface DbosDecisionMessage extends ApprovalRecord {
   readonly callId: string;
@@ -116,7 +131,13 @@ function dbosSteps(run: DurableRunInfo, options: DbosExecutionOptions): DurableE
         recordedSteps ??= outsideWorkflow(() => DBOS.listWorkflowSteps(workflowID)).then((steps) => steps ?? []);
         const recorded = await recordedSteps;
         const ran = recorded.some((step) => step.name === callStep(callId));
-        return ran && !recorded.some((step) => step.name === "DBOS.recv" && decisionFor(step.output, callId));
+        // A call that waited (a message for it received, or its wait timed out) waits again on replay.
+        const waited = recorded.some(
+          (step) =>
+            step.name === dbosDecisionTimedOutStep(callId) ||
+            (step.name === "DBOS.recv" && decisionFor(step.output, callId)),
+        );
+        return ran && !waited;
       },
       waitForDecision: (callId, check) => verifiedDecision(callId, timeout, check),
     },
@@ -139,7 +160,10 @@ async function verifiedDecision(
     const message = await DBOS.recv<DbosDecisionMessage>(dbosDecisionTopic(callId), { deadlineEpochMS });
     // `null` is the timeout's answer, and also what a message of `null` reads as: only the time tells.
     if (message === null) {
-      if ((await DBOS.now()) >= deadlineEpochMS) return undefined;
+      if ((await DBOS.now()) >= deadlineEpochMS) {
+        await DBOS.runStep(async () => null, { name: dbosDecisionTimedOutStep(callId), retriesAllowed: false });
+        return undefined;
+      }
     } else {
       const record =
         typeof message === "object" ? { decision: message.decision, signature: message.signature } : undefined;

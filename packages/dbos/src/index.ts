@@ -13,6 +13,7 @@ export {
   type DbosDecisionMessage,
   DbosExecution,
   type DbosExecutionOptions,
+  dbosDecisionTimedOutStep,
   dbosDecisionTopic,
   dbosRefusedDecisionStep,
 } from "./dbos-execution.js";
