@@ -83,7 +83,8 @@ function decisionFor(output: unknown, callId: string): boolean {
  * round's start are `DBOS.runStep` steps, each tool call one step (retries off: needlework's own
  * resilience runs inside it), keyed `<runId>:<callId>`; an approval waits on `DBOS.recv` for the
  * signed decision record: a message that does not verify for the call is dropped (a step
- * `decision-refused:<callId>` records it) and the wait goes on, to the same deadline; the loop
+ * `decision-refused:<callId>` records it) and the wait goes on, to the same deadline (a wait that
+ * ends there with no decision records `decision-timed-out:<callId>`, so a replay waits again); the loop
  * verifies the record again before anything runs. DBOS recovers the
  * workflow after a crash (same `applicationVersion` only) and replays the recorded steps; a call in
  * flight runs again only when its tool is idempotent, and is otherwise `OUTCOME_UNKNOWN`.
