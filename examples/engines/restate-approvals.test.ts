@@ -16,21 +16,10 @@ import { cannotRun } from "../../test/support/cannot-run.js";
 import { forkWorker, killWorker, type Worker } from "./chaos.js";
 import { APPROVAL_CALL, APPROVAL_SECRET, type ChaosRunResult, createEffectsTable, targetOf } from "./chaos-world.js";
 import { restateSide } from "./engine-sides.js";
+import { restateQuery, sleep } from "./test-support.js";
 import { APPROVAL_WORKFLOW, CHAOS_WORKFLOW } from "./workers.js";
 
 const NAME = "Restate approvals under kill -9 of the worker and of the server (spawned processes)";
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Rows of a SQL query on Restate's admin API. */
-async function query<T>(adminUrl: string, sql: string): Promise<T[]> {
-  const response = await fetch(`${adminUrl}/query`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ query: sql }),
-  });
-  if (!response.ok) return [];
-  return ((await response.json()) as { rows: T[] }).rows;
-}
 
 /** The result of a run of `workflow`, once it has one. */
 async function outputOf(ingressUrl: string, workflow: string, runId: string): Promise<ChaosRunResult> {
@@ -49,12 +38,12 @@ async function waitsForDecision(adminUrl: string, runId: string): Promise<void> 
   const promise = `needlework:decision:${APPROVAL_CALL}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const [invocation] = await query<{ id: string }>(
+    const [invocation] = await restateQuery<{ id: string }>(
       adminUrl,
       `SELECT id FROM sys_invocation WHERE target_service_name = '${APPROVAL_WORKFLOW}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
     );
     const entries = invocation
-      ? await query<{ entry_lite_json: string | null }>(
+      ? await restateQuery<{ entry_lite_json: string | null }>(
           adminUrl,
           `SELECT entry_lite_json FROM sys_journal WHERE id = '${invocation.id}'`,
         )
