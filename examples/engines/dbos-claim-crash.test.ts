@@ -4,41 +4,17 @@
 // comes; deadLetterExhaustedRuns(), called before DBOS.launch() with a DBOSClient, stops the run at
 // the launch after its attempts are spent: one dead letter, and no launch claims it again. The limit
 // is the workflow's registered maxRecoveryAttempts (the workers pass none to the call).
-import { randomBytes } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { deadLetterExhaustedRuns } from "@needlework/dbos";
 import { PostgresStore } from "@needlework/postgres";
-import pg from "pg";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../packages/postgres/src/test-database.js";
 import { forkWorker, killWorker, type Worker } from "./chaos.js";
-import { createEffectsTable } from "./chaos-world.js";
 import { dbosSide } from "./engine-sides.js";
+import { sleep, workerFixture } from "./test-support.js";
 import { CHAOS_WORKFLOW, type EngineWorkerConfig } from "./workers.js";
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-let tag: string;
-let schema: string;
-let pool: pg.Pool;
-let workers: Worker[];
-let closeSide: (() => Promise<void>) | undefined;
-
-beforeEach(async () => {
-  tag = randomBytes(5).toString("hex");
-  schema = `nw_dbos_claim_${tag}`;
-  pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  await createEffectsTable(pool, schema);
-  workers = [];
-});
-
-afterEach(async () => {
-  for (const worker of workers) await killWorker(worker);
-  await closeSide?.();
-  closeSide = undefined;
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-});
+const fx = workerFixture("nw_dbos_claim");
 
 /** How one launch ended: the worker died by itself (on the claim), or lived on past `settleMs`. */
 async function launch(worker: Worker, settleMs: number): Promise<"died" | "lived"> {
@@ -54,10 +30,10 @@ async function launch(worker: Worker, settleMs: number): Promise<"died" | "lived
 
 describePostgres("DBOS: a worker that dies between the claim and the dispatch (spawned, SIGKILL)", () => {
   it("refuses to check before the workflows are registered (each run's limit is its workflow's registered one)", async () => {
-    const side = dbosSide(DATABASE_URL, tag);
-    closeSide = () => side.close();
+    const side = dbosSide(DATABASE_URL, fx.tag);
+    fx.closeSide = () => side.close();
     await side.open();
-    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${schema}_store` });
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${fx.schema}_store` });
     await store.migrate();
     const check = (workflowName?: string) =>
       deadLetterExhaustedRuns({
@@ -74,7 +50,7 @@ describePostgres("DBOS: a worker that dies between the claim and the dispatch (s
       // Registered: it reads the system database (nothing pending there) and letters nothing.
       expect(await check("other_run")).toEqual([]);
     } finally {
-      await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}_store" CASCADE`);
+      await store.pool.query(`DROP SCHEMA IF EXISTS "${fx.schema}_store" CASCADE`);
       await store.close();
     }
   });
@@ -83,26 +59,26 @@ describePostgres("DBOS: a worker that dies between the claim and the dispatch (s
     timeout: 300_000,
   }, async () => {
     const maxRecoveryAttempts = 2;
-    const side = dbosSide(DATABASE_URL, tag, { maxRecoveryAttempts });
-    closeSide = () => side.close();
-    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${schema}_store` });
+    const side = dbosSide(DATABASE_URL, fx.tag, { maxRecoveryAttempts });
+    fx.closeSide = () => side.close();
+    const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${fx.schema}_store` });
     await store.migrate();
     const config = (generation: number): EngineWorkerConfig => ({
       databaseUrl: DATABASE_URL,
-      schema,
+      schema: fx.schema,
       generation,
       seed: generation + 1,
       maxDelayMs: 40,
       ...side.config,
-      dbos: { ...side.config.dbos!, deadLetterSchema: `${schema}_store`, dieOnClaim: true },
+      dbos: { ...side.config.dbos!, deadLetterSchema: `${fx.schema}_store`, dieOnClaim: true },
     });
-    const runId = `claim-crash-${tag}`;
+    const runId = `claim-crash-${fx.tag}`;
     const lettered = async () =>
       (await store.deadLetters.list()).filter((letter) => letter.runId === runId).map((letter) => letter.errorCode);
     try {
       // The first worker launches with nothing queued; the run is enqueued once it is up, and it dies on the claim.
       const first = forkWorker("dbos", config(0));
-      workers.push(first);
+      fx.workers.push(first);
       await first.ready;
       await side.open();
       await side.start([runId], CHAOS_WORKFLOW);
@@ -115,7 +91,7 @@ describePostgres("DBOS: a worker that dies between the claim and the dispatch (s
           maxRecoveryAttempts + 6,
         );
         const worker = forkWorker("dbos", config(launches));
-        workers.push(worker);
+        fx.workers.push(worker);
         launches++;
         const ended = await launch(worker, 3_000);
         claims.push((await side.client().getWorkflow(runId))?.recoveryAttempts);
@@ -127,7 +103,7 @@ describePostgres("DBOS: a worker that dies between the claim and the dispatch (s
       // Two more launches: no second letter, no claim (the attempts stay), nothing ran.
       for (const generation of [launches, launches + 1]) {
         const worker = forkWorker("dbos", config(generation));
-        workers.push(worker);
+        fx.workers.push(worker);
         expect(await launch(worker, 3_000)).toBe("lived");
         await killWorker(worker);
       }
@@ -138,12 +114,12 @@ describePostgres("DBOS: a worker that dies between the claim and the dispatch (s
       expect(run?.status).toBe("CANCELLED");
       expect(stopped?.status).toBe("CANCELLED");
       expect(run?.recoveryAttempts).toBe(stopped?.recoveryAttempts);
-      expect((await pool.query(`SELECT 1 FROM "${schema}".effects`)).rowCount).toBe(0);
+      expect((await fx.pool.query(`SELECT 1 FROM "${fx.schema}".effects`)).rowCount).toBe(0);
       console.log(
         `DBOS claim crash loop: ${launches} launches (attempts ${claims.join(", ")}), then one dead letter; DBOS status ${run?.status}`,
       );
     } finally {
-      await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}_store" CASCADE`);
+      await store.pool.query(`DROP SCHEMA IF EXISTS "${fx.schema}_store" CASCADE`);
       await store.close();
     }
   });

@@ -13,35 +13,14 @@ import { cannotRun } from "../../test/support/cannot-run.js";
 import { forkWorker, killWorker, type Worker } from "./chaos.js";
 import { APPROVAL_CALL, APPROVAL_SECRET, createEffectsTable, targetOf } from "./chaos-world.js";
 import { restateSide } from "./engine-sides.js";
+import { restateQuery, sleep, until } from "./test-support.js";
 import { APPROVAL_WORKFLOW, CHAOS_WORKFLOW } from "./workers.js";
 
 const NAME = "Restate: cancelling a run through the admin API (spawned server and worker)";
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Rows of a SQL query on Restate's admin API. */
-async function query<T>(adminUrl: string, sql: string): Promise<T[]> {
-  const response = await fetch(`${adminUrl}/query`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ query: sql }),
-  });
-  if (!response.ok) return [];
-  return ((await response.json()) as { rows: T[] }).rows;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 /** The `run` invocation of `runId` of `workflow`: its id and status, once Restate lists it. */
 function invocationOf(adminUrl: string, workflow: string, runId: string) {
-  return query<{ id: string; status: string }>(
+  return restateQuery<{ id: string; status: string }>(
     adminUrl,
     `SELECT id, status FROM sys_invocation WHERE target_service_name = '${workflow}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
   ).then((rows) => rows[0]);
@@ -112,7 +91,7 @@ if (restateServerBinary() === undefined) {
           const id = await until("the run waits for its decision", async () => {
             const row = await invocationOf(adminUrl, APPROVAL_WORKFLOW, runId);
             if (row === undefined) return undefined;
-            const entries = await query<{ entry_lite_json: string | null }>(
+            const entries = await restateQuery<{ entry_lite_json: string | null }>(
               adminUrl,
               `SELECT entry_lite_json FROM sys_journal WHERE id = '${row.id}'`,
             );

@@ -1,36 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryTracer } from "../test/memory-tracer.js";
 import { clientSpans } from "./client-spans.js";
 import type { DiagnosticsTracer } from "./otel-types.js";
-
-/** A minimal AsyncLocalStorage context manager, as NodeSDK registers one. */
-class AsyncContextManager implements ContextManager {
-  private readonly storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.storage.disable();
-    return this;
-  }
-}
 
 afterEach(() => {
   trace.disable();
@@ -40,7 +14,7 @@ afterEach(() => {
 describe("clientSpans(): client spans for a tool source of your own", () => {
   it("makes a client span under the active span; a failure sets error.type, its attributes and ERROR", async () => {
     const { tracer, spans } = memoryTracer();
-    context.setGlobalContextManager(new AsyncContextManager());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const client = clientSpans({ tracer, instrumentationScope: "@acme/grpc-tools" });
     await client.ready();
     const tool = tracer.startSpan("execute_tool lookup");

@@ -1,6 +1,6 @@
 import { ToolResult } from "@needlework/core";
-import { AsyncLocalStorage } from "node:async_hooks";
-import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -35,32 +35,6 @@ function otel() {
 
 const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
-
-/** A minimal AsyncLocalStorage context manager, as NodeSDK registers one. */
-class AsyncContextManager implements ContextManager {
-  private readonly storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.storage.disable();
-    return this;
-  }
-}
 
 afterEach(() => {
   trace.disable();
@@ -219,7 +193,7 @@ describe("OpenTelemetry tracing (GenAI conventions)", () => {
 
   it("with a context manager, tool spans nest under the caller's active span, and the tool's own spans under execute_tool", async () => {
     const { tracer, named, provider } = otel();
-    context.setGlobalContextManager(new AsyncContextManager());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const { world, factory } = diagnosticsHarness((b) => b.usingToolResultMiddleware().usingDiagnostics({ tracer }));
     // The tool's own instrumentation (an HTTP or DB client) starts spans from the active context.
     world.on("postNote", async () => {
