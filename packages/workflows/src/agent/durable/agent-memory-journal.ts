@@ -13,6 +13,9 @@ import {
 } from "@needlework/durable";
 import type { AgentRunResult } from "@needlework/core/events";
 
+/** How long past its checkpoint's expiry a run is kept at most (see `keepFor`). */
+const SWEEP_GRACE_MS = 60_000;
+
 /**
  * The journal of an agent without a `store`: one per agent, in memory, that every run of it goes
  * through (its lease taken, its end recorded), so a checkpoint resumes once in this process by the
@@ -26,7 +29,7 @@ import type { AgentRunResult } from "@needlework/core/events";
  * ends (or is aborted); a paused run, and one resumed from a pause, until the last of their
  * checkpoints expires (`checkpointMaxAgeMs`: an expired checkpoint is refused anyway). So an agent
  * that runs a million short runs holds none of them, and one that pauses a million over a week
- * holds at most a week of them. @internal
+ * holds at most a week (and a minute) of them. @internal
  */
 export class AgentMemoryJournal implements RunJournal {
   private readonly inner = new InMemoryRunJournal();
@@ -56,9 +59,13 @@ export class AgentMemoryJournal implements RunJournal {
     return this.held.size;
   }
 
-  /** Remembers `runId` at least until its checkpoint created at `createdAt` (epoch ms) expires. */
+  /**
+   * Remembers `runId` at least until its checkpoint created at `createdAt` (epoch ms) expires, and a
+   * grace after (a minute, or the checkpoints' validity if shorter): a resume that passed the expiry
+   * check an instant before the expiry still finds the run, and that its pause was decided.
+   */
   keepFor(runId: string, createdAt: number): void {
-    const until = createdAt + this.maxAgeMs;
+    const until = createdAt + this.maxAgeMs + Math.min(this.maxAgeMs, SWEEP_GRACE_MS);
     if (!(until <= (this.deadlines.get(runId) ?? Number.NEGATIVE_INFINITY))) this.deadlines.set(runId, until);
   }
 
