@@ -5,29 +5,17 @@
 // effects table and DBOS's own tables; decisions signed with `signApprovalDecision`, as a user's
 // service signs them);
 // a worker killed right after each launch ends the run as a needlework dead letter after maxRecoveryAttempts, not 100 silent attempts.
-import { randomBytes } from "node:crypto";
 import { dbosDecisionTopic, dbosRefusedDecisionStep, sendDbosDecision } from "@needlework/dbos";
 import { signApprovalDecision } from "@needlework/durable";
 import { PostgresStore } from "@needlework/postgres";
 import pg from "pg";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DATABASE_URL, describePostgres } from "../../packages/postgres/src/test-database.js";
-import { forkWorker, killWorker, type Worker, withDatabase } from "./chaos.js";
-import { APPROVAL_CALL, APPROVAL_SECRET, type ChaosRunResult, createEffectsTable, targetOf } from "./chaos-world.js";
+import { forkWorker, killWorker, withDatabase } from "./chaos.js";
+import { APPROVAL_CALL, APPROVAL_SECRET, type ChaosRunResult, targetOf } from "./chaos-world.js";
 import { dbosSide } from "./engine-sides.js";
+import { until, workerFixture } from "./test-support.js";
 import { APPROVAL_WORKFLOW, CHAOS_WORKFLOW, type EngineWorkerConfig } from "./workers.js";
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined && found !== false) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 /** The approval run's gated call, as the reviewer saw it. */
 const refundCall = (runId: string) => ({
@@ -37,42 +25,29 @@ const refundCall = (runId: string) => ({
   arguments: { target: targetOf(runId) },
 });
 
-let tag: string;
-let schema: string;
-let pool: pg.Pool;
-let workers: Worker[];
-let closeSide: (() => Promise<void>) | undefined;
+const fx = workerFixture("nw_dbos_g4");
 
-beforeEach(async () => {
-  tag = randomBytes(5).toString("hex");
-  schema = `nw_dbos_g4_${tag}`;
-  pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  await createEffectsTable(pool, schema);
-  workers = [];
-});
-
-afterEach(async () => {
-  for (const worker of workers) await killWorker(worker);
-  await closeSide?.();
-  closeSide = undefined;
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-});
+/** The DBOS side of a test (closed after it) and the config of its worker `generation` (tools pausing up to 40 ms). */
+function dbosWorld() {
+  const side = dbosSide(DATABASE_URL, fx.tag);
+  fx.closeSide = () => side.close();
+  const config = (generation: number): EngineWorkerConfig => ({
+    databaseUrl: DATABASE_URL,
+    schema: fx.schema,
+    generation,
+    seed: generation + 1,
+    maxDelayMs: 40,
+    ...side.config,
+  });
+  return { side, config };
+}
 
 describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)", () => {
   it("G4: an approval survives kill -9, a decision sent twice applies once, one for a finished run is refused", {
     timeout: 180_000,
   }, async () => {
-    const side = dbosSide(DATABASE_URL, tag);
-    closeSide = () => side.close();
-    const config = (generation: number): EngineWorkerConfig => ({
-      databaseUrl: DATABASE_URL,
-      schema,
-      generation,
-      seed: generation + 1,
-      maxDelayMs: 40,
-      ...side.config,
-    });
+    const { tag, schema, pool, workers } = fx;
+    const { side, config } = dbosWorld();
     const first = forkWorker("dbos", config(0));
     workers.push(first);
     await first.ready;
@@ -129,16 +104,8 @@ describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)
   it("G4: records that do not verify, sent before the reviewer's, are dropped and the wait goes on, also in a replay after kill -9", {
     timeout: 180_000,
   }, async () => {
-    const side = dbosSide(DATABASE_URL, tag);
-    closeSide = () => side.close();
-    const config = (generation: number): EngineWorkerConfig => ({
-      databaseUrl: DATABASE_URL,
-      schema,
-      generation,
-      seed: generation + 1,
-      maxDelayMs: 40,
-      ...side.config,
-    });
+    const { tag, schema, pool, workers } = fx;
+    const { side, config } = dbosWorld();
     const first = forkWorker("dbos", config(0));
     workers.push(first);
     await first.ready;
@@ -229,9 +196,10 @@ describePostgres("DBOS approvals and crash loops under kill -9 (spawned workers)
   it("a crash loop (killed right after each launch) ends in one dead letter after maxRecoveryAttempts", {
     timeout: 300_000,
   }, async () => {
+    const { tag, schema, workers } = fx;
     const maxRecoveryAttempts = 2;
     const side = dbosSide(DATABASE_URL, tag, { maxRecoveryAttempts });
-    closeSide = () => side.close();
+    fx.closeSide = () => side.close();
     const store = new PostgresStore({ connectionString: DATABASE_URL, schema: `${schema}_store` });
     await store.migrate();
     const config = (generation: number): EngineWorkerConfig => ({
