@@ -56,8 +56,17 @@ export function signDecision(key: Uint8Array, call: DecidedCall, decision: Appro
   return { decision, signature: mac(key, call, decision) };
 }
 
-/** What `createAgent` requires of `checkpointSecret` (workflows' `MIN_CHECKPOINT_SECRET_BYTES`). */
-const MIN_SECRET_BYTES = 32;
+/**
+ * The shortest `checkpointSecret` accepted, in bytes (HMAC-SHA256 needs at least this much key):
+ * what `createAgent` requires, and what {@link signApprovalDecision} and
+ * {@link approvalDecisionVerifier} require of the same secret.
+ *
+ * @example
+ * ```ts
+ * if (Buffer.byteLength(secret, "utf8") < MIN_CHECKPOINT_SECRET_BYTES) throw new Error("checkpointSecret too short");
+ * ```
+ */
+export const MIN_CHECKPOINT_SECRET_BYTES = 32;
 
 /**
  * A reviewer's decision on one gated call, signed as the run checks it: what an approval service sends
@@ -98,9 +107,9 @@ function secretKey(where: string, secret: string | Uint8Array): Uint8Array {
   const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret;
   if (!(key instanceof Uint8Array))
     throw new TypeError(`${where}: the secret must be the agent's checkpointSecret (a string or bytes).`);
-  if (key.byteLength < MIN_SECRET_BYTES)
+  if (key.byteLength < MIN_CHECKPOINT_SECRET_BYTES)
     throw new TypeError(
-      `${where}: the secret must be the agent's checkpointSecret, at least ${MIN_SECRET_BYTES} bytes, not ${key.byteLength}: an agent refuses a shorter one.`,
+      `${where}: the secret must be the agent's checkpointSecret, at least ${MIN_CHECKPOINT_SECRET_BYTES} bytes, not ${key.byteLength}: an agent refuses a shorter one.`,
     );
   return key;
 }

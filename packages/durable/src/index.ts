@@ -14,7 +14,12 @@
  * @packageDocumentation
  */
 export type { ApprovalRecord } from "./approval-record.js";
-export { approvalDecisionVerifier, type DecidedCall, signApprovalDecision } from "./decision-record.js";
+export {
+  approvalDecisionVerifier,
+  type DecidedCall,
+  MIN_CHECKPOINT_SECRET_BYTES,
+  signApprovalDecision,
+} from "./decision-record.js";
 export {
   type AgentStore,
   DEFAULT_LEASE_MS,

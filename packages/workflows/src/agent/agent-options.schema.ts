@@ -8,7 +8,7 @@ import { AGENT_DEFAULTS } from "./agent-defaults.js";
 import type { AgentDefinition, CreateAgentOptions } from "./agent.options.js";
 import type { AgentStore, DurableExecutionFactory } from "@needlework/durable";
 import type { AgentHooks } from "./hooks.js";
-import { MIN_CHECKPOINT_SECRET_BYTES } from "./approvals/checkpoint.js";
+import { MIN_CHECKPOINT_SECRET_BYTES } from "@needlework/durable";
 import type { DeadLetterQueue } from "@needlework/durable";
 import type { ResumedCheckpointStore } from "./approvals/claims.js";
 import type { ApprovalPolicy } from "./approvals/approval-options.js";

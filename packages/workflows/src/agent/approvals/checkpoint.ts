@@ -83,9 +83,6 @@ function migrated(checkpoint: CheckpointFormat1): AgentCheckpoint {
   return migrateCheckpointFormat1(checkpoint) as AgentCheckpoint;
 }
 
-/** The shortest `checkpointSecret` accepted, in bytes (HMAC-SHA256 needs at least this much key). */
-export const MIN_CHECKPOINT_SECRET_BYTES = 32;
-
 /**
  * Checks that a verified checkpoint belongs to `agent` and is not older than `maxAgeMs` at `now`.
  * Throws {@link CheckpointError} (`CHECKPOINT_WRONG_AGENT`, `CHECKPOINT_EXPIRED`) otherwise.
