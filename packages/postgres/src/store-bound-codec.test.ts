@@ -4,6 +4,7 @@ import { aesGcmCodec } from "@needlework/workflows";
 import { FakeCrm, resumeAgent } from "../../workflows/test/resume-contract.js";
 import { PostgresStore } from "./postgres-store.js";
 import { DATABASE_URL, describePostgres, freshSchema } from "./test-database.js";
+import { refusedUnreadable } from "../../../test/support/payload-unreadable.js";
 
 // Two schemas that share one key: a sealed value, row or artifact copied from one into the other
 // does not open there (its associated data names the schema it was sealed in), and nothing of
@@ -28,15 +29,8 @@ async function twoSchemas(): Promise<{ a: PostgresStore; b: PostgresStore; q: (s
   return { a, b, q };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "PAYLOAD_UNREADABLE" });
-  expect(JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack })).not.toContain(SECRET);
-  return error as Error;
-}
+/** The read is refused PAYLOAD_UNREADABLE, with no part of the sealed secret in message or stack. */
+const refusal = (promise: Promise<unknown>): Promise<Error> => refusedUnreadable(promise, SECRET);
 
 describePostgres("a codec's values are bound to their PostgreSQL schema", () => {
   it("a run's payload copied into another schema with the same key does not open there", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { aesGcmCodec, FileArtifactStore, FileRunStore } from "@needlework/durable";
 import { FakeCrm, resumeAgent } from "../../../test/resume-contract.js";
+import { refusedUnreadable } from "../../../../../test/support/payload-unreadable.js";
 
 // Two file stores that share one key: a run file, a dead-letter line or an artifact copied from
 // one into the other does not open there (the associated data names the store's id, kept in its
@@ -21,15 +22,8 @@ async function directory(): Promise<string> {
   return made;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "PAYLOAD_UNREADABLE" });
-  expect(JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack })).not.toContain(SECRET);
-  return error as Error;
-}
+/** The read is refused PAYLOAD_UNREADABLE, with no part of the sealed secret in message or stack. */
+const refusal = (promise: Promise<unknown>): Promise<Error> => refusedUnreadable(promise, SECRET);
 
 describe("a codec's values are bound to their file store", () => {
   it("a run file copied into another store with the same key does not open there; in its own it does", async () => {
