@@ -32,6 +32,20 @@ describePostgres("PostgresStore: a run with an artifact, killed with SIGKILL", (
     );
     workers.push(worker);
     expect(await worker.line("paged")).toBe("3");
+    // Killed once the journal holds the tool's call and the three pages: the writer commits within
+    // its group-commit window, and a kill inside it would leave the run to start over (no read back).
+    const journaled = new PostgresStore({ connectionString: DATABASE_URL, schema, maxConnections: 1 });
+    stores.push(journaled);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { rows } = await journaled.pool.query(
+        `SELECT count(*)::int AS done FROM "${schema}".run_calls WHERE run_id = $1 AND outcome IS NOT NULL`,
+        [runId],
+      );
+      if (rows[0].done >= 4) break;
+      if (Date.now() > deadline) throw new Error("the worker did not journal its pages");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     worker.child.kill("SIGKILL");
     await worker.exited;
 
