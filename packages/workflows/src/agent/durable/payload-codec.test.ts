@@ -41,7 +41,12 @@ describe("aesGcmCodec", () => {
     const key = randomBytes(32);
     const codec = aesGcmCodec(key);
     const sealed = await codec.encode("payload");
-    const altered = `${sealed.slice(0, -2)}AA`;
+    // One bit of the ciphertext flipped (replacing its last characters could leave its bytes as they were:
+    // base64url's last character holds padding bits, so that alteration was a no-op 1 time in 256).
+    const parts = sealed.split(".");
+    const data = Buffer.from(parts.at(-1)!, "base64url");
+    data[0]! ^= 1;
+    const altered = [...parts.slice(0, -1), data.toString("base64url")].join(".");
     const failure = await Promise.resolve()
       .then(() => codec.decode(altered))
       .catch((e: unknown) => e);
